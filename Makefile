@@ -1,0 +1,126 @@
+# tcgen - one non-recursive Makefile. Everything generated goes to $(BUILD).
+#   make            build libtcgen.a, libtcgen.so and the tcgen command
+#   make demo       install missing packages, build, run the main job on the built-in example
+#   make test       build and run the CUnit suites and the command-line tests
+#   make test-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz       run the parser fuzz target (libFuzzer, clang) for FUZZ_SECONDS
+#   V=1 shows the commands.
+
+BUILD    ?= build
+CC       ?= cc
+OPT      ?= -O2 -g
+SAN      ?=
+WARN     := -Wall -Wextra -Wpedantic -Werror
+CPPFLAGS := -D_GNU_SOURCE -Iinclude -I. -I$(BUILD)/gen
+CFLAGS   := -std=c11 $(OPT) $(SAN) -fPIC
+LDLIBS   := -ldl -lm -lpthread
+TEST_LDLIBS := -lcunit
+FUZZ_SECONDS ?= 60
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+MODULES  := ast parser generator runtime microbench planner
+LIB_SRC  := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+GEN_SRC  := $(BUILD)/gen/grammar.tab.c $(BUILD)/gen/lexer.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+GEN_OBJ  := $(GEN_SRC:$(BUILD)/gen/%.c=$(BUILD)/obj/gen/%.o)
+CLI_SRC  := $(wildcard cli/*.c)
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+SUITES   := $(patsubst tests/test_%.c,%,$(wildcard tests/test_*.c))
+
+LIB_A    := $(BUILD)/libtcgen.a
+LIB_SO   := $(BUILD)/libtcgen.so
+TCGEN    := $(BUILD)/tcgen
+RUNNER   := $(BUILD)/tests/run_tests
+DEPS_OK  := build/.deps-ok
+
+.PHONY: all deps demo test test-asan fuzz clean
+all: $(TCGEN) $(LIB_A) $(LIB_SO)
+
+# Installs missing Debian packages once (re-run when the script changes).
+deps: $(DEPS_OK)
+$(DEPS_OK): scripts/install-deps.sh
+	$(Q)bash scripts/install-deps.sh
+	$(Q)mkdir -p $(dir $@) && touch $@
+
+$(BUILD)/gen/grammar.tab.c $(BUILD)/gen/grammar.tab.h: parser/grammar.y | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  BISON   $<")
+	$(Q)bison -Wall -Werror --defines=$(BUILD)/gen/grammar.tab.h -o $(BUILD)/gen/grammar.tab.c $<
+
+$(BUILD)/gen/lexer.c $(BUILD)/gen/lexer.h: parser/lexer.l | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  FLEX    $<")
+	$(Q)flex --header-file=$(BUILD)/gen/lexer.h -o $(BUILD)/gen/lexer.c $<
+
+# Generated parser sources get the same standard but not -Wpedantic/-Werror.
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-function -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h | $(DEPS_OK)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+$(LIB_A): $(LIB_OBJ) $(GEN_OBJ)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ) $(GEN_OBJ)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -shared -o $@ $^ $(LDLIBS)
+
+$(TCGEN): $(CLI_OBJ) $(LIB_A)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB_A) $(LDLIBS)
+
+# The runner calls tc_suite_<name>() for every tests/test_<name>.c.
+$(BUILD)/tests/suites.inc: $(wildcard tests/test_*.c)
+	@mkdir -p $(dir $@)
+	$(Q)printf 'SUITE(%s)\n' $(SUITES) > $@
+
+$(BUILD)/obj/tests/run_tests.o: $(BUILD)/tests/suites.inc
+
+$(RUNNER): $(TEST_OBJ) $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LDLIBS) $(LDLIBS)
+
+demo: all
+	$(TCGEN) 'C[a,b,c] = A[a,i] * B[i,b,c]' 'a=b=c=400,i=8'
+
+test: $(RUNNER) $(TCGEN)
+	$(Q)TCGEN=$(TCGEN) $(RUNNER)
+	$(Q)TCGEN=$(TCGEN) bash tests/cli_test.sh
+
+test-asan:
+	$(Q)$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	  ASAN_OPTIONS=detect_leaks=1 test
+
+# Parser fuzzing: libFuzzer needs clang; its corpus lives in tests/fuzz/corpus.
+FUZZ_BIN := build/fuzz/fuzz_parser
+$(FUZZ_BIN): tests/fuzz/fuzz_parser.c $(LIB_SRC) parser/grammar.y parser/lexer.l | $(DEPS_OK)
+	$(Q)bash scripts/install-deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT="-O1 -g" \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libtcgen.a
+	$(Q)clang $(CPPFLAGS) -Ibuild/fuzz/gen -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
+	  -o $@ tests/fuzz/fuzz_parser.c build/fuzz/libtcgen.a $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	$(Q)mkdir -p tests/fuzz/corpus
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=tests/fuzz/ \
+	  -dict=tests/fuzz/contraction.dict tests/fuzz/corpus
+
+clean:
+	rm -rf build/obj build/gen build/tests build/asan build/fuzz $(TCGEN) $(LIB_A) $(LIB_SO)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

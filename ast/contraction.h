@@ -1,0 +1,119 @@
+/*
+ * contraction.h - the contraction IR: C = alpha * A * B + beta * C.
+ *
+ * A tc_contraction is a plain value (no pointers, no heap): copy it, compare
+ * it, hash it. Index numbers are positions in index[], in order of first
+ * appearance in C, then A, then B. Storage is column-major: a tensor's first
+ * index has stride 1. Sizes are 0 until tc_contraction_set_sizes() gives them.
+ * Once built by the parser, a contraction is never modified in place;
+ * functions that "change" one write a new value.
+ */
+#ifndef TC_AST_CONTRACTION_H
+#define TC_AST_CONTRACTION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tcgen.h"
+
+#define TC_MAX_INDICES 16 /* distinct indices in one contraction */
+#define TC_MAX_RANK 8     /* indices of one tensor               */
+#define TC_NAME_MAX 32    /* bytes of an index or tensor name, with NUL */
+
+enum { TC_C = 0, TC_A = 1, TC_B = 2 }; /* positions in tc_contraction.tensor */
+
+typedef enum tc_role {
+    TC_ROLE_FREE_A,     /* in A and C, not B */
+    TC_ROLE_FREE_B,     /* in B and C, not A */
+    TC_ROLE_CONTRACTED, /* in A and B, not C */
+    TC_ROLE_BATCH       /* in A, B and C (always looped) */
+} tc_role;
+
+typedef struct tc_index {
+    char name[TC_NAME_MAX];
+    tc_role role;
+    int64_t size; /* 0 = not given yet */
+    int line, column; /* first appearance in the source text */
+} tc_index;
+
+typedef struct tc_tensor {
+    char name[TC_NAME_MAX];
+    int rank;                   /* 0 for a scalar */
+    int index[TC_MAX_RANK];     /* positions in tc_contraction.index */
+    int64_t stride[TC_MAX_RANK];/* in elements; valid once sizes are set */
+    int64_t elements;           /* product of sizes (1 for a scalar) */
+    int line, column;           /* of the tensor's name */
+    int index_line[TC_MAX_RANK], index_column[TC_MAX_RANK];
+} tc_tensor;
+
+typedef struct tc_contraction {
+    tc_tensor tensor[3];        /* TC_C, TC_A, TC_B */
+    int nindex;
+    tc_index index[TC_MAX_INDICES];
+    double alpha;               /* scalar factor, 1 if none given */
+    double beta;                /* 0 for '=', 1 for '+=' */
+    int has_sizes;              /* 1 once every index has a size */
+} tc_contraction;
+
+/* A list of name=size assignments, as read from a SIZES argument or file. */
+#define TC_MAX_SIZES 64
+typedef struct tc_size_entry {
+    char name[TC_NAME_MAX];
+    int64_t size;
+    int line, column;
+} tc_size_entry;
+
+typedef struct tc_sizes {
+    int count;
+    tc_size_entry entry[TC_MAX_SIZES];
+} tc_sizes;
+
+/* Returns the position of index `name` in c->index, or -1. */
+int tc_contraction_find_index(const tc_contraction *c, const char *name);
+
+/* 1 if tensor t (TC_C/TC_A/TC_B) has index position i, else 0. */
+int tc_tensor_has_index(const tc_tensor *t, int i);
+
+/*
+ * Checks the structure (roles, repeats, distinct names, limits) of a
+ * contraction whose tensors and index names are filled, and assigns each
+ * index its role. Located errors use the positions stored in *c.
+ */
+tc_status tc_contraction_validate(tc_contraction *c, tc_error *err);
+
+/*
+ * Gives every index its size from *sizes and computes strides and element
+ * counts. Errors (exit code 1): an index without a size, a tensor whose
+ * bytes overflow 63 bits. A size for an index the contraction does not use
+ * is not an error: if `warning` is non-NULL it receives a message (code
+ * TC_OK when there is none). *out may alias *c.
+ */
+tc_status tc_contraction_set_sizes(const tc_contraction *c,
+                                   const tc_sizes *sizes,
+                                   tc_contraction *out, tc_error *err,
+                                   tc_error *warning);
+
+/* Bytes of tensor t (elements * 8). Sizes must be set. */
+int64_t tc_tensor_bytes(const tc_tensor *t);
+
+/* Floating-point operations of the contraction, 2 * prod(all sizes). */
+double tc_contraction_flops(const tc_contraction *c);
+
+/*
+ * Writes the normal form, e.g. "C[a,b,c] = A[a,i] * B[i,b,c]",
+ * "C[a,b] += 0.5 * A[a,i] * B[i,b]", "C[] = A[i] * B[i]", into buf
+ * (snprintf semantics: returns the length it needed).
+ */
+size_t tc_contraction_format(const tc_contraction *c, char *buf, size_t n);
+
+/* Writes "a=400,b=400,..." in index order (needs sizes). */
+size_t tc_contraction_format_sizes(const tc_contraction *c, char *buf,
+                                   size_t n);
+
+/* 64-bit FNV-1a hash of the normal form and the sizes. */
+uint64_t tc_contraction_hash(const tc_contraction *c);
+
+/* "free_a", "free_b", "contracted", "batch". */
+const char *tc_role_name(tc_role r);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * cli.h - the tcgen command: shared option block and helpers for the
+ * subcommands. cli/ is the only folder that prints or exits.
+ */
+#ifndef TC_CLI_H
+#define TC_CLI_H
+
+#include <stdio.h>
+
+#include "ast/contraction.h"
+
+typedef enum { TC_FMT_TABLE, TC_FMT_TSV, TC_FMT_JSON } tc_format;
+
+#define TC_CLI_MAX_POSITIONAL 32
+
+/* Everything the command line said, after option parsing. */
+typedef struct tc_cli {
+    const char *command;        /* subcommand name ("" for the main job) */
+    int npositional;
+    const char *positional[TC_CLI_MAX_POSITIONAL];
+    tc_format format;           /* table when stdout is a terminal, else tsv */
+    const char *file;           /* -f FILE */
+    const char *output;         /* -o FILE */
+    const char *blas;           /* --blas, NULL = default */
+    int threads;                /* --threads, default 1 */
+    int quiet, verbose;         /* -q, -v */
+    const char *algorithm;      /* --algorithm NAME */
+    const char *function;       /* --function NAME */
+    const char *kernels;        /* --kernels dgemm,dgemv,... */
+    int argc;                   /* the original command line, for headers */
+    char **argv;
+} tc_cli;
+
+/* A subcommand: its run function returns the exit status. */
+typedef struct tc_command {
+    const char *name;
+    const char *synopsis;       /* one line, after "tcgen " */
+    const char *help;           /* the rest of --help */
+    int (*run)(const tc_cli *cli);
+} tc_command;
+
+/* The table of subcommands, NULL-name terminated (commands.c). */
+extern const tc_command tc_commands[];
+
+/*
+ * Loads the problem: the contraction from -f FILE or positional[0], and the
+ * sizes from the file and/or the remaining positionals. need_sizes: 1 if
+ * every index must have a size. On error prints the message and returns the
+ * exit status (non-zero); on success returns 0.
+ */
+int tc_cli_load(const tc_cli *cli, int need_sizes, tc_contraction *out);
+
+/* Prints "tcgen: error: [where:]line:col: message" and returns the exit status. */
+int tc_cli_fail(const tc_error *err, const char *where);
+
+/* Prints "tcgen: error: message" (printf-style) and returns `status`. */
+int tc_cli_failf(int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Prints "tcgen: warning: ..." unless -q. */
+void tc_cli_warn(const tc_cli *cli, const tc_error *w, const char *where);
+
+/* Opens -o FILE (or stdout); returns NULL after printing an error. */
+FILE *tc_cli_open_output(const tc_cli *cli);
+/* Closes what tc_cli_open_output gave; returns exit status (3 on I/O error). */
+int tc_cli_close_output(FILE *f);
+
+/* Writes s as a JSON string literal (with quotes). */
+void tc_cli_json_string(FILE *f, const char *s);
+
+#endif

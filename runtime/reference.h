@@ -1,0 +1,14 @@
+/* reference.h - the naive contraction (plain loops), the oracle for tests. */
+#ifndef TC_RUNTIME_REFERENCE_H
+#define TC_RUNTIME_REFERENCE_H
+
+#include "ast/contraction.h"
+
+/*
+ * C = alpha * A * B + beta * C with plain loops over every index, in the
+ * column-major layout of *c (sizes must be set). Never calls BLAS.
+ */
+void tc_rt_reference(const tc_contraction *c, const double *A,
+                     const double *B, double *C);
+
+#endif
