@@ -49,12 +49,12 @@ $(DEPS_OK): scripts/install-deps.sh
 	$(Q)bash scripts/install-deps.sh
 	$(Q)mkdir -p $(dir $@) && touch $@
 
-$(BUILD)/gen/grammar.tab.c $(BUILD)/gen/grammar.tab.h: parser/grammar.y | $(DEPS_OK)
+$(BUILD)/gen/grammar.tab.c $(BUILD)/gen/grammar.tab.h &: parser/grammar.y | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  BISON   $<")
 	$(Q)bison -Wall -Werror --defines=$(BUILD)/gen/grammar.tab.h -o $(BUILD)/gen/grammar.tab.c $<
 
-$(BUILD)/gen/lexer.c $(BUILD)/gen/lexer.h: parser/lexer.l | $(DEPS_OK)
+$(BUILD)/gen/lexer.c $(BUILD)/gen/lexer.h &: parser/lexer.l | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  FLEX    $<")
 	$(Q)flex --header-file=$(BUILD)/gen/lexer.h -o $(BUILD)/gen/lexer.c $<

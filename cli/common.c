@@ -1,0 +1,117 @@
+/* common.c - what every subcommand shares: loading the problem, messages, output. */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "cli.h"
+#include "parser/parser.h"
+
+int tc_cli_failf(int status, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tcgen: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return status;
+}
+
+static void print_located(const char *kind, const tc_error *e, const char *where)
+{
+    fprintf(stderr, "tcgen: %s: ", kind);
+    if (where && e->line > 0)
+        fprintf(stderr, "%s:%d:%d: ", where, e->line, e->column);
+    else if (e->line > 0)
+        fprintf(stderr, "%d:%d: ", e->line, e->column);
+    else if (where)
+        fprintf(stderr, "%s: ", where);
+    fprintf(stderr, "%s\n", e->message);
+}
+
+int tc_cli_fail(const tc_error *err, const char *where)
+{
+    print_located("error", err, where);
+    return err->code == TC_OK ? TC_EINTERNAL : (int)err->code;
+}
+
+void tc_cli_warn(const tc_cli *cli, const tc_error *w, const char *where)
+{
+    if (!cli->quiet && w->code != TC_OK)
+        print_located("warning", w, where);
+}
+
+int tc_cli_load(const tc_cli *cli, int need_sizes, tc_contraction *out)
+{
+    tc_error err, warning;
+    tc_sizes sizes;
+    tc_contraction c;
+    int first_size = 0;
+    memset(&sizes, 0, sizeof sizes);
+    if (cli->file) {
+        if (tc_parse_file(cli->file, &c, &sizes, &err) != TC_OK)
+            return tc_cli_fail(&err, err.line > 0 ? cli->file : NULL);
+    } else {
+        if (cli->npositional < 1)
+            return tc_cli_failf(TC_EUSAGE, "missing CONTRACTION (try 'tcgen %s --help')",
+                                cli->command[0] ? cli->command : "");
+        if (tc_parse(cli->positional[0], &c, &err) != TC_OK)
+            return tc_cli_fail(&err, NULL);
+        first_size = 1;
+    }
+    for (int i = first_size; i < cli->npositional; i++)
+        if (tc_parse_sizes(cli->positional[i], 1, &sizes, &err) != TC_OK)
+            return tc_cli_fail(&err, "sizes");
+    if (sizes.count == 0 && !need_sizes) {
+        *out = c;
+        return 0;
+    }
+    if (sizes.count == 0)
+        return tc_cli_failf(TC_EUSAGE, "missing SIZES, e.g. 'a=b=c=400,i=8' (try 'tcgen %s --help')",
+                            cli->command[0] ? cli->command : "");
+    if (tc_contraction_set_sizes(&c, &sizes, out, &err, &warning) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    tc_cli_warn(cli, &warning, cli->file ? cli->file : "sizes");
+    return 0;
+}
+
+FILE *tc_cli_open_output(const tc_cli *cli)
+{
+    if (!cli->output || strcmp(cli->output, "-") == 0)
+        return stdout;
+    FILE *f = fopen(cli->output, "w");
+    if (!f)
+        tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", cli->output, strerror(errno));
+    return f;
+}
+
+int tc_cli_close_output(FILE *f)
+{
+    int bad = ferror(f) != 0;
+    if (f == stdout)
+        bad |= fflush(f) != 0;
+    else
+        bad |= fclose(f) != 0;
+    if (bad)
+        return tc_cli_failf(TC_ERESOURCE, "error writing output: %s", strerror(errno));
+    return 0;
+}
+
+void tc_cli_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", f);
+        else if (ch == '\t')
+            fputs("\\t", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}

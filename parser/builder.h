@@ -1,0 +1,43 @@
+/*
+ * builder.h - what the grammar's actions fill while parsing (private to
+ * parser/): the raw tensors as written, the scalar factor, the assignment,
+ * and the first error. parse.c turns a builder into a tc_contraction.
+ */
+#ifndef TC_PARSER_BUILDER_H
+#define TC_PARSER_BUILDER_H
+
+#include "ast/contraction.h"
+
+typedef struct tc_raw_tensor {
+    char name[TC_NAME_MAX];
+    int line, column;
+    int rank;
+    char index[TC_MAX_RANK][TC_NAME_MAX];
+    int index_line[TC_MAX_RANK], index_column[TC_MAX_RANK];
+} tc_raw_tensor;
+
+typedef struct tc_builder {
+    tc_raw_tensor tensor[3];   /* output, first input, second input */
+    int ntensor;               /* tensors seen, may exceed 3 */
+    int extra_line, extra_column; /* where the first tensor beyond 3 starts */
+    double alpha;
+    int accumulate;            /* 1 for '+=' */
+    tc_error *err;
+    int failed;                /* 1 once *err holds the first error */
+    int depth;                 /* '[' not yet closed (0 or 1) */
+    int open_line, open_column;/* of that '[' */
+    int line, column;          /* scanner position: next character */
+} tc_builder;
+
+/* Records the first error only; returns 1 so actions can write
+ * `if (tc_builder_fail(...)) YYABORT;`. */
+int tc_builder_fail(tc_builder *b, int line, int column, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* tc_parse() for text whose first line is line `line` of its source. */
+tc_status tc_parse_at(const char *text, int line, tc_contraction *out, tc_error *err);
+
+#endif

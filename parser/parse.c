@@ -1,0 +1,120 @@
+/* parse.c - the parser driver: text -> builder (Bison/Flex) -> tc_contraction. */
+#include "parser.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ast/error.h"
+#include "builder.h"
+#include "grammar.tab.h"
+#define YYSTYPE TC_YYSTYPE
+#define YYLTYPE TC_YYLTYPE
+#include "lexer.h"
+
+int tc_builder_fail(tc_builder *b, int line, int column, const char *fmt, ...)
+{
+    if (!b->failed) {
+        va_list ap;
+        b->failed = 1;
+        if (b->err) {
+            b->err->code = TC_EINPUT;
+            b->err->line = line;
+            b->err->column = column;
+            va_start(ap, fmt);
+            vsnprintf(b->err->message, sizeof b->err->message, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return 1;
+}
+
+/* Raw tensors -> IR: index table in order of first appearance (C, A, B). */
+static tc_status build(const tc_builder *b, tc_contraction *out, tc_error *err)
+{
+    tc_contraction c;
+    memset(&c, 0, sizeof c);
+    c.alpha = b->alpha;
+    c.beta = b->accumulate ? 1.0 : 0.0;
+    for (int t = 0; t < 3; t++) {
+        const tc_raw_tensor *r = &b->tensor[t];
+        tc_tensor *x = &c.tensor[t];
+        strcpy(x->name, r->name);
+        x->line = r->line;
+        x->column = r->column;
+        x->rank = r->rank;
+        for (int k = 0; k < r->rank; k++) {
+            int i = tc_contraction_find_index(&c, r->index[k]);
+            if (i < 0) {
+                if (c.nindex == TC_MAX_INDICES)
+                    return tc_error_set(err, TC_EINPUT, r->index_line[k], r->index_column[k],
+                                        "index '%s' is one too many: at most %d distinct "
+                                        "indices are supported",
+                                        r->index[k], TC_MAX_INDICES);
+                i = c.nindex++;
+                strcpy(c.index[i].name, r->index[k]);
+                c.index[i].line = r->index_line[k];
+                c.index[i].column = r->index_column[k];
+            }
+            x->index[k] = i;
+            x->index_line[k] = r->index_line[k];
+            x->index_column[k] = r->index_column[k];
+        }
+    }
+    tc_status s = tc_contraction_validate(&c, err);
+    if (s == TC_OK)
+        *out = c;
+    return s;
+}
+
+static int blank(const char *s)
+{
+    for (; *s; s++)
+        if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+            return 0;
+    return 1;
+}
+
+tc_status tc_parse_at(const char *text, int line, tc_contraction *out, tc_error *err)
+{
+    tc_builder b;
+    yyscan_t scanner;
+    tc_error local;
+
+    if (!err)
+        err = &local;
+    tc_error_clear(err);
+    if (blank(text))
+        return tc_error_set(err, TC_EINPUT, line, 1,
+                            "empty contraction: expected something like "
+                            "'C[a,b] = A[a,i] * B[i,b]'");
+    memset(&b, 0, sizeof b);
+    b.alpha = 1.0;
+    b.err = err;
+    b.line = line;
+    b.column = 1;
+    if (tc_yylex_init_extra(&b, &scanner) != 0)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory starting the scanner");
+    YY_BUFFER_STATE buf = tc_yy_scan_string(text, scanner);
+    int rc = buf ? tc_yyparse(scanner, &b) : 2;
+    if (buf)
+        tc_yy_delete_buffer(buf, scanner);
+    tc_yylex_destroy(scanner);
+    if (rc == 2 && !b.failed)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory while parsing");
+    if (b.failed || rc != 0)
+        return err->code != TC_OK ? err->code
+                                  : tc_error_set(err, TC_EINPUT, line, 1, "syntax error");
+    if (b.ntensor != 3)
+        return tc_error_set(err, TC_EINPUT, b.ntensor > 3 ? b.extra_line : b.tensor[1].line,
+                            b.ntensor > 3 ? b.extra_column : b.tensor[1].column,
+                            "a contraction multiplies exactly two tensors; found %d on the "
+                            "right-hand side",
+                            b.ntensor - 1);
+    return build(&b, out, err);
+}
+
+tc_status tc_parse(const char *text, tc_contraction *out, tc_error *err)
+{
+    return tc_parse_at(text, 1, out, err);
+}
