@@ -11,7 +11,7 @@ CC       ?= cc
 OPT      ?= -O2 -g
 SAN      ?=
 WARN     := -Wall -Wextra -Wpedantic -Werror
-CPPFLAGS := -D_GNU_SOURCE -Iinclude -I. -I$(BUILD)/gen
+CPPFLAGS := -D_GNU_SOURCE -Iinclude -I. -I$(BUILD) -I$(BUILD)/gen
 CFLAGS   := -std=c11 $(OPT) $(SAN) -fPIC
 LDLIBS   := -ldl -lm -lpthread
 TEST_LDLIBS := -lcunit
@@ -111,7 +111,7 @@ FUZZ_BIN := build/fuzz/fuzz_parser
 $(FUZZ_BIN): tests/fuzz/fuzz_parser.c $(LIB_SRC) parser/grammar.y parser/lexer.l | $(DEPS_OK)
 	$(Q)bash scripts/install-deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang OPT="-O1 -g" \
-	  SAN="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libtcgen.a
+	  MODULES="ast parser" SAN="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libtcgen.a
 	$(Q)clang $(CPPFLAGS) -Ibuild/fuzz/gen -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined \
 	  -o $@ tests/fuzz/fuzz_parser.c build/fuzz/libtcgen.a $(LDLIBS)
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# cli_test.sh - the tcgen command as a user meets it: exit statuses, messages
+# on stderr, output formats. Ends with "N passed, N failed".
+set -u
+TCGEN=${TCGEN:-build/tcgen}
+DATA=${TC_TEST_DATA:-tests/data}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# expect STATUS STDERR-SUBSTRING -- ARGS...
+expect() {
+    local want=$1 msg=$2; shift 3
+    "$TCGEN" "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -ne "$want" ]; then
+        bad "tcgen $* -> exit $got, want $want; stderr: $(head -c 300 "$tmp/err")"
+    elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$tmp/err"; then
+        bad "tcgen $* -> stderr lacks '$msg': $(head -c 300 "$tmp/err")"
+    else
+        ok
+    fi
+}
+
+# Every malformed input: exit 1, "tcgen: error: WHERE: ...MESSAGE...", nothing on stdout.
+while IFS=$'\t' read -r contraction sizes where message; do
+    case "$contraction" in '#'*|'') continue ;; esac
+    [ "$contraction" = "<empty>" ] && contraction=""
+    args=(parse "$contraction")
+    [ "$sizes" != "-" ] && args+=("$sizes")
+    prefix="tcgen: error: "
+    [ "$where" != "-" ] && prefix="tcgen: error: $where: "
+    expect 1 "$prefix" -- "${args[@]}"
+    grep -qF -- "$message" "$tmp/err" && ok || bad "tcgen ${args[*]}: message lacks '$message'"
+    [ -s "$tmp/out" ] && bad "tcgen ${args[*]}: wrote to stdout on error" || ok
+done < "$DATA/malformed.tsv"
+
+# Usage errors exit 2.
+E='C[a,b] = A[a,i] * B[i,b]'
+expect 2 "usage" -- 
+expect 2 "unknown option '--bogus'" -- parse "$E" --bogus
+expect 2 "unknown format 'xml'" -- parse "$E" --format xml
+expect 2 "--threads needs a whole number" -- parse "$E" --threads 0
+expect 2 "option '--format' needs a value" -- parse "$E" --format
+expect 2 "missing CONTRACTION" -- parse
+expect 2 "missing SIZES" -- "$E"
+expect 2 "unknown command 'frobnicate'" -- help frobnicate
+
+# Help and version exit 0 and print to stdout.
+expect 0 "" -- --help
+grep -q "usage: tcgen" "$tmp/out" && ok || bad "--help prints no usage"
+expect 0 "" -- parse --help
+grep -q "normal form" "$tmp/out" && ok || bad "parse --help prints no help"
+expect 0 "" -- --version
+grep -q "^tcgen [0-9]" "$tmp/out" && ok || bad "--version prints no version"
+
+# parse: formats, sizes in several arguments, files, warnings, -o.
+expect 0 "" -- parse "C_abc = A_ai B_ibc" a=b=c=400 i=8 --format tsv
+grep -q "^tensor	B	input	-	i,b,c	1,8,3200	10240000$" "$tmp/out" && ok || bad "parse tsv: B row"
+grep -q "^# contraction C\[a,b,c\] = A\[a,i\] \* B\[i,b,c\]$" "$tmp/out" && ok || bad "parse tsv: normal form"
+expect 0 "" -- parse "$E" a=2,b=3,i=4 --format json
+grep -q '"role": "contracted", "size": 4' "$tmp/out" && ok || bad "parse json: index i"
+if command -v python3 >/dev/null; then
+    python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "parse json is not valid JSON"
+fi
+expect 0 "" -- parse "$E" a=2,b=3,i=4 --format table
+grep -qE "^tensor +C +output" "$tmp/out" && ok || bad "parse table: C row"
+expect 0 "warning: sizes:1:13: a size is given for 'x'" -- parse "$E" a=2,b=3,i=4,x=5
+expect 0 "" -- parse "$E" a=2,b=3,i=4,x=5 -q
+[ -s "$tmp/err" ] && bad "-q still warns" || ok
+expect 0 "" -- parse -f "$DATA/files/ai_ibc.tc" --format tsv
+grep -q "^index	c	free_b	400" "$tmp/out" && ok || bad "parse -f: sizes from the file"
+expect 1 "tcgen: error: $DATA/files/bad_size.tc:4:5: size of 'b' must be a positive integer" -- parse -f "$DATA/files/bad_size.tc"
+expect 1 "tcgen: error: $DATA/files/bad_contraction.tc:3:17: unexpected character '\$'" -- parse -f "$DATA/files/bad_contraction.tc"
+expect 1 "cannot open" -- parse -f "$tmp/nothing.tc"
+expect 0 "" -- parse "$E" a=2,b=3,i=4 -o "$tmp/ir.tsv" --format tsv
+grep -q "^index	a	free_a	2" "$tmp/ir.tsv" && ok || bad "-o FILE"
+expect 3 "cannot write" -- parse "$E" -o "$tmp/no/such/dir/x"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,19 @@
+/* helpers_data.h - locating and reading test data files (tests/data). */
+#ifndef TC_TESTS_HELPERS_DATA_H
+#define TC_TESTS_HELPERS_DATA_H
+
+#include <stddef.h>
+
+/* Writes "$TC_TEST_DATA/name" (default tests/data/name) into buf. */
+void tc_test_data_path(const char *name, char *buf, size_t n);
+
+/*
+ * Calls fn(fields, nfields, lineno, ctx) for every line of a tab-separated
+ * data file, skipping blank lines and lines starting with '#'. Returns the
+ * number of lines read, or -1 if the file cannot be opened.
+ */
+int tc_test_read_tsv(const char *name,
+                     void (*fn)(char **fields, int nfields, int lineno, void *ctx),
+                     void *ctx);
+
+#endif
