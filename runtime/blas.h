@@ -45,11 +45,14 @@ typedef struct tc_blas {
  * thread count. On failure returns TC_ERESOURCE (library or symbol not
  * found) or TC_EUSAGE (bad thread count) and *out is NULL.
  * The caller frees the result with tc_rt_blas_unload().
+ * Two loads of one library share one copy of it, so the thread count is the
+ * library's: the last set_threads() call wins for every table over it.
  */
 tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
                           tc_error *err);
 
-/* Unloads; NULL is a no-op. */
+/* Frees the table; the library itself stays mapped (RTLD_NODELETE: its
+ * worker threads and cached buffers outlive the table). NULL is a no-op. */
 void tc_rt_blas_unload(tc_blas *b);
 
 #endif

@@ -1,0 +1,217 @@
+/*
+ * blas.c - loads a CBLAS library with dlopen and fills a tc_blas table.
+ *
+ * Libraries are opened RTLD_LOCAL, so OpenBLAS and BLIS can live side by
+ * side: neither enters the global scope, so neither captures the other's
+ * internal calls (BLIS's cblas_dgemm calls its own dgemm_ through the PLT).
+ * They are also opened RTLD_NODELETE: unloading BLIS's OpenMP or OpenBLAS's
+ * thread pool under running threads is unsafe, and memory the library keeps
+ * in its globals would show up as leaks under LeakSanitizer once unmapped.
+ */
+#include "runtime/blas.h"
+
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/error.h"
+
+typedef void (*tc_fn)(void);
+
+static const struct {
+    const char *symbol;
+    size_t offset;
+} kernels[] = {
+    {"cblas_ddot", offsetof(tc_blas, ddot)},
+    {"cblas_daxpy", offsetof(tc_blas, daxpy)},
+    {"cblas_dgemv", offsetof(tc_blas, dgemv)},
+    {"cblas_dger", offsetof(tc_blas, dger)},
+    {"cblas_dgemm", offsetof(tc_blas, dgemm)},
+    {"cblas_dcopy", offsetof(tc_blas, dcopy)},
+    {"cblas_dscal", offsetof(tc_blas, dscal)},
+};
+
+/* ISO C has no cast from void * to a function pointer; POSIX guarantees
+ * the representations agree, so copy the bytes. */
+static int resolve(void *handle, const char *symbol, void *fn_slot)
+{
+    void *p = dlsym(handle, symbol);
+    if (p)
+        memcpy(fn_slot, &p, sizeof(tc_fn));
+    return p != NULL;
+}
+
+/* "libx.so", "libx.so.4", "libx.so.4.1" */
+static int ends_in_so(const char *s)
+{
+    const char *so = NULL;
+    for (const char *p = strstr(s, ".so"); p; p = strstr(p + 1, ".so"))
+        so = p;
+    if (!so)
+        return 0;
+    const char *rest = so + 3;
+    if (*rest == '\0')
+        return 1;
+    if (*rest != '.')
+        return 0;
+    for (; *rest; rest++)
+        if (*rest != '.' && (*rest < '0' || *rest > '9'))
+            return 0;
+    return 1;
+}
+
+/*
+ * When a BLAS is already in the global scope (an executable linked with
+ * -lblas), it would capture the new library's calls of its own exported
+ * symbols; RTLD_DEEPBIND puts the library's own scope first. DEEPBIND also
+ * bypasses AddressSanitizer's malloc interposition (ASan aborts on it), so
+ * it is used only when such a BLAS is present and ASan is not.
+ */
+static int deepbind_flag(void)
+{
+#ifdef RTLD_DEEPBIND
+    int global_blas = dlsym(RTLD_DEFAULT, "dgemm_") != NULL ||
+                      dlsym(RTLD_DEFAULT, "cblas_dgemm") != NULL;
+    int asan = dlsym(RTLD_DEFAULT, "__asan_init") != NULL;
+    return global_blas && !asan ? RTLD_DEEPBIND : 0;
+#else
+    return 0;
+#endif
+}
+
+static void copy_string(char *dst, size_t n, const char *src)
+{
+    size_t l = strlen(src);
+    if (l >= n)
+        l = n - 1;
+    memcpy(dst, src, l);
+    while (l > 0 && (dst[l - 1] == ' ' || dst[l - 1] == '\n' || dst[l - 1] == '\t'))
+        l--;
+    dst[l] = '\0';
+}
+
+/* Opens the library named by `which`; fills b->name, b->path, b->handle. */
+static tc_status open_library(tc_blas *b, const char *which, tc_error *err)
+{
+    static const char *const openblas[] = {"libopenblas.so.0", "libopenblas.so"};
+    static const char *const blis[] = {"libblis.so.4", "libblis.so"};
+    const char *const *candidates;
+    const char *path_only[1];
+    size_t ncand;
+    int flags = RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | deepbind_flag();
+
+    if (strcmp(which, "openblas") == 0) {
+        candidates = openblas;
+        ncand = 2;
+        copy_string(b->name, sizeof b->name, "openblas");
+    } else if (strcmp(which, "blis") == 0) {
+        candidates = blis;
+        ncand = 2;
+        copy_string(b->name, sizeof b->name, "blis");
+    } else if (strchr(which, '/') || ends_in_so(which)) {
+        if (strlen(which) >= sizeof b->path)
+            return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                                "cannot load BLAS library '%.64s...': the path is "
+                                "longer than %zu bytes",
+                                which, sizeof b->path - 1);
+        path_only[0] = which;
+        candidates = path_only;
+        ncand = 1;
+        const char *base = strrchr(which, '/');
+        copy_string(b->name, sizeof b->name, base ? base + 1 : which);
+    } else {
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "cannot load BLAS library '%s': expected 'openblas', "
+                            "'blis' or the path of a CBLAS shared library (.so)",
+                            which);
+    }
+
+    const char *why = "unknown error";
+    for (size_t k = 0; k < ncand; k++) {
+        dlerror();
+        b->handle = dlopen(candidates[k], flags);
+        if (b->handle) {
+            copy_string(b->path, sizeof b->path, candidates[k]);
+            return TC_OK;
+        }
+        const char *e = dlerror();
+        if (e)
+            why = e;
+    }
+    if (ncand == 1)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "cannot load BLAS library '%s': %s", which, why);
+    return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                        "cannot load BLAS library '%s' (tried %s, %s): %s", which,
+                        candidates[0], candidates[1], why);
+}
+
+/* Finds the thread-count setter and the version string, if the library has them. */
+static void probe_extras(tc_blas *b)
+{
+    const char *(*version)(void) = NULL;
+    if (!resolve(b->handle, "openblas_set_num_threads", &b->set_threads))
+        resolve(b->handle, "bli_thread_set_num_threads", &b->set_threads);
+    if (!resolve(b->handle, "openblas_get_config", &version))
+        resolve(b->handle, "bli_info_get_version_str", &version);
+    const char *v = version ? version() : NULL;
+    copy_string(b->version, sizeof b->version, v ? v : "");
+}
+
+tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
+                          tc_error *err)
+{
+    if (!out)
+        return tc_error_set(err, TC_EUSAGE, 0, 0,
+                            "tc_rt_blas_load: no place to store the result");
+    *out = NULL;
+    if (threads < 1)
+        return tc_error_set(err, TC_EUSAGE, 0, 0,
+                            "the BLAS thread count must be at least 1 (got %d)",
+                            threads);
+    if (!which) {
+        which = getenv("TCGEN_BLAS");
+        if (!which || !*which)
+            which = "openblas";
+    }
+
+    tc_blas *b = calloc(1, sizeof *b);
+    if (!b)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "out of memory allocating the BLAS table (%zu bytes)",
+                            sizeof *b);
+    tc_status s = open_library(b, which, err);
+    if (s != TC_OK) {
+        free(b);
+        return s;
+    }
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        if (!resolve(b->handle, kernels[k].symbol, (char *)b + kernels[k].offset)) {
+            s = tc_error_set(err, TC_ERESOURCE, 0, 0,
+                             "BLAS library '%s' (%s) has no symbol %s; is it a "
+                             "CBLAS library?",
+                             which, b->path, kernels[k].symbol);
+            tc_rt_blas_unload(b);
+            return s;
+        }
+    }
+    probe_extras(b);
+    if (b->set_threads) {
+        b->set_threads(threads);
+        b->threads = threads;
+    } else {
+        b->threads = 1;
+    }
+    *out = b;
+    return TC_OK;
+}
+
+void tc_rt_blas_unload(tc_blas *b)
+{
+    if (!b)
+        return;
+    if (b->handle)
+        dlclose(b->handle);
+    free(b);
+}
