@@ -1,0 +1,184 @@
+/* algorithm.c - the algorithm AST: arena, builders, walker, lookup. */
+#include "algorithm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A chain of blocks; allocation is a pointer bump, freeing is all at once. */
+struct tc_arena {
+    struct tc_arena *prev;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+#define ARENA_BLOCK (256u * 1024u)
+
+static const char *const kernel_names[TC_KERNEL_COUNT] = {
+    "ddot", "daxpy", "dgemv", "dger", "dgemm"};
+
+const char *tc_kernel_name(tc_kernel k)
+{
+    return (unsigned)k < TC_KERNEL_COUNT ? kernel_names[k] : "?";
+}
+
+int tc_kernel_from_name(const char *name)
+{
+    for (int k = 0; k < TC_KERNEL_COUNT; k++)
+        if (strcmp(kernel_names[k], name) == 0)
+            return k;
+    return -1;
+}
+
+tc_algorithm_set *tc_alg_set_new(void)
+{
+    return calloc(1, sizeof(tc_algorithm_set));
+}
+
+void tc_alg_set_free(tc_algorithm_set *s)
+{
+    if (!s)
+        return;
+    tc_arena *a = s->arena;
+    while (a) {
+        tc_arena *prev = a->prev;
+        free(a);
+        a = prev;
+    }
+    free(s->alg);
+    free(s);
+}
+
+void *tc_alg_alloc(tc_algorithm_set *s, size_t bytes)
+{
+    bytes = (bytes + 15u) & ~(size_t)15u;
+    tc_arena *a = s->arena;
+    if (!a || a->size - a->used < bytes) {
+        size_t size = bytes > ARENA_BLOCK ? bytes : ARENA_BLOCK;
+        tc_arena *b = malloc(sizeof *b + size);
+        if (!b)
+            return NULL;
+        b->prev = a;
+        b->used = 0;
+        b->size = size;
+        s->arena = a = b;
+    }
+    void *p = a->data + a->used;
+    a->used += bytes;
+    memset(p, 0, bytes);
+    return p;
+}
+
+char *tc_alg_strdup(tc_algorithm_set *s, const char *str)
+{
+    size_t n = strlen(str) + 1;
+    char *p = tc_alg_alloc(s, n);
+    if (p)
+        memcpy(p, str, n);
+    return p;
+}
+
+tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel)
+{
+    tc_algorithm *a = tc_alg_alloc(s, sizeof *a);
+    if (a) {
+        a->kernel = kernel;
+        a->fits_int = 1;
+        a->name = "";
+    }
+    return a;
+}
+
+int tc_alg_set_add(tc_algorithm_set *s, tc_algorithm *alg)
+{
+    if (s->count == s->capacity) {
+        int cap = s->capacity ? 2 * s->capacity : 64;
+        tc_algorithm **p = realloc(s->alg, (size_t)cap * sizeof *p);
+        if (!p)
+            return -1;
+        s->alg = p;
+        s->capacity = cap;
+    }
+    s->alg[s->count++] = alg;
+    return 0;
+}
+
+static tc_node *new_node(tc_algorithm_set *s, tc_node_kind kind)
+{
+    tc_node *n = tc_alg_alloc(s, sizeof *n);
+    if (n) {
+        n->kind = kind;
+        n->index = -1;
+    }
+    return n;
+}
+
+tc_node *tc_alg_loop(tc_algorithm_set *s, int index, int64_t extent)
+{
+    tc_node *n = new_node(s, TC_NODE_LOOP);
+    if (n) {
+        n->index = index;
+        n->extent = extent;
+    }
+    return n;
+}
+
+tc_node *tc_alg_copy(tc_algorithm_set *s, const tc_copy *copy)
+{
+    tc_node *n = new_node(s, TC_NODE_COPY);
+    tc_copy *c = n ? tc_alg_alloc(s, sizeof *c) : NULL;
+    if (!c)
+        return NULL;
+    *c = *copy;
+    n->copy = c;
+    return n;
+}
+
+tc_node *tc_alg_kernel(tc_algorithm_set *s, const tc_call *call)
+{
+    tc_node *n = new_node(s, TC_NODE_KERNEL);
+    tc_call *c = n ? tc_alg_alloc(s, sizeof *c) : NULL;
+    if (!c)
+        return NULL;
+    *c = *call;
+    n->call = c;
+    return n;
+}
+
+void tc_alg_append(tc_algorithm *alg, tc_node *loop, tc_node *node)
+{
+    tc_node **link = loop ? &loop->child : &alg->body;
+    while (*link)
+        link = &(*link)->next;
+    *link = node;
+    node->parent = loop;
+    node->depth = loop ? loop->depth + 1 : 0;
+    node->next = NULL;
+}
+
+const tc_algorithm *tc_alg_set_find(const tc_algorithm_set *s, const char *name)
+{
+    if (!s || !name)
+        return NULL;
+    for (int i = 0; i < s->count; i++)
+        if (strcmp(s->alg[i]->name, name) == 0)
+            return s->alg[i];
+    return NULL;
+}
+
+static int walk(const tc_node *n, int (*visit)(const tc_node *, void *), void *data)
+{
+    for (; n; n = n->next) {
+        int r = visit(n, data);
+        if (r)
+            return r;
+        if (n->kind == TC_NODE_LOOP && (r = walk(n->child, visit, data)) != 0)
+            return r;
+    }
+    return 0;
+}
+
+int tc_alg_walk(const tc_algorithm *alg,
+                int (*visit)(const tc_node *node, void *data), void *data)
+{
+    return walk(alg->body, visit, data);
+}

@@ -1,0 +1,207 @@
+/*
+ * algorithm.h - one algorithm for a contraction: a loop nest around one BLAS
+ * kernel, with copies into contiguous temporaries where a matrix slice has no
+ * stride-1 dimension (DESIGN.md §3, docs/method.md §5.2-5.3).
+ *
+ * The AST has three node kinds:
+ *   LOOP    for (index = 0; index < extent; index++) { body }
+ *   COPY    gather a tensor slice into a temporary (TC_COPY_IN), or scatter
+ *           a temporary back into the output slice (TC_COPY_OUT)
+ *   KERNEL  one BLAS call (ddot, daxpy, dgemv, dger, dgemm)
+ * A loop's body is a list of children (child, then next, next, ...): the
+ * copies-in it holds, then the inner loop or the kernel, then the copies-out.
+ * Every node has a parent pointer (NULL at top level), so the analyzer can
+ * walk up from the kernel; the algorithm also keeps the loop nest as an
+ * ordered array (loop_node[], outer to inner) and the copies as an array.
+ *
+ * Operands. Every kernel argument and every copy source is a tc_operand: a
+ * base (tensor A, B, C or a temporary) plus an offset that is an affine
+ * function of the enclosing loop indices, offset = sum dep_stride[d] *
+ * value(dep[d]), and kept dimensions (0 scalar, 1 vector, 2 matrix) with
+ * extents and strides in elements. For a matrix, dim[0] is the stride-1
+ * dimension and ld = stride[1] is the leading dimension; for a vector,
+ * ld = stride[0] is the BLAS increment.
+ *
+ * A copied operand appears twice: the kernel's argument has base = the
+ * temporary (column-major, dims in the tensor's order, no deps), and the
+ * COPY node (alg->copy_node[], same temp) holds the tensor slice with its
+ * deps and strides. An output slice that is copied has a TC_COPY_IN node
+ * before the kernel and a TC_COPY_OUT node after it, in the same loop body.
+ *
+ * Without sizes (tc_contraction.has_sizes == 0) extents and strides are 0;
+ * names, loops, copies and operand structure are still right.
+ *
+ * Memory: every node, operand and name lives in the arena of the
+ * tc_algorithm_set that holds the algorithm; tc_alg_set_free() frees all.
+ */
+#ifndef TC_AST_ALGORITHM_H
+#define TC_AST_ALGORITHM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ast/contraction.h"
+
+/* BLAS level order; bit (1u << kernel) in a kernel mask. */
+typedef enum tc_kernel {
+    TC_KERNEL_DDOT = 0,
+    TC_KERNEL_DAXPY,
+    TC_KERNEL_DGEMV,
+    TC_KERNEL_DGER,
+    TC_KERNEL_DGEMM,
+    TC_KERNEL_COUNT
+} tc_kernel;
+
+#define TC_KERNEL_MASK_ALL ((1u << TC_KERNEL_COUNT) - 1u)
+
+/* "ddot", "daxpy", "dgemv", "dger", "dgemm". */
+const char *tc_kernel_name(tc_kernel k);
+/* The kernel named `name`, or -1. */
+int tc_kernel_from_name(const char *name);
+
+/* Operand bases: the contraction's tensors TC_C, TC_A, TC_B (0..2), or the
+ * temporary t as TC_BASE_TEMP + t. */
+#define TC_BASE_TEMP 3
+#define TC_MAX_TEMPS 3
+
+typedef struct tc_operand {
+    int base;           /* TC_C, TC_A, TC_B, or TC_BASE_TEMP + temp */
+    int tensor;         /* the contraction tensor this stands for (TC_A..) */
+    int rank;           /* kept dimensions: 0 scalar, 1 vector, 2 matrix */
+    int dim[2];         /* kept index positions; dim[0] has stride 1 for a matrix */
+    int64_t extent[2];  /* sizes of the kept indices (0 without sizes) */
+    int64_t stride[2];  /* their strides in the base, in elements */
+    int64_t ld;         /* matrix: stride[1]; vector: stride[0]; scalar: 0 */
+    int ndep;           /* looped indices the offset depends on */
+    int dep[TC_MAX_RANK];          /* their index positions, in the base's order */
+    int64_t dep_stride[TC_MAX_RANK];
+} tc_operand;
+
+typedef struct tc_temp {
+    int tensor;          /* the tensor whose slice it holds */
+    int dim[2];          /* its two index positions, column-major */
+    int64_t extent[2];
+    int64_t elements;    /* extent[0] * extent[1] (0 without sizes) */
+} tc_temp;
+
+typedef enum { TC_COPY_IN, TC_COPY_OUT } tc_copy_dir;
+
+typedef struct tc_copy {
+    tc_copy_dir dir;     /* IN: src slice -> temp; OUT: temp -> src slice */
+    int temp;            /* which temporary */
+    tc_operand slice;    /* the tensor slice (rank 2, with its deps) */
+} tc_copy;
+
+/*
+ * One BLAS call. arg[] in BLAS argument order; arg[2] is always the output:
+ *   ddot : arg0 = x, arg1 = y, arg2 = the C element (scalar) += alpha*x.y
+ *   daxpy: arg0 = the scalar factor (element of the other input),
+ *          arg1 = x, arg2 = y (C slice)        y += (alpha*arg0) * x
+ *   dgemv: arg0 = matrix, arg1 = x, arg2 = y   y += alpha*op(A)*x
+ *   dger : arg0 = x, arg1 = y, arg2 = matrix   A += alpha*x*y^T
+ *   dgemm: arg0 = A, arg1 = B, arg2 = C        C += alpha*op(A)*op(B)
+ * m, n, k are BLAS's dimensions (dgemv: of the stored matrix; ddot/daxpy
+ * use n); dim_m/dim_n/dim_k are the index positions giving them (-1 unused).
+ * trans_a/trans_b are 1 when BLAS must transpose that argument (dgemv uses
+ * trans_a); storage decides them.
+ */
+typedef struct tc_call {
+    tc_kernel kernel;
+    int trans_a, trans_b;
+    int64_t m, n, k;
+    int dim_m, dim_n, dim_k;
+    tc_operand arg[3];
+} tc_call;
+
+typedef enum { TC_NODE_LOOP, TC_NODE_COPY, TC_NODE_KERNEL } tc_node_kind;
+
+typedef struct tc_node tc_node;
+struct tc_node {
+    tc_node_kind kind;
+    tc_node *parent;    /* enclosing loop, NULL at top level */
+    tc_node *next;      /* next node of the same body */
+    tc_node *child;     /* LOOP: first node of the body */
+    int depth;          /* number of enclosing loops */
+    int index;          /* LOOP: index position */
+    int64_t extent;     /* LOOP: its size (0 without sizes) */
+    tc_copy *copy;      /* COPY */
+    tc_call *call;      /* KERNEL */
+};
+
+typedef struct tc_algorithm {
+    const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */
+    tc_kernel kernel;
+    int nkept;              /* kernel indices */
+    int kept[3];            /* their positions (f_A, f_B, k as applicable) */
+    int nloops;
+    int loop[TC_MAX_INDICES];        /* looped index positions, outer to inner */
+    tc_node *loop_node[TC_MAX_INDICES];
+    int ncopies;                     /* COPY nodes (in and out) */
+    tc_node *copy_node[2 * TC_MAX_TEMPS];
+    int ntemps;
+    tc_temp temp[TC_MAX_TEMPS];
+    tc_node *body;          /* first top-level node */
+    tc_node *kernel_node;
+    /* 1 when every BLAS dimension, leading dimension and increment fits in
+     * an int (always 1 without sizes). When 0, why[] says which does not,
+     * and tc_rt_execute / tc_emit_c refuse the algorithm with TC_EINPUT. */
+    int fits_int;
+    char why[128];
+} tc_algorithm;
+
+typedef struct tc_arena tc_arena;
+
+typedef struct tc_algorithm_set {
+    int count;
+    tc_algorithm **alg;     /* count pointers, sorted (see generator.h) */
+    int capacity;
+    tc_arena *arena;
+} tc_algorithm_set;
+
+/* An empty set. NULL when out of memory. Free with tc_alg_set_free(). */
+tc_algorithm_set *tc_alg_set_new(void);
+/* Frees the set, its algorithms and all their nodes; NULL is a no-op. */
+void tc_alg_set_free(tc_algorithm_set *s);
+
+/* Zeroed memory from the set's arena (freed with the set); NULL if none. */
+void *tc_alg_alloc(tc_algorithm_set *s, size_t bytes);
+/* A copy of str in the arena, or NULL. */
+char *tc_alg_strdup(tc_algorithm_set *s, const char *str);
+
+/* Builders. Each returns arena memory (freed with the set) or NULL. */
+tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);
+/* Appends alg to the set; -1 when out of memory. */
+int tc_alg_set_add(tc_algorithm_set *s, tc_algorithm *alg);
+tc_node *tc_alg_loop(tc_algorithm_set *s, int index, int64_t extent);
+tc_node *tc_alg_copy(tc_algorithm_set *s, const tc_copy *copy);
+tc_node *tc_alg_kernel(tc_algorithm_set *s, const tc_call *call);
+/* Appends node to the body of `loop` (or, with loop NULL, to the top level
+ * of alg); sets parent and depth. */
+void tc_alg_append(tc_algorithm *alg, tc_node *loop, tc_node *node);
+
+/* The algorithm named `name` in s, or NULL. */
+const tc_algorithm *tc_alg_set_find(const tc_algorithm_set *s, const char *name);
+
+/* Walks the tree depth first, in execution order: visit(node, data) is
+ * called on entering each node. A non-zero return stops the walk and is
+ * returned. */
+int tc_alg_walk(const tc_algorithm *alg,
+                int (*visit)(const tc_node *node, void *data), void *data);
+
+/* Writes the name of the offset of op, e.g. "B[j,:,:,c]" (":" for a kept
+ * dimension), or "T0[:,:]" for a temporary. snprintf semantics. */
+size_t tc_alg_format_operand(const tc_contraction *c, const tc_operand *op,
+                             char *buf, size_t n);
+
+/*
+ * Writes a readable multi-line tree of alg into out, e.g.
+ *   algorithm i'c-dgemm (kernel dgemm)
+ *     for i in 0..8
+ *       copy A[i,:,:] -> T0 (j x a)
+ *       for c in 0..400
+ *         dgemm TN m=a:400 n=b:400 k=j:8 C[:,:,c](ld 400) += T0[:,:]^T(ld 8) * B[:,:,i,c](ld 8)
+ * (extents 0 without sizes). An unusable algorithm (fits_int 0) says why.
+ */
+void tc_alg_print(const tc_algorithm *alg, const tc_contraction *c, FILE *out);
+
+#endif

@@ -1,0 +1,172 @@
+/* algorithm_print.c - the readable tree of an algorithm (for `tcgen explain`). */
+#include "algorithm.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Appends with snprintf semantics: *len counts what was needed. */
+static void put(char *buf, size_t n, size_t *len, const char *s)
+{
+    size_t l = strlen(s);
+    if (*len < n)
+        memcpy(buf + *len, s, (*len + l < n) ? l : n - *len - 1);
+    *len += l;
+    if (n > 0)
+        buf[(*len < n) ? *len : n - 1] = '\0';
+}
+
+static int is_kept(const tc_operand *op, int index)
+{
+    for (int d = 0; d < op->rank; d++)
+        if (op->dim[d] == index)
+            return 1;
+    return 0;
+}
+
+size_t tc_alg_format_operand(const tc_contraction *c, const tc_operand *op,
+                             char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n > 0)
+        buf[0] = '\0';
+    if (op->base >= TC_BASE_TEMP) {
+        char t[16];
+        snprintf(t, sizeof t, "T%d", op->base - TC_BASE_TEMP);
+        put(buf, n, &len, t);
+        put(buf, n, &len, op->rank == 2 ? "[:,:]" : op->rank == 1 ? "[:]" : "[]");
+        return len;
+    }
+    const tc_tensor *t = &c->tensor[op->base];
+    put(buf, n, &len, t->name);
+    put(buf, n, &len, "[");
+    for (int k = 0; k < t->rank; k++) {
+        if (k)
+            put(buf, n, &len, ",");
+        put(buf, n, &len, is_kept(op, t->index[k]) ? ":" : c->index[t->index[k]].name);
+    }
+    put(buf, n, &len, "]");
+    return len;
+}
+
+static const char *iname(const tc_contraction *c, int i)
+{
+    return i >= 0 ? c->index[i].name : "-";
+}
+
+static void print_operand(FILE *out, const tc_contraction *c, const tc_operand *op)
+{
+    char buf[256];
+    tc_alg_format_operand(c, op, buf, sizeof buf);
+    fputs(buf, out);
+}
+
+static const char *tr(int t)
+{
+    return t ? "T" : "N";
+}
+
+static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
+{
+    const tc_operand *a = k->arg;
+    fprintf(out, "%s", tc_kernel_name(k->kernel));
+    switch (k->kernel) {
+    case TC_KERNEL_DDOT:
+        fprintf(out, " n=%s:%" PRId64 " ", iname(c, k->dim_n), k->n);
+        print_operand(out, c, &a[2]);
+        fputs(" += ", out);
+        print_operand(out, c, &a[0]);
+        fprintf(out, "(inc %" PRId64 ") . ", a[0].ld);
+        print_operand(out, c, &a[1]);
+        fprintf(out, "(inc %" PRId64 ")", a[1].ld);
+        break;
+    case TC_KERNEL_DAXPY:
+        fprintf(out, " n=%s:%" PRId64 " ", iname(c, k->dim_n), k->n);
+        print_operand(out, c, &a[2]);
+        fprintf(out, "(inc %" PRId64 ") += ", a[2].ld);
+        print_operand(out, c, &a[0]);
+        fputs(" * ", out);
+        print_operand(out, c, &a[1]);
+        fprintf(out, "(inc %" PRId64 ")", a[1].ld);
+        break;
+    case TC_KERNEL_DGEMV:
+        fprintf(out, " %s m=%s:%" PRId64 " n=%s:%" PRId64 " ", tr(k->trans_a),
+                iname(c, k->dim_m), k->m, iname(c, k->dim_n), k->n);
+        print_operand(out, c, &a[2]);
+        fprintf(out, "(inc %" PRId64 ") += ", a[2].ld);
+        print_operand(out, c, &a[0]);
+        fprintf(out, "%s(ld %" PRId64 ") * ", k->trans_a ? "^T" : "",
+                a[0].ld);
+        print_operand(out, c, &a[1]);
+        fprintf(out, "(inc %" PRId64 ")", a[1].ld);
+        break;
+    case TC_KERNEL_DGER:
+        fprintf(out, " m=%s:%" PRId64 " n=%s:%" PRId64 " ", iname(c, k->dim_m), k->m,
+                iname(c, k->dim_n), k->n);
+        print_operand(out, c, &a[2]);
+        fprintf(out, "(ld %" PRId64 ") += ", a[2].ld);
+        print_operand(out, c, &a[0]);
+        fprintf(out, "(inc %" PRId64 ") * ", a[0].ld);
+        print_operand(out, c, &a[1]);
+        fprintf(out, "(inc %" PRId64 ")^T", a[1].ld);
+        break;
+    case TC_KERNEL_DGEMM:
+        fprintf(out, " %s%s m=%s:%" PRId64 " n=%s:%" PRId64 " k=%s:%" PRId64 " ",
+                tr(k->trans_a), tr(k->trans_b), iname(c, k->dim_m), k->m,
+                iname(c, k->dim_n), k->n, iname(c, k->dim_k), k->k);
+        print_operand(out, c, &a[2]);
+        fprintf(out, "(ld %" PRId64 ") += ", a[2].ld);
+        print_operand(out, c, &a[0]);
+        fprintf(out, "%s(ld %" PRId64 ") * ", k->trans_a ? "^T" : "",
+                a[0].ld);
+        print_operand(out, c, &a[1]);
+        fprintf(out, "%s(ld %" PRId64 ")", k->trans_b ? "^T" : "",
+                a[1].ld);
+        break;
+    case TC_KERNEL_COUNT:
+        break;
+    }
+    fputc('\n', out);
+}
+
+struct print_ctx {
+    const tc_algorithm *alg;
+    const tc_contraction *c;
+    FILE *out;
+};
+
+static int print_node(const tc_node *n, void *data)
+{
+    struct print_ctx *p = data;
+    const tc_contraction *c = p->c;
+    fprintf(p->out, "%*s", 2 * (n->depth + 1), "");
+    switch (n->kind) {
+    case TC_NODE_LOOP:
+        fprintf(p->out, "for %s in 0..%" PRId64 "\n", c->index[n->index].name, n->extent);
+        break;
+    case TC_NODE_COPY: {
+        const tc_copy *cp = n->copy;
+        const tc_temp *t = &p->alg->temp[cp->temp];
+        char slice[256];
+        tc_alg_format_operand(c, &cp->slice, slice, sizeof slice);
+        if (cp->dir == TC_COPY_IN)
+            fprintf(p->out, "copy %s -> T%d (%s x %s)\n", slice, cp->temp,
+                    c->index[t->dim[0]].name, c->index[t->dim[1]].name);
+        else
+            fprintf(p->out, "copy T%d -> %s\n", cp->temp, slice);
+        break;
+    }
+    case TC_NODE_KERNEL:
+        print_call(p->out, c, n->call);
+        break;
+    }
+    return 0;
+}
+
+void tc_alg_print(const tc_algorithm *alg, const tc_contraction *c, FILE *out)
+{
+    struct print_ctx p = {alg, c, out};
+    fprintf(out, "algorithm %s (kernel %s)%s%s\n", alg->name,
+            tc_kernel_name(alg->kernel), alg->fits_int ? "" : " unusable: ",
+            alg->fits_int ? "" : alg->why);
+    tc_alg_walk(alg, print_node, &p);
+}

@@ -1,0 +1,105 @@
+/*
+ * generator.h - every algorithm of a contraction (DESIGN.md §3), and C99
+ * emission of one of them.
+ *
+ * Enumeration. For each kernel in the mask, each choice of kernel indices
+ *   ddot  one contracted k            daxpy one free f (of A or B)
+ *   dgemv one free f and one k        dger  one f_A and one f_B
+ *   dgemm f_A, f_B and one k
+ * and each order of the remaining (looped) indices, one algorithm. Batch
+ * indices (in A, B and C) are always looped. Transposition flags follow from
+ * storage. A matrix slice whose tensor's first index is not kept is copied
+ * into a temporary just inside the innermost loop it depends on; an output
+ * slice that needs a copy is copied in before the kernel (inside that loop)
+ * and copied back after it, so the kernel accumulates into the temporary.
+ *
+ * Names: looped indices outer to inner, an apostrophe after each loop whose
+ * body holds a copy, '-', the kernel: "ca-dgemv", "i'-dgemv", "i'c-dgemm".
+ * When any index of the contraction has a name longer than one character,
+ * the looped names are joined with '.': "i1.j2'-dgemm". An algorithm with no
+ * loops is named by its kernel alone: "dgemm" (C[a,b] = A[a,i] * B[i,b]).
+ * (A copy before all loops would put a leading apostrophe, "'-dgemm"; it
+ * cannot occur: a slice that needs a copy always has a looped first index.)
+ *
+ * Order of a set: by kernel (dgemm, dger, dgemv, daxpy, ddot), then by name
+ * (strcmp).
+ *
+ * Sizes larger than int. BLAS takes int dimensions, leading dimensions and
+ * increments. With sizes set, an algorithm whose BLAS arguments do not all
+ * fit in an int is still listed but marked: tc_algorithm.fits_int = 0 and
+ * tc_algorithm.why says which argument; tc_rt_execute and tc_emit_c refuse
+ * it with TC_EINPUT. Callers that choose an algorithm skip such ones.
+ */
+#ifndef TC_GENERATOR_H
+#define TC_GENERATOR_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ast/algorithm.h"
+#include "ast/contraction.h"
+
+/* Enumeration refuses (TC_EINPUT) contractions with more algorithms than
+ * this in the requested kernels. */
+#define TC_GEN_MAX_ALGORITHMS 100000 /* about 2 KiB each */
+
+/*
+ * All algorithms of *c that use a kernel in kernel_mask (bits 1u << tc_kernel;
+ * TC_KERNEL_MASK_ALL for all), sorted as above. c must be validated; sizes
+ * are optional. On success *out is a new set (possibly empty) that the
+ * caller frees with tc_alg_set_free(); on failure *out is NULL.
+ * Errors: TC_EINPUT (too many algorithms), TC_ERESOURCE (out of memory).
+ */
+tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
+                           tc_algorithm_set **out, tc_error *err);
+
+/* The closed-form count of algorithms with kernel k (DESIGN.md §3). */
+uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k);
+
+/*
+ * Parses a comma-separated kernel list ("dgemm,dgemv") into a mask.
+ * Errors: TC_EUSAGE naming the bad kernel (or an empty list).
+ */
+tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err);
+
+/*
+ * Writes the list form of an algorithm's loops ("c,i", "-" when none) and
+ * copies ("A@i,B@c"; "A@-" before all loops; "-" when none). snprintf
+ * semantics.
+ */
+size_t tc_gen_format_loops(const tc_algorithm *alg, const tc_contraction *c,
+                           char *buf, size_t n);
+size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
+                            char *buf, size_t n);
+
+/* Writes the summary of a set, "36 algorithms: dgemm 2, dger 4, dgemv 6,
+ * daxpy 18, ddot 6" (kernels in set order). snprintf semantics. */
+size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n);
+
+/* Options of tc_emit_c. Zero-initialise, then set what you need. */
+typedef struct tc_emit_options {
+    const char *function;     /* function name; NULL = "contraction" */
+    const char *command_line; /* recorded in the header comment; NULL = none */
+    int no_header;            /* 1: omit the header comment and #includes
+                                 (for several functions in one file) */
+    int reserved[8];          /* room for later options (generic sizes,
+                                 row-major layout); must be 0 */
+} tc_emit_options;
+
+/*
+ * Writes alg as a standalone C99 file into out: a header comment, #include
+ * <cblas.h> and <stdlib.h>, and one function
+ *     int NAME(const double *A, const double *B, double *C)
+ * that returns 0, or -1 when a temporary cannot be allocated. c must have
+ * sizes. Errors: TC_EUSAGE (bad function name, no sizes), TC_EINPUT
+ * (alg->fits_int == 0), TC_ERESOURCE (write error on out).
+ */
+tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
+                    const tc_emit_options *opt, FILE *out, tc_error *err);
+
+/* Writes the #include lines of an emitted file (cblas.h, with BLIS's unused
+ * static helpers silenced, and stdlib.h): for callers that put several
+ * functions (no_header = 1) into one file. */
+void tc_emit_includes(FILE *out);
+
+#endif
