@@ -1,0 +1,139 @@
+/* execute.c - the AST interpreter: loops, copies and BLAS calls. */
+#include "runtime/execute.h"
+
+#include <string.h>
+
+#include "ast/error.h"
+#include "runtime/memory.h"
+
+typedef struct run {
+    const tc_blas *blas;
+    const tc_algorithm *alg;
+    double alpha;
+    double *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
+    int64_t value[TC_MAX_INDICES];             /* current loop index values */
+} run;
+
+static double *address(const run *r, const tc_operand *op)
+{
+    double *p = r->base[op->base];
+    for (int d = 0; d < op->ndep; d++)
+        p += op->dep_stride[d] * r->value[op->dep[d]];
+    return p;
+}
+
+static void do_copy(const run *r, const tc_copy *cp)
+{
+    const tc_operand *s = &cp->slice;
+    double *t = r->base[TC_BASE_TEMP + cp->temp];
+    double *p = address(r, s);
+    int64_t e0 = s->extent[0], e1 = s->extent[1];
+    int64_t s0 = s->stride[0], s1 = s->stride[1];
+    if (cp->dir == TC_COPY_IN) {
+        for (int64_t j1 = 0; j1 < e1; j1++)
+            for (int64_t j0 = 0; j0 < e0; j0++)
+                t[j0 + e0 * j1] = p[j0 * s0 + j1 * s1];
+    } else {
+        for (int64_t j1 = 0; j1 < e1; j1++)
+            for (int64_t j0 = 0; j0 < e0; j0++)
+                p[j0 * s0 + j1 * s1] = t[j0 + e0 * j1];
+    }
+}
+
+static int trans(int t)
+{
+    return t ? TC_CBLAS_TRANS : TC_CBLAS_NO_TRANS;
+}
+
+static void do_call(const run *r, const tc_call *k)
+{
+    const tc_blas *b = r->blas;
+    const tc_operand *a = k->arg;
+    double *p0 = address(r, &a[0]), *p1 = address(r, &a[1]), *p2 = address(r, &a[2]);
+    int m = (int)k->m, n = (int)k->n, kk = (int)k->k;
+    int l0 = (int)a[0].ld, l1 = (int)a[1].ld, l2 = (int)a[2].ld;
+    switch (k->kernel) {
+    case TC_KERNEL_DDOT:
+        *p2 += r->alpha * b->ddot(n, p0, l0, p1, l1);
+        break;
+    case TC_KERNEL_DAXPY:
+        b->daxpy(n, r->alpha * *p0, p1, l1, p2, l2);
+        break;
+    case TC_KERNEL_DGEMV:
+        b->dgemv(TC_CBLAS_COL_MAJOR, trans(k->trans_a), m, n, r->alpha, p0, l0, p1, l1,
+                 1.0, p2, l2);
+        break;
+    case TC_KERNEL_DGER:
+        b->dger(TC_CBLAS_COL_MAJOR, m, n, r->alpha, p0, l0, p1, l1, p2, l2);
+        break;
+    case TC_KERNEL_DGEMM:
+        b->dgemm(TC_CBLAS_COL_MAJOR, trans(k->trans_a), trans(k->trans_b), m, n, kk,
+                 r->alpha, p0, l0, p1, l1, 1.0, p2, l2);
+        break;
+    case TC_KERNEL_COUNT:
+        break;
+    }
+}
+
+static void exec_list(run *r, const tc_node *n)
+{
+    for (; n; n = n->next) {
+        switch (n->kind) {
+        case TC_NODE_LOOP:
+            for (int64_t v = 0; v < n->extent; v++) {
+                r->value[n->index] = v;
+                exec_list(r, n->child);
+            }
+            break;
+        case TC_NODE_COPY:
+            do_copy(r, n->copy);
+            break;
+        case TC_NODE_KERNEL:
+            do_call(r, n->call);
+            break;
+        }
+    }
+}
+
+tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
+                        const tc_contraction *c, const double *A,
+                        const double *B, double *C, tc_error *err)
+{
+    if (!blas || !alg || !c || !A || !B || !C)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_rt_execute: NULL argument");
+    if (!c->has_sizes)
+        return tc_error_set(err, TC_EUSAGE, 0, 0,
+                            "cannot execute %s: the contraction has no sizes", alg->name);
+    if (!alg->fits_int)
+        return tc_error_set(err, TC_EINPUT, 0, 0, "cannot execute %s: %s", alg->name,
+                            alg->why);
+    run r;
+    memset(&r, 0, sizeof r);
+    r.blas = blas;
+    r.alg = alg;
+    r.alpha = c->alpha;
+    /* The executor only reads A and B; the table is shared with C. */
+    r.base[TC_C] = C;
+    r.base[TC_A] = (double *)(uintptr_t)A;
+    r.base[TC_B] = (double *)(uintptr_t)B;
+    for (int t = 0; t < alg->ntemps; t++) {
+        r.base[TC_BASE_TEMP + t] = tc_rt_alloc(alg->temp[t].elements, err);
+        if (!r.base[TC_BASE_TEMP + t]) {
+            for (int u = 0; u < t; u++)
+                tc_rt_free(r.base[TC_BASE_TEMP + u]);
+            return TC_ERESOURCE;
+        }
+    }
+    int64_t nc = c->tensor[TC_C].elements;
+    if (c->beta == 0.0) {
+        for (int64_t e = 0; e < nc; e++)
+            C[e] = 0.0;
+    } else if (c->beta != 1.0) {
+        for (int64_t e = 0; e < nc; e++)
+            C[e] *= c->beta;
+    }
+    exec_list(&r, alg->body);
+    for (int t = 0; t < alg->ntemps; t++)
+        tc_rt_free(r.base[TC_BASE_TEMP + t]);
+    return TC_OK;
+}

@@ -1,0 +1,24 @@
+/* execute.h - runs an algorithm's AST on real tensors through a BLAS table. */
+#ifndef TC_RUNTIME_EXECUTE_H
+#define TC_RUNTIME_EXECUTE_H
+
+#include "ast/algorithm.h"
+#include "ast/contraction.h"
+#include "runtime/blas.h"
+
+/*
+ * C = alpha * A * B + beta * C by algorithm alg of contraction c (sizes
+ * set), column-major. C is first scaled by beta once (beta 0 overwrites C
+ * with zeros, so garbage and NaN in C do not survive); then every kernel
+ * accumulates with alpha. Temporaries are allocated for this call (aligned,
+ * tc_rt_alloc) and freed before it returns. Re-entrant: no static state, so
+ * several threads may execute the same algorithm on different tensors.
+ * Errors: TC_EUSAGE (no sizes, NULL argument), TC_EINPUT (alg->fits_int is
+ * 0: a BLAS argument exceeds INT_MAX), TC_ERESOURCE (no memory for a
+ * temporary); C is then unchanged unless the error is TC_ERESOURCE.
+ */
+tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
+                        const tc_contraction *c, const double *A,
+                        const double *B, double *C, tc_error *err);
+
+#endif
