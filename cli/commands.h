@@ -6,6 +6,8 @@
 
 int tc_cmd_parse(const tc_cli *cli);
 int tc_cmd_main(const tc_cli *cli);
+int tc_cmd_list(const tc_cli *cli);
+int tc_cmd_emit(const tc_cli *cli);
 
 /* Prints the IR in cli->format to -o FILE or stdout (cmd_parse.c). */
 int tc_cli_print_contraction(const tc_cli *cli, const tc_contraction *c);

@@ -1,0 +1,54 @@
+/* cmd_list.c - `tcgen list CONTRACTION [SIZES] [--kernels K,...]`: every algorithm. */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "generator/generator.h"
+#include "table.h"
+
+int tc_cmd_list(const tc_cli *cli)
+{
+    static const char *const headers[] = {"name", "kernel", "loops", "copies"};
+    unsigned mask = TC_KERNEL_MASK_ALL;
+    tc_error err;
+    if (cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    tc_contraction c;
+    int rc = tc_cli_load(cli, 0, &c);
+    if (rc)
+        return rc;
+    tc_algorithm_set *set = NULL;
+    if (tc_gen_enumerate(&c, mask, &set, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    tc_table *t = tc_table_new(4, headers, "ssll");
+    int bad = t == NULL;
+    for (int i = 0; i < set->count && !bad; i++) {
+        char loops[TC_MAX_INDICES * (TC_NAME_MAX + 1) + 2];
+        char copies[2 * TC_MAX_TEMPS * (2 * TC_NAME_MAX + 2) + 2];
+        tc_gen_format_loops(set->alg[i], &c, loops, sizeof loops);
+        tc_gen_format_copies(set->alg[i], &c, copies, sizeof copies);
+        const char *cells[4] = {set->alg[i]->name, tc_kernel_name(set->alg[i]->kernel), loops,
+                                copies};
+        bad = tc_table_add(t, cells) != 0;
+    }
+    if (bad) {
+        tc_table_free(t);
+        tc_alg_set_free(set);
+        return tc_cli_failf(TC_ERESOURCE, "out of memory");
+    }
+    FILE *out = tc_cli_open_output(cli);
+    if (!out) {
+        tc_table_free(t);
+        tc_alg_set_free(set);
+        return TC_ERESOURCE;
+    }
+    tc_table_print(t, out, cli->format);
+    if (cli->format != TC_FMT_JSON) {
+        char summary[256];
+        tc_gen_format_summary(set, summary, sizeof summary);
+        fprintf(out, "# %s\n", summary);
+    }
+    tc_table_free(t);
+    tc_alg_set_free(set);
+    return tc_cli_close_output(out);
+}
