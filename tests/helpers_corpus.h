@@ -1,0 +1,44 @@
+/*
+ * helpers_corpus.h - the contraction corpus of the generator, execute and
+ * emit suites (tests/data/contractions.txt: "CONTRACTION ; SIZES" lines),
+ * random data and comparison.
+ */
+#ifndef TC_TESTS_HELPERS_CORPUS_H
+#define TC_TESTS_HELPERS_CORPUS_H
+
+#include <stdint.h>
+
+#include "ast/contraction.h"
+
+#define TC_CORPUS_MAX 64
+
+typedef struct tc_corpus_entry {
+    char text[256];        /* the contraction as written */
+    char sizes[256];       /* the sizes as written */
+    tc_contraction c;      /* parsed, with sizes */
+} tc_corpus_entry;
+
+/* Parses the corpus into *out (at most max entries). Returns the count, or
+ * -1 (with a message in msg) when the file is missing or a line is bad. */
+int tc_corpus_load(tc_corpus_entry *out, int max, char *msg, size_t msgn);
+
+/* Parses text and sizes (sizes may be NULL) into *c; 0 on success. */
+int tc_corpus_parse(const char *text, const char *sizes, tc_contraction *c,
+                    char *msg, size_t msgn);
+
+/*
+ * Writes a random contraction into text: 2..max_indices distinct indices
+ * with random roles (batch included), 2-6 indices in A and B, at most 6 in
+ * C, shuffled; one-letter names, or (one time in three) longer names.
+ * If sizes is non-NULL, also random sizes 1..max_size ("a=3,b=1,...").
+ */
+void tc_corpus_random(uint64_t *state, int max_indices, int max_size, char *text,
+                      size_t textn, char *sizes, size_t sizesn);
+
+/* Deterministic uniform numbers in [-1, 1). */
+void tc_corpus_fill(double *x, int64_t n, uint64_t *state);
+
+/* Largest |got - want| over n, relative to max(1, max |want|). */
+double tc_corpus_relerr(const double *got, const double *want, int64_t n);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * test_emit.c - emitted C: for every corpus contraction and both CBLAS
+ * libraries, all algorithms go into one C file (functions alg0, alg1, ...)
+ * with a main that runs each on fixed random data and compares with the
+ * reference result written into the file; the file is compiled with
+ * cc -std=c99 -Wall -Wextra -pedantic -Werror and run. Plus one golden
+ * emitted file, byte for byte, and the emitter's errors.
+ */
+#include <CUnit/CUnit.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "generator/generator.h"
+#include "runtime/memory.h"
+#include "runtime/reference.h"
+#include "tests/helpers_corpus.h"
+#include "tests/helpers_data.h"
+
+#define NLIBS 2
+static const char *const lib_names[NLIBS] = {"openblas", "blis"};
+static const char *const lib_link[NLIBS] = {"-lopenblas", "-lblis"};
+static const char *const lib_glob[NLIBS][3] = {
+    {"/usr/include/*/openblas*/cblas.h", "/usr/include/openblas/cblas.h",
+     "/usr/local/include/cblas.h"},
+    {"/usr/include/*/blis*/cblas.h", "/usr/include/blis/cblas.h",
+     "/usr/local/include/blis/cblas.h"}};
+static char lib_include[NLIBS][512]; /* directory of the library's cblas.h */
+static char tmpdir[200];
+
+static int suite_init(void)
+{
+    for (int l = 0; l < NLIBS; l++) {
+        lib_include[l][0] = '\0';
+        for (int g = 0; g < 3 && !lib_include[l][0]; g++) {
+            glob_t gl;
+            if (glob(lib_glob[l][g], 0, NULL, &gl) == 0 && gl.gl_pathc > 0) {
+                snprintf(lib_include[l], sizeof lib_include[l], "%s", gl.gl_pathv[0]);
+                char *slash = strrchr(lib_include[l], '/');
+                if (slash)
+                    *slash = '\0';
+            }
+            globfree(&gl);
+        }
+    }
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/tcgen-emit-XXXXXX");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+    if (tmpdir[0]) {
+        char cmd[400];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+        if (system(cmd) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void write_array(FILE *f, const char *name, const double *x, int64_t n)
+{
+    fprintf(f, "static const double %s[%lld] = {", name, (long long)n);
+    for (int64_t k = 0; k < n; k++)
+        fprintf(f, "%s%.17g", k == 0 ? "\n    " : k % 4 ? ", " : ",\n    ", x[k]);
+    fprintf(f, "};\n");
+}
+
+/* Writes the test program for *c: every algorithm, data, expected result,
+ * main. Returns the number of functions, or -1. */
+static int write_program(const tc_contraction *c, const char *path, uint64_t seed)
+{
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    if (tc_gen_enumerate(c, TC_KERNEL_MASK_ALL, &set, &e) != TC_OK)
+        return -1;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        tc_alg_set_free(set);
+        return -1;
+    }
+    int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements;
+    int64_t nc = c->tensor[TC_C].elements;
+    double *A = malloc((size_t)na * sizeof *A), *B = malloc((size_t)nb * sizeof *B);
+    double *C0 = malloc((size_t)nc * sizeof *C0), *want = malloc((size_t)nc * sizeof *want);
+    int n = -1;
+    if (!A || !B || !C0 || !want)
+        goto done;
+    uint64_t state = seed;
+    tc_corpus_fill(A, na, &state);
+    tc_corpus_fill(B, nb, &state);
+    tc_corpus_fill(C0, nc, &state);
+    memcpy(want, C0, (size_t)nc * sizeof *want);
+    if (c->beta == 0.0)
+        memset(want, 0, (size_t)nc * sizeof *want);
+    tc_rt_reference(c, A, B, want);
+
+    tc_emit_includes(f);
+    fputs("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n", f);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.no_header = 1;
+    char fname[32];
+    for (int i = 0; i < set->count; i++) {
+        snprintf(fname, sizeof fname, "alg%d", i);
+        opt.function = fname;
+        if (tc_emit_c(set->alg[i], c, &opt, f, &e) != TC_OK) {
+            fprintf(stderr, "\n  emit %s: %s\n", set->alg[i]->name, e.message);
+            goto done;
+        }
+    }
+    fputs("\n", f);
+    write_array(f, "A0", A, na);
+    write_array(f, "B0", B, nb);
+    write_array(f, "C0", C0, nc);
+    write_array(f, "want", want, nc);
+    fprintf(f, "\nstatic int (*const fn[%d])(const double *, const double *, double *) = {",
+            set->count);
+    for (int i = 0; i < set->count; i++)
+        fprintf(f, "%salg%d", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ", i);
+    fprintf(f, "};\nstatic const char *const names[%d] = {", set->count);
+    for (int i = 0; i < set->count; i++)
+        fprintf(f, "%s\"%s\"", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ",
+                set->alg[i]->name);
+    fprintf(f, "};\n\n"
+               "int main(void)\n{\n"
+               "    static double C[%lld];\n"
+               "    double scale = 1.0;\n"
+               "    int bad = 0;\n"
+               "    for (long k = 0; k < %lld; k++)\n"
+               "        if (fabs(want[k]) > scale)\n"
+               "            scale = fabs(want[k]);\n"
+               "    for (int i = 0; i < %d; i++) {\n"
+               "        memcpy(C, C0, sizeof C);\n"
+               "        if (%d)\n"
+               "            for (long k = 0; k < %lld; k += 2)\n"
+               "                C[k] = NAN;\n"
+               "        int r = fn[i](A0, B0, C);\n"
+               "        double err = 0.0;\n"
+               "        for (long k = 0; k < %lld; k++) {\n"
+               "            double d = fabs(C[k] - want[k]);\n"
+               "            if (!(d <= err))\n"
+               "                err = isnan(d) ? INFINITY : d;\n"
+               "        }\n"
+               "        if (r != 0 || !(err <= 1e-12 * scale)) {\n"
+               "            printf(\"%%s: returned %%d, error %%g\\n\", names[i], r, err);\n"
+               "            bad++;\n"
+               "        }\n"
+               "    }\n"
+               "    printf(\"%%d algorithms, %%d wrong\\n\", %d, bad);\n"
+               "    return bad ? 1 : 0;\n}\n",
+            (long long)nc, (long long)nc, set->count, c->beta == 0.0, (long long)nc,
+            (long long)nc, set->count);
+    n = set->count;
+done:
+    if (fclose(f) != 0)
+        n = -1;
+    free(A);
+    free(B);
+    free(C0);
+    free(want);
+    tc_alg_set_free(set);
+    return n;
+}
+
+/* Compiles path against library l and runs it; 0 on success. */
+static int compile_and_run(const char path[280], int l, const char *label)
+{
+    char exe[300], log[300], cmd[4096];
+    snprintf(exe, sizeof exe, "%s.%s", path, lib_names[l]);
+    snprintf(log, sizeof log, "%s.%s.log", path, lib_names[l]);
+    const char *cc = getenv("TC_TEST_CC") ? getenv("TC_TEST_CC") : "cc";
+    snprintf(cmd, sizeof cmd,
+             "%s -std=c99 -Wall -Wextra -pedantic -Werror -I'%s' -o '%s' '%s' %s -lm "
+             "> '%s' 2>&1 && OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 BLIS_NUM_THREADS=1 "
+             "'%s' >> '%s' 2>&1",
+             cc, lib_include[l], exe, path, lib_link[l], log, exe, log);
+    int status = system(cmd);
+    if (status != 0) {
+        fprintf(stderr, "\n  %s with %s failed; %s says:\n", label, lib_names[l], log);
+        FILE *f = fopen(log, "r");
+        char line[512];
+        for (int k = 0; f && k < 15 && fgets(line, sizeof line, f); k++)
+            fprintf(stderr, "    %s", line);
+        if (f)
+            fclose(f);
+    }
+    return status;
+}
+
+static void test_corpus(void)
+{
+    static tc_corpus_entry corpus[TC_CORPUS_MAX];
+    char msg[512];
+    int n = tc_corpus_load(corpus, TC_CORPUS_MAX, msg, sizeof msg);
+    if (n < 0)
+        fprintf(stderr, "\n  %s\n", msg);
+    CU_ASSERT_FATAL(n >= 15);
+    for (int l = 0; l < NLIBS; l++) {
+        if (!lib_include[l][0])
+            fprintf(stderr, "\n  no cblas.h found for %s\n", lib_names[l]);
+        CU_ASSERT(lib_include[l][0] != '\0');
+    }
+    int functions = 0;
+    for (int i = 0; i < n; i++) {
+        char path[280];
+        snprintf(path, sizeof path, "%s/c%02d.c", tmpdir, i);
+        int k = write_program(&corpus[i].c, path, 500 + (uint64_t)i);
+        CU_ASSERT(k > 0);
+        if (k <= 0)
+            continue;
+        functions += k;
+        for (int l = 0; l < NLIBS; l++)
+            if (lib_include[l][0])
+                CU_ASSERT_EQUAL(compile_and_run(path, l, corpus[i].text), 0);
+    }
+    CU_ASSERT(functions > 2500);
+}
+
+static char *slurp(FILE *f)
+{
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char chunk[4096];
+    rewind(f);
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = 2 * (len + n + 1);
+            char *p = realloc(buf, cap);
+            if (!p)
+                break;
+            buf = p;
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+/* One emitted file, byte for byte. */
+static void test_golden(void)
+{
+    static const char *const golden = "golden/emit_abc_ija_jbic.c";
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] = A[i,j,a] * B[j,b,i,c]",
+                                    "a=400,b=400,c=400,i=8,j=8", &c, msg, sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "i'c-dgemm");
+    CU_ASSERT_FATAL(alg != NULL);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.command_line = "tcgen emit 'C[a,b,c] = A[i,j,a] * B[j,b,i,c]' a=b=c=400,i=j=8 "
+                       "--algorithm \"i'c-dgemm\"";
+    FILE *f = tmpfile();
+    CU_ASSERT_FATAL(f != NULL);
+    CU_ASSERT_EQUAL(tc_emit_c(alg, &c, &opt, f, &e), TC_OK);
+    char *got = slurp(f);
+    fclose(f);
+    char path[512];
+    tc_test_data_path(golden, path, sizeof path);
+    if (getenv("TC_WRITE_GOLDEN") && got) {
+        FILE *g = fopen(path, "w");
+        if (g) {
+            fputs(got, g);
+            fclose(g);
+        }
+    }
+    FILE *g = fopen(path, "rb");
+    char *want = g ? slurp(g) : NULL;
+    if (g)
+        fclose(g);
+    if (!want)
+        fprintf(stderr, "\n  missing golden file %s\n", path);
+    CU_ASSERT_PTR_NOT_NULL(got);
+    CU_ASSERT_PTR_NOT_NULL(want);
+    if (got && want && strcmp(got, want) != 0) {
+        fprintf(stderr, "\n  emitted i'c-dgemm differs from %s\n", path);
+        CU_FAIL("golden emitted file");
+    }
+    /* the standalone file compiles against both cblas.h without warnings */
+    char src[280];
+    snprintf(src, sizeof src, "%s/golden.c", tmpdir);
+    FILE *w = got ? fopen(src, "w") : NULL;
+    CU_ASSERT_PTR_NOT_NULL(w);
+    if (w) {
+        fputs(got, w);
+        fclose(w);
+        for (int l = 0; l < NLIBS; l++) {
+            char cmd[4096];
+            snprintf(cmd, sizeof cmd,
+                     "%s -std=c99 -Wall -Wextra -pedantic -Werror -I'%s' -c -o '%s.o' '%s'",
+                     getenv("TC_TEST_CC") ? getenv("TC_TEST_CC") : "cc", lib_include[l], src,
+                     src);
+            if (lib_include[l][0])
+                CU_ASSERT_EQUAL(system(cmd), 0);
+        }
+    }
+    free(got);
+    free(want);
+    tc_alg_set_free(set);
+}
+
+static void test_errors(void)
+{
+    tc_contraction c, nosizes;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", "a=2,b=3,i=4", &c, msg,
+                                    sizeof msg) == 0);
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", NULL, &nosizes, msg,
+                                    sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    FILE *f = tmpfile();
+    CU_ASSERT_FATAL(f != NULL);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    CU_ASSERT_EQUAL(tc_emit_c(set->alg[0], &nosizes, &opt, f, &e), TC_EUSAGE);
+    static const char *const bad[] = {"", "1abc", "for", "A", "my-fn", "N_a", "cblas_dgemm"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        opt.function = bad[k];
+        CU_ASSERT_EQUAL(tc_emit_c(set->alg[0], &c, &opt, f, &e), TC_EUSAGE);
+    }
+    opt.function = "my_contraction";
+    CU_ASSERT_EQUAL(tc_emit_c(set->alg[0], &c, &opt, f, &e), TC_OK);
+    char *text = slurp(f);
+    CU_ASSERT_PTR_NOT_NULL(text);
+    if (text) {
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "int my_contraction(const double *A, const double *B, "
+                                            "double *C)"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "#include <cblas.h>"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "algorithm    dgemm"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, TC_VERSION));
+    }
+    free(text);
+    fclose(f);
+    tc_alg_set_free(set);
+}
+
+int tc_suite_emit(void)
+{
+    CU_pSuite s = CU_add_suite("emit", suite_init, suite_clean);
+    if (!s)
+        return -1;
+    return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
+           !CU_add_test(s, "golden emitted file", test_golden) ||
+           !CU_add_test(s, "errors and options", test_errors)
+               ? -1
+               : 0;
+}

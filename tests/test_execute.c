@@ -1,0 +1,200 @@
+/*
+ * test_execute.c - every algorithm of every corpus contraction executed by
+ * tc_rt_execute with OpenBLAS and with BLIS, compared with the naive
+ * reference (1e-12 relative); beta 0 overwrites NaN; C copies; errors.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generator/generator.h"
+#include "runtime/blas.h"
+#include "runtime/execute.h"
+#include "runtime/memory.h"
+#include "runtime/reference.h"
+#include "tests/helpers_corpus.h"
+
+#define NLIBS 2
+static const char *const lib_names[NLIBS] = {"openblas", "blis"};
+static tc_blas *libs[NLIBS];
+
+static int suite_init(void)
+{
+    for (int l = 0; l < NLIBS; l++) {
+        tc_error e;
+        if (tc_rt_blas_load(lib_names[l], 1, &libs[l], &e) != TC_OK) {
+            fprintf(stderr, "execute: cannot load %s: %s\n", lib_names[l], e.message);
+            libs[l] = NULL;
+        }
+    }
+    return 0;
+}
+
+static int suite_clean(void)
+{
+    for (int l = 0; l < NLIBS; l++) {
+        tc_rt_blas_unload(libs[l]);
+        libs[l] = NULL;
+    }
+    return 0;
+}
+
+/* Runs every algorithm of *c with every library; returns the failures. */
+static int check_all(const tc_contraction *c, const char *text, uint64_t seed, int *nrun)
+{
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    if (tc_gen_enumerate(c, TC_KERNEL_MASK_ALL, &set, &e) != TC_OK) {
+        fprintf(stderr, "\n  %s: %s\n", text, e.message);
+        return 1;
+    }
+    int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements;
+    int64_t nc = c->tensor[TC_C].elements;
+    double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
+    double *C0 = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL),
+           *got = tc_rt_alloc(nc, NULL);
+    int bad = 0;
+    if (!A || !B || !C0 || !want || !got) {
+        bad = 1;
+        goto done;
+    }
+    uint64_t state = seed;
+    tc_corpus_fill(A, na, &state);
+    tc_corpus_fill(B, nb, &state);
+    tc_corpus_fill(C0, nc, &state);
+    if (c->beta == 0.0) /* garbage that must not survive */
+        for (int64_t k = 0; k < nc; k += 2)
+            C0[k] = NAN;
+    memcpy(want, C0, (size_t)nc * sizeof *want);
+    if (c->beta == 0.0)
+        for (int64_t k = 0; k < nc; k++)
+            want[k] = 0.0;
+    tc_rt_reference(c, A, B, want);
+    for (int l = 0; l < NLIBS; l++) {
+        if (!libs[l]) {
+            bad++;
+            continue;
+        }
+        for (int i = 0; i < set->count; i++) {
+            const tc_algorithm *alg = set->alg[i];
+            memcpy(got, C0, (size_t)nc * sizeof *got);
+            tc_status s = tc_rt_execute(libs[l], alg, c, A, B, got, &e);
+            double err = s == TC_OK ? tc_corpus_relerr(got, want, nc) : INFINITY;
+            (*nrun)++;
+            if (!(err <= 1e-12)) {
+                if (bad < 10)
+                    fprintf(stderr, "\n  %s: %s with %s: %s (relative error %g)\n", text,
+                            alg->name, lib_names[l], s == TC_OK ? "wrong result" : e.message,
+                            err);
+                bad++;
+            }
+        }
+    }
+done:
+    tc_rt_free(A);
+    tc_rt_free(B);
+    tc_rt_free(C0);
+    tc_rt_free(want);
+    tc_rt_free(got);
+    tc_alg_set_free(set);
+    return bad;
+}
+
+static void test_corpus(void)
+{
+    static tc_corpus_entry corpus[TC_CORPUS_MAX];
+    char msg[512];
+    int n = tc_corpus_load(corpus, TC_CORPUS_MAX, msg, sizeof msg);
+    if (n < 0)
+        fprintf(stderr, "\n  %s\n", msg);
+    CU_ASSERT_FATAL(n >= 15);
+    int runs = 0;
+    uint64_t algorithms = 0;
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(check_all(&corpus[i].c, corpus[i].text, 1000 + (uint64_t)i, &runs), 0);
+        for (int k = 0; k < TC_KERNEL_COUNT; k++)
+            algorithms += tc_gen_count(&corpus[i].c, (tc_kernel)k);
+    }
+    /* every algorithm ran with both libraries */
+    CU_ASSERT_EQUAL((uint64_t)runs, NLIBS * algorithms);
+    CU_ASSERT(algorithms > 2500);
+    fprintf(stderr, "[%d contractions, %llu algorithms, %d executions] ", n,
+            (unsigned long long)algorithms, runs);
+}
+
+/* The three oracles at other sizes (size 1 everywhere, and mixed). */
+static void test_oracle_sizes(void)
+{
+    static const char *const cases[][2] = {
+        {"C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=i=1"},
+        {"C[a,b,c] = A[a,i] * B[i,b,c]", "a=7,b=1,c=6,i=3"},
+        {"C[a] = A[i,a,j] * B[j,i]", "a=1,i=7,j=2"},
+        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", "a=1,b=3,c=4,i=1,j=5"},
+        {"C[a,b,c] += 2 * A[i,j,a] * B[j,b,i,c]", "a=2,b=2,c=3,i=4,j=2"},
+    };
+    int runs = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tc_contraction c;
+        char msg[512];
+        CU_ASSERT_FATAL(tc_corpus_parse(cases[k][0], cases[k][1], &c, msg, sizeof msg) == 0);
+        CU_ASSERT_EQUAL(check_all(&c, cases[k][0], 77 + k, &runs), 0);
+    }
+}
+
+/* Random contractions (batch indices, sizes 1-4, alpha, +=): every
+ * algorithm of each, both libraries. */
+static void test_random(void)
+{
+    uint64_t state = 4242;
+    int runs = 0;
+    for (int k = 0; k < 40; k++) {
+        char text[256], sizes[256], msg[512];
+        tc_corpus_random(&state, 6, 4, text, sizeof text, sizes, sizeof sizes);
+        tc_contraction c;
+        if (tc_corpus_parse(text, sizes, &c, msg, sizeof msg) != 0) {
+            fprintf(stderr, "\n  %s\n", msg);
+            CU_FAIL("parse");
+            continue;
+        }
+        CU_ASSERT_EQUAL(check_all(&c, text, 9000 + (uint64_t)k, &runs), 0);
+    }
+    CU_ASSERT(runs > 1000);
+    fprintf(stderr, "[%d executions] ", runs);
+}
+
+static void test_errors(void)
+{
+    tc_contraction c, nosizes;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", NULL, &nosizes, msg,
+                                    sizeof msg) == 0);
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", "a=2,b=2,i=2", &c, msg,
+                                    sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    double A[4] = {1, 2, 3, 4}, B[4] = {1, 0, 0, 1}, C[4];
+    if (libs[0]) {
+        CU_ASSERT_EQUAL(tc_rt_execute(libs[0], set->alg[0], &nosizes, A, B, C, &e), TC_EUSAGE);
+        CU_ASSERT_EQUAL(tc_rt_execute(libs[0], set->alg[0], &c, A, B, NULL, &e), TC_EUSAGE);
+        CU_ASSERT_EQUAL(tc_rt_execute(libs[0], set->alg[0], &c, A, B, C, &e), TC_OK);
+        CU_ASSERT(C[0] == 1 && C[1] == 2 && C[2] == 3 && C[3] == 4);
+    }
+    CU_ASSERT_EQUAL(tc_rt_execute(NULL, set->alg[0], &c, A, B, C, &e), TC_EUSAGE);
+    tc_alg_set_free(set);
+}
+
+int tc_suite_execute(void)
+{
+    CU_pSuite s = CU_add_suite("execute", suite_init, suite_clean);
+    if (!s)
+        return -1;
+    return !CU_add_test(s, "every algorithm of the corpus, OpenBLAS and BLIS", test_corpus) ||
+           !CU_add_test(s, "oracles at sizes 1 and mixed sizes", test_oracle_sizes) ||
+           !CU_add_test(s, "40 random contractions, every algorithm", test_random) ||
+           !CU_add_test(s, "errors: no sizes, NULL arguments", test_errors)
+               ? -1
+               : 0;
+}

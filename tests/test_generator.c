@@ -1,0 +1,599 @@
+/*
+ * test_generator.c - algorithm enumeration: the three oracles of method.md
+ * §6.1 (totals, per-kernel counts, every named algorithm), the closed forms
+ * of DESIGN.md §3 on the corpus and on random contractions, copy placement
+ * (method.md §5.3), order and naming, sizes beyond int, and the golden
+ * `list` output of the oracles.
+ */
+#include <CUnit/CUnit.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/algorithm.h"
+#include "generator/generator.h"
+#include "runtime/execute.h"
+#include "tests/helpers_corpus.h"
+#include "tests/helpers_data.h"
+
+/* Parses and enumerates; NULL (with a failed assertion) on error. */
+static tc_algorithm_set *enumerate(const char *text, const char *sizes, tc_contraction *c,
+                                   unsigned mask)
+{
+    char msg[512];
+    tc_error e;
+    tc_algorithm_set *set = NULL;
+    if (tc_corpus_parse(text, sizes, c, msg, sizeof msg) != 0) {
+        fprintf(stderr, "\n  %s\n", msg);
+        CU_FAIL("parse");
+        return NULL;
+    }
+    if (tc_gen_enumerate(c, mask, &set, &e) != TC_OK) {
+        fprintf(stderr, "\n  %s: %s\n", text, e.message);
+        CU_FAIL("enumerate");
+        return NULL;
+    }
+    return set;
+}
+
+static void count_kernels(const tc_algorithm_set *s, int count[TC_KERNEL_COUNT])
+{
+    memset(count, 0, TC_KERNEL_COUNT * sizeof count[0]);
+    for (int i = 0; i < s->count; i++)
+        count[s->alg[i]->kernel]++;
+}
+
+/* ---- the oracles ------------------------------------------------------ */
+
+struct oracle {
+    const char *text;
+    int total, ddot, daxpy, dgemv, dger, dgemm;
+    const char *names[12];
+};
+
+static const struct oracle oracles[] = {
+    {"C[a,b,c] = A[a,i] * B[i,b,c]", 36, 6, 18, 6, 4, 2,
+     {"bc-dgemv", "cb-dgemv", "ac-dgemv", "ca-dgemv", "ab-dgemv", "ba-dgemv", "ci-dger",
+      "ic-dger", "bi-dger", "ib-dger", "c-dgemm", "b-dgemm"}},
+    {"C[a] = A[i,a,j] * B[j,i]", 8, 4, 2, 2, 0, 0,
+     {"aj-ddot", "ja-ddot", "ai-ddot", "ia-ddot", "ij-daxpy", "ji-daxpy", "j-dgemv",
+      "i'-dgemv"}},
+    {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 176, 48, 72, 36, 12, 8,
+     {"cj'-dgemm", "jc'-dgemm", "ci'-dgemm", "i'c-dgemm", "bj'-dgemm", "jb'-dgemm",
+      "bi'-dgemm", "i'b-dgemm"}},
+};
+
+static void test_oracles(void)
+{
+    for (size_t o = 0; o < sizeof oracles / sizeof oracles[0]; o++) {
+        const struct oracle *x = &oracles[o];
+        tc_contraction c;
+        tc_algorithm_set *s = enumerate(x->text, NULL, &c, TC_KERNEL_MASK_ALL);
+        if (!s)
+            continue;
+        int n[TC_KERNEL_COUNT];
+        count_kernels(s, n);
+        CU_ASSERT_EQUAL(s->count, x->total);
+        CU_ASSERT_EQUAL(n[TC_KERNEL_DDOT], x->ddot);
+        CU_ASSERT_EQUAL(n[TC_KERNEL_DAXPY], x->daxpy);
+        CU_ASSERT_EQUAL(n[TC_KERNEL_DGEMV], x->dgemv);
+        CU_ASSERT_EQUAL(n[TC_KERNEL_DGER], x->dger);
+        CU_ASSERT_EQUAL(n[TC_KERNEL_DGEMM], x->dgemm);
+        for (int k = 0; k < 12 && x->names[k]; k++) {
+            const tc_algorithm *a = tc_alg_set_find(s, x->names[k]);
+            if (!a)
+                fprintf(stderr, "\n  %s: no algorithm %s\n", x->text, x->names[k]);
+            CU_ASSERT_PTR_NOT_NULL(a);
+        }
+        tc_alg_set_free(s);
+    }
+}
+
+/* The same counts with sizes, in the compact notation, and per kernel mask. */
+static void test_oracles_masked(void)
+{
+    tc_contraction c;
+    tc_algorithm_set *s = enumerate("C_abc = A_ija B_jbic", "a=b=c=40,i=j=8", &c,
+                                    (1u << TC_KERNEL_DGEMM) | (1u << TC_KERNEL_DGEMV));
+    if (!s)
+        return;
+    CU_ASSERT_EQUAL(s->count, 8 + 36);
+    for (int i = 0; i < s->count; i++)
+        CU_ASSERT(s->alg[i]->kernel == TC_KERNEL_DGEMM || s->alg[i]->kernel == TC_KERNEL_DGEMV);
+    /* 18 of the 36 dgemv algorithms copy (method.md §6.2) */
+    int copying = 0;
+    for (int i = 0; i < s->count; i++)
+        if (s->alg[i]->kernel == TC_KERNEL_DGEMV && s->alg[i]->ncopies > 0)
+            copying++;
+    CU_ASSERT_EQUAL(copying, 18);
+    tc_alg_set_free(s);
+}
+
+/* ---- closed forms ----------------------------------------------------- */
+
+static uint64_t fact(int n)
+{
+    uint64_t f = 1;
+    for (int i = 2; i <= n; i++)
+        f *= (uint64_t)i;
+    return n < 0 ? 0 : f;
+}
+
+/* The table of DESIGN.md §3, computed independently of the generator. */
+static void closed_form(const tc_contraction *c, uint64_t want[TC_KERNEL_COUNT])
+{
+    uint64_t fa = 0, fb = 0, k = 0;
+    int n = c->nindex;
+    for (int i = 0; i < n; i++) {
+        fa += c->index[i].role == TC_ROLE_FREE_A;
+        fb += c->index[i].role == TC_ROLE_FREE_B;
+        k += c->index[i].role == TC_ROLE_CONTRACTED;
+    }
+    want[TC_KERNEL_DDOT] = k * fact(n - 1);
+    want[TC_KERNEL_DAXPY] = (fa + fb) * fact(n - 1);
+    want[TC_KERNEL_DGEMV] = (fa + fb) * k * fact(n - 2);
+    want[TC_KERNEL_DGER] = fa * fb * fact(n - 2);
+    want[TC_KERNEL_DGEMM] = fa * fb * k * fact(n - 3);
+}
+
+static int is_kept(const tc_algorithm *a, int i)
+{
+    for (int k = 0; k < a->nkept; k++)
+        if (a->kept[k] == i)
+            return 1;
+    return 0;
+}
+
+/* Structural invariants of every algorithm of a set; returns failures. */
+static int check_set(const tc_contraction *c, const tc_algorithm_set *s, const char *text)
+{
+    int bad = 0;
+    uint64_t want[TC_KERNEL_COUNT];
+    int got[TC_KERNEL_COUNT];
+    closed_form(c, want);
+    count_kernels(s, got);
+    for (int k = 0; k < TC_KERNEL_COUNT; k++)
+        if ((uint64_t)got[k] != want[k]) {
+            fprintf(stderr, "\n  %s: %s %d, closed form %llu\n", text,
+                    tc_kernel_name((tc_kernel)k), got[k], (unsigned long long)want[k]);
+            bad++;
+        }
+    for (int i = 0; i < s->count; i++) {
+        const tc_algorithm *a = s->alg[i];
+        /* sorted by kernel (dgemm first) then name; names unique */
+        if (i > 0) {
+            const tc_algorithm *p = s->alg[i - 1];
+            if (p->kernel < a->kernel ||
+                (p->kernel == a->kernel && strcmp(p->name, a->name) >= 0)) {
+                fprintf(stderr, "\n  %s: order %s before %s\n", text, p->name, a->name);
+                bad++;
+            }
+        }
+        /* loops + kernel indices = every index once; batch never kept */
+        int seen[TC_MAX_INDICES] = {0};
+        for (int p = 0; p < a->nloops; p++)
+            seen[a->loop[p]]++;
+        for (int k = 0; k < a->nkept; k++) {
+            seen[a->kept[k]]++;
+            if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
+                bad++;
+        }
+        for (int x = 0; x < c->nindex; x++)
+            if (seen[x] != 1)
+                bad++;
+        /* loop nodes form the nest; the kernel sits in the innermost */
+        for (int p = 0; p < a->nloops; p++)
+            if (a->loop_node[p]->index != a->loop[p] || a->loop_node[p]->depth != p ||
+                a->loop_node[p]->parent != (p ? a->loop_node[p - 1] : NULL))
+                bad++;
+        if (a->kernel_node->parent != (a->nloops ? a->loop_node[a->nloops - 1] : NULL))
+            bad++;
+        /* copies: exactly the matrix slices whose first index is kept not */
+        int need = 0;
+        for (int t = 0; t < 3; t++) {
+            int kept = 0;
+            for (int r = 0; r < c->tensor[t].rank; r++)
+                kept += is_kept(a, c->tensor[t].index[r]);
+            if (kept == 2 && !is_kept(a, c->tensor[t].index[0]))
+                need += t == TC_C ? 2 : 1;
+        }
+        if (need != a->ncopies) {
+            fprintf(stderr, "\n  %s: %s has %d copies, expected %d\n", text, a->name,
+                    a->ncopies, need);
+            bad++;
+        }
+        /* a copy sits in its innermost dependency loop */
+        for (int k = 0; k < a->ncopies; k++) {
+            const tc_node *n = a->copy_node[k];
+            int inner = -1;
+            for (int p = 0; p < a->nloops; p++)
+                for (int d = 0; d < n->copy->slice.ndep; d++)
+                    if (n->copy->slice.dep[d] == a->loop[p])
+                        inner = p;
+            if (n->parent != (inner >= 0 ? a->loop_node[inner] : NULL))
+                bad++;
+            if (!strchr(a->name, '\''))
+                bad++;
+        }
+        /* the kernel's operands have the right ranks */
+        static const int ranks[TC_KERNEL_COUNT][3] = {
+            {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
+        for (int k = 0; k < 3; k++)
+            if (a->kernel_node->call->arg[k].rank != ranks[a->kernel][k])
+                bad++;
+        if (strstr(a->name, tc_kernel_name(a->kernel)) == NULL)
+            bad++;
+    }
+    return bad;
+}
+
+static void test_corpus_closed_forms(void)
+{
+    static tc_corpus_entry corpus[TC_CORPUS_MAX];
+    char msg[512];
+    int n = tc_corpus_load(corpus, TC_CORPUS_MAX, msg, sizeof msg);
+    if (n < 0)
+        fprintf(stderr, "\n  %s\n", msg);
+    CU_ASSERT_FATAL(n >= 15);
+    for (int i = 0; i < n; i++) {
+        tc_algorithm_set *s = NULL;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&corpus[i].c, TC_KERNEL_MASK_ALL, &s, &e), TC_OK);
+        CU_ASSERT_EQUAL(check_set(&corpus[i].c, s, corpus[i].text), 0);
+        for (int k = 0; k < TC_KERNEL_COUNT; k++) {
+            uint64_t want[TC_KERNEL_COUNT];
+            closed_form(&corpus[i].c, want);
+            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, (tc_kernel)k), want[k]);
+        }
+        tc_alg_set_free(s);
+    }
+}
+
+/* Random contractions: 2-6 indices in A and B, every role including batch,
+ * one- and multi-character names, at most 8 distinct indices. */
+static void test_random_closed_forms(void)
+{
+    uint64_t state = 12345;
+    for (int k = 0; k < 150; k++) {
+        char text[256];
+        tc_corpus_random(&state, 8, 1, text, sizeof text, NULL, 0);
+        tc_contraction c;
+        tc_algorithm_set *s = enumerate(text, NULL, &c, TC_KERNEL_MASK_ALL);
+        if (!s)
+            continue;
+        CU_ASSERT_EQUAL(check_set(&c, s, text), 0);
+        /* names joined with '.' exactly when an index name is long */
+        int dots = 0;
+        for (int i = 0; i < c.nindex; i++)
+            dots |= strlen(c.index[i].name) > 1;
+        for (int i = 0; i < s->count; i++)
+            if (s->alg[i]->nloops > 1)
+                CU_ASSERT_EQUAL(strchr(s->alg[i]->name, '.') != NULL, dots);
+        tc_alg_set_free(s);
+    }
+}
+
+/* ---- copies and names ------------------------------------------------- */
+
+static const tc_algorithm *find(const tc_algorithm_set *s, const char *name)
+{
+    const tc_algorithm *a = tc_alg_set_find(s, name);
+    if (!a)
+        fprintf(stderr, "\n  no algorithm %s\n", name);
+    return a;
+}
+
+static void test_copy_placement(void)
+{
+    tc_contraction c;
+    tc_algorithm_set *s = enumerate("C[a,b,c] = A[i,j,a] * B[j,b,i,c]", "a=4,b=5,c=6,i=2,j=3",
+                                    &c, TC_KERNEL_MASK_ALL);
+    if (!s)
+        return;
+    int ia = tc_contraction_find_index(&c, "a"), ib = tc_contraction_find_index(&c, "b");
+    int ii = tc_contraction_find_index(&c, "i"), ij = tc_contraction_find_index(&c, "j");
+    /* i'c: for i { A~ := A[i,:,:]; for c { dgemm } } */
+    const tc_algorithm *x = find(s, "i'c-dgemm");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->ncopies, 1);
+    const tc_node *loop_i = x->body;
+    CU_ASSERT_EQUAL(loop_i->index, ii);
+    CU_ASSERT_EQUAL(loop_i->child->kind, TC_NODE_COPY);
+    CU_ASSERT_EQUAL(loop_i->child->next->kind, TC_NODE_LOOP);
+    CU_ASSERT_EQUAL(loop_i->child->next->child->kind, TC_NODE_KERNEL);
+    CU_ASSERT_EQUAL(x->copy_node[0]->copy->slice.tensor, TC_A);
+    CU_ASSERT_EQUAL(x->temp[0].dim[0], ij);
+    CU_ASSERT_EQUAL(x->temp[0].dim[1], ia);
+    CU_ASSERT_EQUAL(x->temp[0].elements, 3 * 4);
+    const tc_call *k = x->kernel_node->call;
+    CU_ASSERT(k->trans_a == 1 && k->trans_b == 0); /* dgemm_TN */
+    CU_ASSERT(k->m == 4 && k->n == 5 && k->k == 3);
+    CU_ASSERT_EQUAL(k->arg[0].base, TC_BASE_TEMP);
+    CU_ASSERT_EQUAL(k->arg[1].base, TC_B);
+    CU_ASSERT_EQUAL(k->arg[1].ld, 3);          /* B[:,:,i,c]: j x b, ld j */
+    CU_ASSERT_EQUAL(k->arg[1].ndep, 2);
+    CU_ASSERT_EQUAL(k->arg[1].dep_stride[0], 3 * 5); /* i */
+    CU_ASSERT_EQUAL(k->arg[1].dep_stride[1], 3 * 5 * 2); /* c */
+    /* ci': for c { for i { A~ := A[i,:,:]; dgemm } } */
+    x = find(s, "ci'-dgemm");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->copy_node[0]->parent, x->loop_node[1]);
+    CU_ASSERT_EQUAL(x->loop_node[1]->child, x->copy_node[0]);
+    CU_ASSERT_EQUAL(x->copy_node[0]->next, x->kernel_node);
+    /* cj': B~ := B[j,:,:,c] (b x i), dgemm_TT */
+    x = find(s, "cj'-dgemm");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->copy_node[0]->copy->slice.tensor, TC_B);
+    CU_ASSERT_EQUAL(x->copy_node[0]->parent, x->loop_node[1]);
+    CU_ASSERT(x->temp[0].dim[0] == ib && x->temp[0].dim[1] == ii);
+    CU_ASSERT(x->kernel_node->call->trans_a == 1 && x->kernel_node->call->trans_b == 1);
+    /* jc': the copy depends on j and c, so it is in the innermost loop */
+    x = find(s, "jc'-dgemm");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->copy_node[0]->parent, x->loop_node[1]);
+    /* no algorithm without an apostrophe among the copying names */
+    CU_ASSERT_PTR_NULL(tc_alg_set_find(s, "ic-dgemm"));
+    CU_ASSERT_PTR_NULL(tc_alg_set_find(s, "ci-dgemm"));
+    tc_alg_set_free(s);
+
+    /* i'-dgemv of C_a = A_iaj B_ji: A[i,:,:] copied, then dgemvN */
+    s = enumerate("C[a] = A[i,a,j] * B[j,i]", "a=5,i=3,j=4", &c, TC_KERNEL_MASK_ALL);
+    if (!s)
+        return;
+    x = find(s, "i'-dgemv");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->kernel_node->call->trans_a, 0);
+    CU_ASSERT_EQUAL(x->kernel_node->call->arg[1].ld, 1); /* B[:,i] */
+    x = find(s, "j-dgemv");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->kernel_node->call->trans_a, 1);
+    CU_ASSERT_EQUAL(x->kernel_node->call->arg[1].ld, 4); /* B[j,:] has inc j */
+    CU_ASSERT_EQUAL(x->ncopies, 0);
+    tc_alg_set_free(s);
+
+    /* an output slice without its first index: copied in and back out */
+    s = enumerate("C[a,b,c] = A[a,b,i] * B[i,c]", "a=3,b=4,c=5,i=2", &c, TC_KERNEL_MASK_ALL);
+    if (!s)
+        return;
+    x = find(s, "a'-dgemm");
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->ncopies, 3);
+    const tc_node *n = x->loop_node[0]->child;
+    CU_ASSERT(n->kind == TC_NODE_COPY && n->copy->dir == TC_COPY_IN &&
+              n->copy->slice.tensor == TC_C);
+    n = n->next;
+    CU_ASSERT(n->kind == TC_NODE_COPY && n->copy->dir == TC_COPY_IN &&
+              n->copy->slice.tensor == TC_A);
+    n = n->next;
+    CU_ASSERT_EQUAL(n, x->kernel_node);
+    n = n->next;
+    CU_ASSERT(n && n->kind == TC_NODE_COPY && n->copy->dir == TC_COPY_OUT &&
+              n->copy->slice.tensor == TC_C && n->next == NULL);
+    char buf[64];
+    tc_gen_format_copies(x, &c, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "C@a,A@a");
+    x = find(s, "a'i-dger"); /* C[a,:,:] copied at a, accumulated over i */
+    CU_ASSERT_FATAL(x != NULL);
+    CU_ASSERT_EQUAL(x->copy_node[0]->parent, x->loop_node[0]);
+    CU_ASSERT_EQUAL(x->loop_node[0]->child->next, x->loop_node[1]);
+    tc_gen_format_loops(x, &c, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "a,i");
+    tc_alg_set_free(s);
+}
+
+static void test_names(void)
+{
+    tc_contraction c;
+    /* no loops: the kernel's name alone */
+    tc_algorithm_set *s = enumerate("C[a,b] = A[a,i] * B[i,b]", NULL, &c, TC_KERNEL_MASK_ALL);
+    if (!s)
+        return;
+    CU_ASSERT_EQUAL(s->count, 10); /* method.md §6.2 sanity case */
+    CU_ASSERT_STRING_EQUAL(s->alg[0]->name, "dgemm");
+    CU_ASSERT_EQUAL(s->alg[0]->nloops, 0);
+    CU_ASSERT_PTR_EQUAL(s->alg[0]->body, s->alg[0]->kernel_node);
+    CU_ASSERT_EQUAL(s->alg[0]->kernel_node->call->m, 0); /* no sizes */
+    char buf[128];
+    tc_gen_format_loops(s->alg[0], &c, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "-");
+    tc_gen_format_copies(s->alg[0], &c, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "-");
+    tc_gen_format_summary(s, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "10 algorithms: dgemm 1, dger 1, dgemv 2, daxpy 4, ddot 2");
+    tc_alg_set_free(s);
+    /* multi-character names are joined with '.' */
+    s = enumerate("C[a1,b2,c3] = A[i1,j2,a1] * B[j2,b2,i1,c3]", NULL, &c, 1u << TC_KERNEL_DGEMM);
+    if (!s)
+        return;
+    CU_ASSERT_EQUAL(s->count, 8);
+    CU_ASSERT_PTR_NOT_NULL(find(s, "i1'.c3-dgemm"));
+    CU_ASSERT_PTR_NOT_NULL(find(s, "c3.j2'-dgemm"));
+    tc_alg_set_free(s);
+    /* batch indices are always looped */
+    s = enumerate("C[a,b,n] = A[a,i,n] * B[i,b,n]", NULL, &c, TC_KERNEL_MASK_ALL);
+    if (!s)
+        return;
+    CU_ASSERT_PTR_NOT_NULL(find(s, "n-dgemm"));
+    CU_ASSERT_EQUAL(s->count, 1 + 2 + 4 + 12 + 6); /* dgemm dger dgemv daxpy ddot */
+    tc_alg_set_free(s);
+}
+
+static void test_errors_and_limits(void)
+{
+    tc_error e;
+    unsigned mask = 0;
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,dgemv", &mask, &e), TC_OK);
+    CU_ASSERT_EQUAL(mask, (1u << TC_KERNEL_DGEMM) | (1u << TC_KERNEL_DGEMV));
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,sgemm", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sgemm"));
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,", &mask, &e), TC_EUSAGE);
+
+    /* too many algorithms: refused, not attempted */
+    tc_contraction c;
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c,d,e,f] = A[a,b,c,i,j,k] * B[i,j,k,d,e,f]",
+                                          NULL, &c, msg, sizeof msg), 0);
+    tc_algorithm_set *s = (tc_algorithm_set *)&c; /* must be reset to NULL */
+    CU_ASSERT_EQUAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &s, &e), TC_EINPUT);
+    CU_ASSERT_PTR_NULL(s);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "algorithms"));
+    /* with one kernel it fits: 27 * 6! */
+    CU_ASSERT_EQUAL(tc_gen_enumerate(&c, 1u << TC_KERNEL_DGEMM, &s, &e), TC_OK);
+    CU_ASSERT_EQUAL(s ? s->count : -1, 27 * 720);
+    tc_alg_set_free(s);
+
+    /* BLAS arguments beyond INT_MAX are marked, and refused by the executor */
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", "a=1,b=3000000000,i=1",
+                                          &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &s, &e), TC_OK);
+    const tc_algorithm *big = tc_alg_set_find(s, "dgemm");
+    CU_ASSERT_FATAL(big != NULL);
+    CU_ASSERT_EQUAL(big->fits_int, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(big->why, "INT_MAX"));
+    const tc_algorithm *ok = tc_alg_set_find(s, "b-dgemv"); /* 1 x 1, incs 1 */
+    CU_ASSERT_FATAL(ok != NULL);
+    CU_ASSERT_EQUAL(ok->fits_int, 1);
+    tc_blas fake;
+    memset(&fake, 0, sizeof fake);
+    double x = 0;
+    CU_ASSERT_EQUAL(tc_rt_execute(&fake, big, &c, &x, &x, &x, &e), TC_EINPUT);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    FILE *devnull = fopen("/dev/null", "w");
+    if (devnull) {
+        CU_ASSERT_EQUAL(tc_emit_c(big, &c, &opt, devnull, &e), TC_EINPUT);
+        fclose(devnull);
+    }
+    tc_alg_set_free(s);
+    tc_alg_set_free(NULL);
+}
+
+/* The printer writes into the FILE it is given. */
+static void test_print(void)
+{
+    tc_contraction c;
+    tc_algorithm_set *s = enumerate("C[a,b,c] = A[i,j,a] * B[j,b,i,c]", "a=4,b=5,c=6,i=2,j=3",
+                                    &c, 1u << TC_KERNEL_DGEMM);
+    if (!s)
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CU_ASSERT_FATAL(f != NULL);
+    tc_alg_print(tc_alg_set_find(s, "i'c-dgemm"), &c, f);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(text,
+                           "algorithm i'c-dgemm (kernel dgemm)\n"
+                           "  for i in 0..2\n"
+                           "    copy A[i,:,:] -> T0 (j x a)\n"
+                           "    for c in 0..6\n"
+                           "      dgemm TN m=a:4 n=b:5 k=j:3 C[:,:,c](ld 4) += "
+                           "T0[:,:]^T(ld 3) * B[:,:,i,c](ld 3)\n");
+    free(text);
+    tc_alg_set_free(s);
+}
+
+/* ---- golden `list` output --------------------------------------------- */
+
+/* What `tcgen list --format tsv` prints, built from the same functions. */
+static char *list_tsv(const char *text)
+{
+    tc_contraction c;
+    tc_algorithm_set *s = enumerate(text, NULL, &c, TC_KERNEL_MASK_ALL);
+    if (!s)
+        return NULL;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    fprintf(f, "name\tkernel\tloops\tcopies\n");
+    for (int i = 0; i < s->count; i++) {
+        char loops[256], copies[256];
+        tc_gen_format_loops(s->alg[i], &c, loops, sizeof loops);
+        tc_gen_format_copies(s->alg[i], &c, copies, sizeof copies);
+        fprintf(f, "%s\t%s\t%s\t%s\n", s->alg[i]->name, tc_kernel_name(s->alg[i]->kernel),
+                loops, copies);
+    }
+    char sum[256];
+    tc_gen_format_summary(s, sum, sizeof sum);
+    fprintf(f, "# %s\n", sum);
+    fclose(f);
+    tc_alg_set_free(s);
+    return out;
+}
+
+static char *slurp(const char *name)
+{
+    char path[512];
+    tc_test_data_path(name, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char chunk[4096];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = 2 * (len + n + 1);
+            char *p = realloc(buf, cap);
+            if (!p)
+                break;
+            buf = p;
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    fclose(f);
+    if (buf)
+        buf[len] = '\0';
+    return buf;
+}
+
+static void test_golden_lists(void)
+{
+    static const char *const files[3] = {"golden/list_abc_ai_ibc.tsv", "golden/list_a_iaj_ji.tsv",
+                                         "golden/list_abc_ija_jbic.tsv"};
+    for (int o = 0; o < 3; o++) {
+        char *got = list_tsv(oracles[o].text);
+        char *want = slurp(files[o]);
+        CU_ASSERT_PTR_NOT_NULL(got);
+        if (!want)
+            fprintf(stderr, "\n  missing golden file tests/data/%s\n", files[o]);
+        CU_ASSERT_PTR_NOT_NULL(want);
+        if (got && want && strcmp(got, want) != 0) {
+            fprintf(stderr, "\n  %s differs from the enumeration of %s\n", files[o],
+                    oracles[o].text);
+            CU_FAIL("golden list");
+        }
+        if (got && getenv("TC_WRITE_GOLDEN")) {
+            char path[512];
+            tc_test_data_path(files[o], path, sizeof path);
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fputs(got, f);
+                fclose(f);
+            }
+        }
+        free(got);
+        free(want);
+    }
+}
+
+int tc_suite_generator(void)
+{
+    CU_pSuite s = CU_add_suite("generator", NULL, NULL);
+    if (!s)
+        return -1;
+    return !CU_add_test(s, "oracles: totals, per kernel, named algorithms", test_oracles) ||
+           !CU_add_test(s, "oracle with sizes, compact form, kernel mask", test_oracles_masked) ||
+           !CU_add_test(s, "closed forms and invariants on the corpus", test_corpus_closed_forms) ||
+           !CU_add_test(s, "closed forms on 150 random contractions", test_random_closed_forms) ||
+           !CU_add_test(s, "copy placement (method.md 5.3)", test_copy_placement) ||
+           !CU_add_test(s, "names: no loops, long names, batch", test_names) ||
+           !CU_add_test(s, "kernel lists, limits, sizes beyond int", test_errors_and_limits) ||
+           !CU_add_test(s, "tree printer", test_print) ||
+           !CU_add_test(s, "golden list output of the oracles", test_golden_lists)
+               ? -1
+               : 0;
+}
