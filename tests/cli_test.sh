@@ -80,5 +80,25 @@ expect 0 "" -- parse "$E" a=2,b=3,i=4 -o "$tmp/ir.tsv" --format tsv
 grep -q "^index	a	free_a	2" "$tmp/ir.tsv" && ok || bad "-o FILE"
 expect 3 "cannot write" -- parse "$E" -o "$tmp/no/such/dir/x"
 
+# list: the three dissertation oracles, byte for byte against the goldens.
+for pair in "list_abc_ai_ibc.tsv:C[a,b,c] = A[a,i] * B[i,b,c]" \
+            "list_a_iaj_ji.tsv:C[a] = A[i,a,j] * B[j,i]" \
+            "list_abc_ija_jbic.tsv:C[a,b,c] = A[i,j,a] * B[j,b,i,c]"; do
+    golden=${pair%%:*} contraction=${pair#*:}
+    expect 0 "" -- list "$contraction" --format tsv
+    cmp -s "$tmp/out" "$DATA/golden/$golden" && ok || bad "list '$contraction' differs from $golden"
+done
+expect 0 "" -- list "$E" --kernels dgemm,dger --format json
+grep -q '"name": "dgemm"' "$tmp/out" && grep -q '"kernel": "dger"' "$tmp/out" && ok || bad "list --kernels json"
+expect 2 "unknown kernel 'dgemmm'" -- list "$E" --kernels dgemm,dgemmm
+
+# emit: an algorithm by name, errors for unknown or missing names.
+expect 0 "" -- emit "$E" a=b=4,i=2 --algorithm dgemm --function my_mm -o "$tmp/mm.c"
+grep -q "^int my_mm(const double \*A, const double \*B, double \*C)" "$tmp/mm.c" && ok || bad "emit --function"
+expect 1 "no algorithm named 'x-dgemm'" -- emit "$E" a=b=4,i=2 --algorithm x-dgemm -o "$tmp/none.c"
+[ -e "$tmp/none.c" ] && bad "emit wrote a file on error" || ok
+expect 2 "--algorithm" -- emit "$E" a=b=4,i=2
+expect 2 "missing SIZES" -- emit "$E" --algorithm dgemm
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
