@@ -1,19 +1,9 @@
 /* algorithm_print.c - the readable tree of an algorithm (for `tcgen explain`). */
 #include "algorithm.h"
+#include "error.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-/* Appends with snprintf semantics: *len counts what was needed. */
-static void put(char *buf, size_t n, size_t *len, const char *s)
-{
-    size_t l = strlen(s);
-    if (*len < n)
-        memcpy(buf + *len, s, (*len + l < n) ? l : n - *len - 1);
-    *len += l;
-    if (n > 0)
-        buf[(*len < n) ? *len : n - 1] = '\0';
-}
 
 static int is_kept(const tc_operand *op, int index)
 {
@@ -32,19 +22,19 @@ size_t tc_alg_format_operand(const tc_contraction *c, const tc_operand *op,
     if (op->base >= TC_BASE_TEMP) {
         char t[16];
         snprintf(t, sizeof t, "T%d", op->base - TC_BASE_TEMP);
-        put(buf, n, &len, t);
-        put(buf, n, &len, op->rank == 2 ? "[:,:]" : op->rank == 1 ? "[:]" : "[]");
+        tc_text_put(buf, n, &len, t);
+        tc_text_put(buf, n, &len, op->rank == 2 ? "[:,:]" : op->rank == 1 ? "[:]" : "[]");
         return len;
     }
     const tc_tensor *t = &c->tensor[op->base];
-    put(buf, n, &len, t->name);
-    put(buf, n, &len, "[");
+    tc_text_put(buf, n, &len, t->name);
+    tc_text_put(buf, n, &len, "[");
     for (int k = 0; k < t->rank; k++) {
         if (k)
-            put(buf, n, &len, ",");
-        put(buf, n, &len, is_kept(op, t->index[k]) ? ":" : c->index[t->index[k]].name);
+            tc_text_put(buf, n, &len, ",");
+        tc_text_put(buf, n, &len, is_kept(op, t->index[k]) ? ":" : c->index[t->index[k]].name);
     }
-    put(buf, n, &len, "]");
+    tc_text_put(buf, n, &len, "]");
     return len;
 }
 

@@ -170,28 +170,17 @@ double tc_contraction_flops(const tc_contraction *c)
     return f;
 }
 
-/* Appends with snprintf semantics: *len counts what was needed. */
-static void put(char *buf, size_t n, size_t *len, const char *s)
-{
-    size_t l = strlen(s);
-    if (*len < n)
-        memcpy(buf + *len, s, (*len + l < n) ? l : n - *len - 1);
-    *len += l;
-    if (n > 0)
-        buf[(*len < n) ? *len : n - 1] = '\0';
-}
-
 static void put_tensor(const tc_contraction *c, int t, char *buf, size_t n, size_t *len)
 {
     const tc_tensor *x = &c->tensor[t];
-    put(buf, n, len, x->name);
-    put(buf, n, len, "[");
+    tc_text_put(buf, n, len, x->name);
+    tc_text_put(buf, n, len, "[");
     for (int k = 0; k < x->rank; k++) {
         if (k)
-            put(buf, n, len, ",");
-        put(buf, n, len, c->index[x->index[k]].name);
+            tc_text_put(buf, n, len, ",");
+        tc_text_put(buf, n, len, c->index[x->index[k]].name);
     }
-    put(buf, n, len, "]");
+    tc_text_put(buf, n, len, "]");
 }
 
 size_t tc_contraction_format(const tc_contraction *c, char *buf, size_t n)
@@ -201,13 +190,13 @@ size_t tc_contraction_format(const tc_contraction *c, char *buf, size_t n)
     if (n > 0)
         buf[0] = '\0';
     put_tensor(c, TC_C, buf, n, &len);
-    put(buf, n, &len, c->beta != 0.0 ? " += " : " = ");
+    tc_text_put(buf, n, &len, c->beta != 0.0 ? " += " : " = ");
     if (c->alpha != 1.0) {
         snprintf(num, sizeof num, "%.17g * ", c->alpha);
-        put(buf, n, &len, num);
+        tc_text_put(buf, n, &len, num);
     }
     put_tensor(c, TC_A, buf, n, &len);
-    put(buf, n, &len, " * ");
+    tc_text_put(buf, n, &len, " * ");
     put_tensor(c, TC_B, buf, n, &len);
     return len;
 }
@@ -221,7 +210,7 @@ size_t tc_contraction_format_sizes(const tc_contraction *c, char *buf, size_t n)
     for (int i = 0; i < c->nindex; i++) {
         snprintf(num, sizeof num, "%s%s=%lld", i ? "," : "", c->index[i].name,
                  (long long)c->index[i].size);
-        put(buf, n, &len, num);
+        tc_text_put(buf, n, &len, num);
     }
     return len;
 }

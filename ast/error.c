@@ -20,6 +20,16 @@ tc_status tc_error_set(tc_error *err, tc_status code, int line, int column,
     return code;
 }
 
+void tc_text_put(char *buf, size_t n, size_t *len, const char *s)
+{
+    size_t l = strlen(s);
+    if (*len < n)
+        memcpy(buf + *len, s, (*len + l < n) ? l : n - *len - 1);
+    *len += l;
+    if (n > 0)
+        buf[(*len < n) ? *len : n - 1] = '\0';
+}
+
 void tc_error_clear(tc_error *err)
 {
     if (err) {

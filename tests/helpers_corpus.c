@@ -1,6 +1,7 @@
 /* helpers_corpus.c - the test corpus, random data and comparison. */
 #include "tests/helpers_corpus.h"
 
+#include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -170,4 +171,16 @@ void tc_corpus_random(uint64_t *state, int max_indices, int max_size, char *text
         }
         return;
     }
+}
+
+int tc_corpus_require(tc_corpus_entry **out)
+{
+    static tc_corpus_entry corpus[TC_CORPUS_MAX];
+    char msg[512];
+    int n = tc_corpus_load(corpus, TC_CORPUS_MAX, msg, sizeof msg);
+    if (n < 0)
+        fprintf(stderr, "\n  %s\n", msg);
+    CU_ASSERT_FATAL(n >= 15);
+    *out = corpus;
+    return n;
 }

@@ -22,6 +22,11 @@ typedef struct tc_corpus_entry {
  * -1 (with a message in msg) when the file is missing or a line is bad. */
 int tc_corpus_load(tc_corpus_entry *out, int max, char *msg, size_t msgn);
 
+/* tc_corpus_load into a static array for use inside a CUnit test: prints
+ * the reason and fails the test (fatally) unless at least 15 entries load.
+ * Returns the count. */
+int tc_corpus_require(tc_corpus_entry **out);
+
 /* Parses text and sizes (sizes may be NULL) into *c; 0 on success. */
 int tc_corpus_parse(const char *text, const char *sizes, tc_contraction *c,
                     char *msg, size_t msgn);
