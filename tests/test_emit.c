@@ -215,28 +215,6 @@ static void test_corpus(void)
     CU_ASSERT(functions > 2500);
 }
 
-static char *slurp(FILE *f)
-{
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    char chunk[4096];
-    rewind(f);
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + n + 1 > cap) {
-            cap = 2 * (len + n + 1);
-            char *p = realloc(buf, cap);
-            if (!p)
-                break;
-            buf = p;
-        }
-        memcpy(buf + len, chunk, n);
-        len += n;
-    }
-    if (buf)
-        buf[len] = '\0';
-    return buf;
-}
-
 /* One emitted file, byte for byte. */
 static void test_golden(void)
 {
@@ -257,29 +235,9 @@ static void test_golden(void)
     FILE *f = tmpfile();
     CU_ASSERT_FATAL(f != NULL);
     CU_ASSERT_EQUAL(tc_emit_c(alg, &c, &opt, f, &e), TC_OK);
-    char *got = slurp(f);
+    char *got = tc_test_slurp(f);
     fclose(f);
-    char path[512];
-    tc_test_data_path(golden, path, sizeof path);
-    if (getenv("TC_WRITE_GOLDEN") && got) {
-        FILE *g = fopen(path, "w");
-        if (g) {
-            fputs(got, g);
-            fclose(g);
-        }
-    }
-    FILE *g = fopen(path, "rb");
-    char *want = g ? slurp(g) : NULL;
-    if (g)
-        fclose(g);
-    if (!want)
-        fprintf(stderr, "\n  missing golden file %s\n", path);
-    CU_ASSERT_PTR_NOT_NULL(got);
-    CU_ASSERT_PTR_NOT_NULL(want);
-    if (got && want && strcmp(got, want) != 0) {
-        fprintf(stderr, "\n  emitted i'c-dgemm differs from %s\n", path);
-        CU_FAIL("golden emitted file");
-    }
+    tc_test_golden(golden, got, "emitted i'c-dgemm");
     /* the standalone file compiles against both cblas.h without warnings */
     char src[280];
     snprintf(src, sizeof src, "%s/golden.c", tmpdir);
@@ -299,7 +257,6 @@ static void test_golden(void)
         }
     }
     free(got);
-    free(want);
     tc_alg_set_free(set);
 }
 
@@ -326,7 +283,7 @@ static void test_errors(void)
     }
     opt.function = "my_contraction";
     CU_ASSERT_EQUAL(tc_emit_c(set->alg[0], &c, &opt, f, &e), TC_OK);
-    char *text = slurp(f);
+    char *text = tc_test_slurp(f);
     CU_ASSERT_PTR_NOT_NULL(text);
     if (text) {
         CU_ASSERT_PTR_NOT_NULL(strstr(text, "int my_contraction(const double *A, const double *B, "

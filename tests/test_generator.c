@@ -519,60 +519,16 @@ static char *list_tsv(const char *text)
     return out;
 }
 
-static char *slurp(const char *name)
-{
-    char path[512];
-    tc_test_data_path(name, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    char chunk[4096];
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + n + 1 > cap) {
-            cap = 2 * (len + n + 1);
-            char *p = realloc(buf, cap);
-            if (!p)
-                break;
-            buf = p;
-        }
-        memcpy(buf + len, chunk, n);
-        len += n;
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
-}
-
 static void test_golden_lists(void)
 {
     static const char *const files[3] = {"golden/list_abc_ai_ibc.tsv", "golden/list_a_iaj_ji.tsv",
                                          "golden/list_abc_ija_jbic.tsv"};
     for (int o = 0; o < 3; o++) {
         char *got = list_tsv(oracles[o].text);
-        char *want = slurp(files[o]);
-        CU_ASSERT_PTR_NOT_NULL(got);
-        if (!want)
-            fprintf(stderr, "\n  missing golden file tests/data/%s\n", files[o]);
-        CU_ASSERT_PTR_NOT_NULL(want);
-        if (got && want && strcmp(got, want) != 0) {
-            fprintf(stderr, "\n  %s differs from the enumeration of %s\n", files[o],
-                    oracles[o].text);
-            CU_FAIL("golden list");
-        }
-        if (got && getenv("TC_WRITE_GOLDEN")) {
-            char path[512];
-            tc_test_data_path(files[o], path, sizeof path);
-            FILE *f = fopen(path, "w");
-            if (f) {
-                fputs(got, f);
-                fclose(f);
-            }
-        }
+        char what[256];
+        snprintf(what, sizeof what, "the enumeration of %s", oracles[o].text);
+        tc_test_golden(files[o], got, what);
         free(got);
-        free(want);
     }
 }
 
