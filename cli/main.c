@@ -52,8 +52,8 @@ static int usage_error(const char *fmt, const char *arg)
     return TC_EUSAGE;
 }
 
-/* Options that take a value, and where it goes. */
-static const char **value_slot(tc_cli *cli, const char *opt, const char **format)
+/* Options that take a value stored as a string, and where it goes. */
+static const char **value_slot(tc_cli *cli, const char *opt)
 {
     static const struct {
         const char *name;
@@ -64,8 +64,6 @@ static const char **value_slot(tc_cli *cli, const char *opt, const char **format
         {"--blas", offsetof(tc_cli, blas)},      {"--algorithm", offsetof(tc_cli, algorithm)},
         {"--function", offsetof(tc_cli, function)}, {"--kernels", offsetof(tc_cli, kernels)},
     };
-    if (strcmp(opt, "--format") == 0 || strcmp(opt, "--threads") == 0)
-        return format;
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
             return (const char **)((char *)cli + options[i].offset);
@@ -132,9 +130,10 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
                 return usage_error("unknown option '%s'", arg);
             memcpy(name, arg, len);
             name[len] = '\0';
-            const char *scratch = NULL;
-            const char **slot = value_slot(cli, name, &scratch);
-            if (!slot)
+            int is_format = strcmp(name, "--format") == 0;
+            int is_threads = strcmp(name, "--threads") == 0;
+            const char **slot = value_slot(cli, name);
+            if (!slot && !is_format && !is_threads)
                 return usage_error("unknown option '%s'", arg);
             if (eq)
                 value = eq + 1;
@@ -142,9 +141,9 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
                 value = argv[++i];
             else
                 return usage_error("option '%s' needs a value", name);
-            if (slot != &scratch)
+            if (slot)
                 *slot = value;
-            else if (strcmp(name, "--format") == 0 ? set_format(cli, value) : set_threads(cli, value))
+            else if (is_format ? set_format(cli, value) : set_threads(cli, value))
                 return TC_EUSAGE;
         }
     }

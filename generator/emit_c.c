@@ -127,29 +127,32 @@ static const char *base_name(const tc_operand *op)
     return names[TC_BASE_TEMP + op->tensor];
 }
 
+/* The offset of an operand in its base, from the loops it depends on. */
+static void operand_offset(const emitter *e, const tc_operand *op, char *buf, size_t n)
+{
+    int use[TC_MAX_INDICES] = {0};
+    for (int d = 0; d < op->ndep; d++)
+        use[op->dep[d]] = 1;
+    offset_expr(e, op->base, use, buf, n);
+}
+
 /* The address of an operand: "A", or "&B[N_j * N_b * i + ...]". */
 static void address(const emitter *e, const tc_operand *op, char *buf, size_t n)
 {
+    char off[1024];
     if (op->base >= TC_BASE_TEMP || op->ndep == 0) {
         snprintf(buf, n, "%s", base_name(op));
         return;
     }
-    int use[TC_MAX_INDICES] = {0};
-    for (int d = 0; d < op->ndep; d++)
-        use[op->dep[d]] = 1;
-    char off[1024];
-    offset_expr(e, op->base, use, off, sizeof off);
+    operand_offset(e, op, off, sizeof off);
     snprintf(buf, n, "&%s[%s]", base_name(op), off);
 }
 
 /* An element (scalar operand): "C[a + N_a * b]" or "C[0]". */
 static void element(const emitter *e, const tc_operand *op, char *buf, size_t n)
 {
-    int use[TC_MAX_INDICES] = {0};
-    for (int d = 0; d < op->ndep; d++)
-        use[op->dep[d]] = 1;
     char off[1024];
-    offset_expr(e, op->base, use, off, sizeof off);
+    operand_offset(e, op, off, sizeof off);
     snprintf(buf, n, "%s[%s]", base_name(op), off);
 }
 

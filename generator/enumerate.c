@@ -227,17 +227,6 @@ static void check_int(const builder *b, tc_algorithm *alg, const tc_call *k)
         }
 }
 
-static size_t put(char *buf, size_t n, size_t len, const char *s)
-{
-    size_t l = strlen(s);
-    if (len < n)
-        memcpy(buf + len, s, (len + l < n) ? l : n - len - 1);
-    len += l;
-    if (n > 0)
-        buf[(len < n) ? len : n - 1] = '\0';
-    return len;
-}
-
 /* Loop position holding each copy: the innermost loop among its deps. */
 static int copy_position(const tc_algorithm *alg, const tc_operand *slice)
 {
@@ -336,17 +325,17 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     size_t len = 0;
     name[0] = '\0';
     if (has_copy[0])
-        len = put(name, sizeof name, len, "'");
+        tc_text_put(name, sizeof name, &len, "'");
     for (int p = 0; p < nloops; p++) {
         if (p && b->dot_names)
-            len = put(name, sizeof name, len, ".");
-        len = put(name, sizeof name, len, c->index[order[p]].name);
+            tc_text_put(name, sizeof name, &len, ".");
+        tc_text_put(name, sizeof name, &len, c->index[order[p]].name);
         if (has_copy[p + 1])
-            len = put(name, sizeof name, len, "'");
+            tc_text_put(name, sizeof name, &len, "'");
     }
     if (len)
-        len = put(name, sizeof name, len, "-");
-    put(name, sizeof name, len, tc_kernel_name(b->kernel));
+        tc_text_put(name, sizeof name, &len, "-");
+    tc_text_put(name, sizeof name, &len, tc_kernel_name(b->kernel));
     alg->name = tc_alg_strdup(set, name);
     if (!alg->name || tc_alg_set_add(set, alg) != 0)
         goto oom;
@@ -489,12 +478,14 @@ size_t tc_gen_format_loops(const tc_algorithm *alg, const tc_contraction *c,
     size_t len = 0;
     if (n > 0)
         buf[0] = '\0';
-    if (alg->nloops == 0)
-        return put(buf, n, len, "-");
+    if (alg->nloops == 0) {
+        tc_text_put(buf, n, &len, "-");
+        return len;
+    }
     for (int p = 0; p < alg->nloops; p++) {
         if (p)
-            len = put(buf, n, len, ",");
-        len = put(buf, n, len, c->index[alg->loop[p]].name);
+            tc_text_put(buf, n, &len, ",");
+        tc_text_put(buf, n, &len, c->index[alg->loop[p]].name);
     }
     return len;
 }
@@ -511,13 +502,13 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
         if (node->copy->dir != TC_COPY_IN)
             continue;
         if (any++)
-            len = put(buf, n, len, ",");
-        len = put(buf, n, len, c->tensor[node->copy->slice.tensor].name);
-        len = put(buf, n, len, "@");
-        len = put(buf, n, len, node->parent ? c->index[node->parent->index].name : "-");
+            tc_text_put(buf, n, &len, ",");
+        tc_text_put(buf, n, &len, c->tensor[node->copy->slice.tensor].name);
+        tc_text_put(buf, n, &len, "@");
+        tc_text_put(buf, n, &len, node->parent ? c->index[node->parent->index].name : "-");
     }
     if (!any)
-        len = put(buf, n, len, "-");
+        tc_text_put(buf, n, &len, "-");
     return len;
 }
 
@@ -530,11 +521,12 @@ size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n)
     snprintf(part, sizeof part, "%d algorithm%s:", s->count, s->count == 1 ? "" : "s");
     if (n > 0)
         buf[0] = '\0';
-    size_t len = put(buf, n, 0, part);
+    size_t len = 0;
+    tc_text_put(buf, n, &len, part);
     for (int k = TC_KERNEL_COUNT - 1; k >= 0; k--) {
         snprintf(part, sizeof part, " %s %d%s", tc_kernel_name((tc_kernel)k), count[k],
                  k ? "," : "");
-        len = put(buf, n, len, part);
+        tc_text_put(buf, n, &len, part);
     }
     return len;
 }
