@@ -63,6 +63,8 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"-o", offsetof(tc_cli, output)},        {"--output", offsetof(tc_cli, output)},
         {"--blas", offsetof(tc_cli, blas)},      {"--algorithm", offsetof(tc_cli, algorithm)},
         {"--function", offsetof(tc_cli, function)}, {"--kernels", offsetof(tc_cli, kernels)},
+        {"--model", offsetof(tc_cli, model)},    {"--reps", offsetof(tc_cli, reps)},
+        {"--cache-size", offsetof(tc_cli, cache_size)}, {"--flush", offsetof(tc_cli, flush)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
@@ -120,6 +122,8 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
             cli->quiet = 1;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
             cli->verbose = 1;
+        } else if (strcmp(arg, "--measure") == 0) {
+            cli->measure = 1;
         } else {
             /* --opt=value or --opt value */
             char name[64];

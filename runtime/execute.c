@@ -22,21 +22,19 @@ static double *address(const run *r, const tc_operand *op)
     return p;
 }
 
-static void do_copy(const run *r, const tc_copy *cp)
+void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
 {
     const tc_operand *s = &cp->slice;
-    double *t = r->base[TC_BASE_TEMP + cp->temp];
-    double *p = address(r, s);
     int64_t e0 = s->extent[0], e1 = s->extent[1];
     int64_t s0 = s->stride[0], s1 = s->stride[1];
     if (cp->dir == TC_COPY_IN) {
         for (int64_t j1 = 0; j1 < e1; j1++)
             for (int64_t j0 = 0; j0 < e0; j0++)
-                t[j0 + e0 * j1] = p[j0 * s0 + j1 * s1];
+                temp[j0 + e0 * j1] = slice[j0 * s0 + j1 * s1];
     } else {
         for (int64_t j1 = 0; j1 < e1; j1++)
             for (int64_t j0 = 0; j0 < e0; j0++)
-                p[j0 * s0 + j1 * s1] = t[j0 + e0 * j1];
+                slice[j0 * s0 + j1 * s1] = temp[j0 + e0 * j1];
     }
 }
 
@@ -45,30 +43,29 @@ static int trans(int t)
     return t ? TC_CBLAS_TRANS : TC_CBLAS_NO_TRANS;
 }
 
-static void do_call(const run *r, const tc_call *k)
+void tc_rt_call(const tc_blas *b, const tc_call *k, double alpha, double *p0, double *p1,
+                double *p2)
 {
-    const tc_blas *b = r->blas;
     const tc_operand *a = k->arg;
-    double *p0 = address(r, &a[0]), *p1 = address(r, &a[1]), *p2 = address(r, &a[2]);
     int m = (int)k->m, n = (int)k->n, kk = (int)k->k;
     int l0 = (int)a[0].ld, l1 = (int)a[1].ld, l2 = (int)a[2].ld;
     switch (k->kernel) {
     case TC_KERNEL_DDOT:
-        *p2 += r->alpha * b->ddot(n, p0, l0, p1, l1);
+        *p2 += alpha * b->ddot(n, p0, l0, p1, l1);
         break;
     case TC_KERNEL_DAXPY:
-        b->daxpy(n, r->alpha * *p0, p1, l1, p2, l2);
+        b->daxpy(n, alpha * *p0, p1, l1, p2, l2);
         break;
     case TC_KERNEL_DGEMV:
-        b->dgemv(TC_CBLAS_COL_MAJOR, trans(k->trans_a), m, n, r->alpha, p0, l0, p1, l1,
+        b->dgemv(TC_CBLAS_COL_MAJOR, trans(k->trans_a), m, n, alpha, p0, l0, p1, l1,
                  1.0, p2, l2);
         break;
     case TC_KERNEL_DGER:
-        b->dger(TC_CBLAS_COL_MAJOR, m, n, r->alpha, p0, l0, p1, l1, p2, l2);
+        b->dger(TC_CBLAS_COL_MAJOR, m, n, alpha, p0, l0, p1, l1, p2, l2);
         break;
     case TC_KERNEL_DGEMM:
         b->dgemm(TC_CBLAS_COL_MAJOR, trans(k->trans_a), trans(k->trans_b), m, n, kk,
-                 r->alpha, p0, l0, p1, l1, 1.0, p2, l2);
+                 alpha, p0, l0, p1, l1, 1.0, p2, l2);
         break;
     case TC_KERNEL_COUNT:
         break;
@@ -86,11 +83,15 @@ static void exec_list(run *r, const tc_node *n)
             }
             break;
         case TC_NODE_COPY:
-            do_copy(r, n->copy);
+            tc_rt_copy(n->copy, address(r, &n->copy->slice),
+                       r->base[TC_BASE_TEMP + n->copy->temp]);
             break;
-        case TC_NODE_KERNEL:
-            do_call(r, n->call);
+        case TC_NODE_KERNEL: {
+            const tc_operand *a = n->call->arg;
+            tc_rt_call(r->blas, n->call, r->alpha, address(r, &a[0]), address(r, &a[1]),
+                       address(r, &a[2]));
             break;
+        }
         }
     }
 }

@@ -21,4 +21,16 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
                         const tc_contraction *c, const double *A,
                         const double *B, double *C, tc_error *err);
 
+/*
+ * One kernel call of k on operands at p0, p1, p2 (k->arg[i] gives their
+ * shapes, leading dimensions and increments), accumulating with alpha.
+ * The caller checks that the algorithm fits_int.
+ */
+void tc_rt_call(const tc_blas *blas, const tc_call *k, double alpha, double *p0,
+                double *p1, double *p2);
+
+/* One copy: gathers the slice at `slice` into the column-major temporary at
+ * `temp` (TC_COPY_IN), or scatters it back (TC_COPY_OUT). */
+void tc_rt_copy(const tc_copy *cp, double *slice, double *temp);
+
 #endif
