@@ -1,0 +1,540 @@
+/* analyze.c - access and prefetch distances, cases and their counts (analyze.h). */
+#include "microbench/analyze.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/error.h"
+
+#define NBASES (TC_BASE_TEMP + TC_MAX_TEMPS)
+
+static const char *const model_names[] = {"warm", "access", "prefetch", "failures", "full"};
+
+const char *tc_mb_model_name(tc_mb_model m)
+{
+    return (unsigned)m <= TC_MODEL_FULL ? model_names[m] : "?";
+}
+
+int tc_mb_model_from_name(const char *name)
+{
+    for (int m = 0; m <= TC_MODEL_FULL; m++)
+        if (strcmp(name, model_names[m]) == 0)
+            return m;
+    return -1;
+}
+
+/*
+ * A set of memory regions, at most one per base. The region of a base is
+ * its slice with some looped indices joined ("A[a,:] joined over a" is
+ * A[:,:]), kept as a mask over index positions. Every base is reached by
+ * one slice shape only (a tensor by its kernel argument or by its copy),
+ * and the indices joined onto it while walking up are nested sets, so the
+ * union of two regions of one base is the region with the union mask.
+ */
+typedef struct rset {
+    int present[NBASES];
+    uint32_t free[NBASES];
+} rset;
+
+typedef struct ctx {
+    const tc_algorithm *alg;
+    const tc_contraction *c;
+    const tc_mb_params *p;
+} ctx;
+
+static uint32_t bit(int index)
+{
+    return 1u << index;
+}
+
+static uint32_t kept_mask(const tc_operand *op)
+{
+    uint32_t m = 0;
+    for (int d = 0; d < op->rank; d++)
+        m |= bit(op->dim[d]);
+    return m;
+}
+
+static uint32_t dep_mask(const tc_operand *op)
+{
+    if (op->base >= TC_BASE_TEMP)
+        return 0; /* a temporary is the same memory in every iteration */
+    uint32_t m = 0;
+    for (int d = 0; d < op->ndep; d++)
+        m |= bit(op->dep[d]);
+    return m;
+}
+
+static void rset_add(rset *m, const tc_operand *op, uint32_t joined)
+{
+    m->present[op->base] = 1;
+    m->free[op->base] |= kept_mask(op) | (dep_mask(op) & joined);
+}
+
+static int64_t region_elements(const ctx *x, int base, uint32_t free)
+{
+    if (base >= TC_BASE_TEMP)
+        return x->alg->temp[base - TC_BASE_TEMP].elements;
+    const tc_tensor *t = &x->c->tensor[base];
+    int64_t n = 1;
+    for (int k = 0; k < t->rank; k++)
+        if (free & bit(t->index[k]))
+            n *= x->c->index[t->index[k]].size;
+    return n;
+}
+
+static int64_t rset_volume(const ctx *x, const rset *m)
+{
+    int64_t v = 0;
+    for (int b = 0; b < NBASES; b++)
+        if (m->present[b])
+            v += region_elements(x, b, m->free[b]);
+    return v;
+}
+
+/* The operands a kernel or copy node touches; returns their number. */
+static int node_operands(const tc_node *n, const tc_operand **ops, tc_operand *temp)
+{
+    if (n->kind == TC_NODE_KERNEL) {
+        for (int i = 0; i < 3; i++)
+            ops[i] = &n->call->arg[i];
+        return 3;
+    }
+    memset(temp, 0, sizeof *temp);
+    temp->base = TC_BASE_TEMP + n->copy->temp;
+    temp->tensor = n->copy->slice.tensor;
+    ops[0] = &n->copy->slice;
+    ops[1] = temp;
+    return 2;
+}
+
+/* Adds every region touched inside node (all its iterations) to m, joined
+ * over the loops between node and the access, node's own loop included. */
+static void add_joined(rset *m, const tc_node *n, uint32_t loops)
+{
+    if (n->kind == TC_NODE_LOOP) {
+        for (const tc_node *ch = n->child; ch; ch = ch->next)
+            add_joined(m, ch, loops | bit(n->index));
+        return;
+    }
+    const tc_operand *ops[3];
+    tc_operand temp;
+    int k = node_operands(n, ops, &temp);
+    for (int i = 0; i < k; i++)
+        rset_add(m, ops[i], loops);
+}
+
+static int touches(const tc_node *n, int base)
+{
+    if (n->kind == TC_NODE_LOOP) {
+        for (const tc_node *ch = n->child; ch; ch = ch->next)
+            if (touches(ch, base))
+                return 1;
+        return 0;
+    }
+    const tc_operand *ops[3];
+    tc_operand temp;
+    int k = node_operands(n, ops, &temp);
+    for (int i = 0; i < k; i++)
+        if (ops[i]->base == base)
+            return 1;
+    return 0;
+}
+
+/* The body that holds n: its siblings, in order, and n's position. */
+static int siblings(const ctx *x, const tc_node *n, const tc_node **sib, int *pos)
+{
+    int count = 0;
+    for (const tc_node *s = n->parent ? n->parent->child : x->alg->body; s; s = s->next) {
+        if (s == n)
+            *pos = count;
+        sib[count++] = s;
+    }
+    return count;
+}
+
+#define MAX_BODY 16 /* copies in, one loop or kernel, copies out */
+
+/*
+ * The distance of operand op of node `node`, walking up the AST from
+ * `start` (node itself, or the enclosing loop whose first iteration the
+ * case is about). At each enclosing loop (§6.2.3): the previous siblings
+ * in this iteration come first; then either op varies with the loop (case
+ * 2: everything in the loop's iterations was touched since; join op over
+ * it and go up) or it does not (case 1: the siblings after it in the
+ * previous iteration, and, if op changed inside start, start's own
+ * iterations). The root behaves as a loop over repeated executions of the
+ * contraction that op does not vary with (case 3). `same_as` is the loop
+ * whose previous iteration is taken to have touched op (for the prefetch
+ * distance), or NULL.
+ */
+static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
+                        const tc_node *start, const tc_node *same_as)
+{
+    rset m;
+    memset(&m, 0, sizeof m);
+    uint32_t deps = dep_mask(op), joined = 0;
+    for (const tc_node *l = node->parent; start != node && l != start->parent; l = l->parent)
+        joined |= deps & bit(l->index);
+    int inner = joined != 0;
+    const tc_node *cur = start;
+    for (;;) {
+        const tc_node *sib[MAX_BODY];
+        int pos = 0, count = siblings(x, cur, sib, &pos);
+        for (int i = pos - 1; i >= 0; i--) {
+            if (touches(sib[i], op->base))
+                return rset_volume(x, &m);
+            add_joined(&m, sib[i], 0);
+        }
+        const tc_node *loop = cur->parent;
+        uint32_t b = loop ? bit(loop->index) : 0;
+        if (loop && loop != same_as && (deps & b) && !(joined & b)) {
+            add_joined(&m, loop, 0);
+            joined |= b;
+            inner = 1;
+            cur = loop;
+            continue;
+        }
+        for (int i = count - 1; i > pos; i--) {
+            if (touches(sib[i], op->base))
+                return rset_volume(x, &m);
+            add_joined(&m, sib[i], 0);
+        }
+        if (inner)
+            add_joined(&m, cur, 0);
+        return rset_volume(x, &m);
+    }
+}
+
+static int64_t line_elements(const ctx *x)
+{
+    int64_t l = x->p->line_bytes / (int64_t)sizeof(double);
+    return l > 0 ? l : 1;
+}
+
+/* §6.2.4: does the loop directly around node bring op in ahead of time? */
+static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_operand *op)
+{
+    const tc_node *loop = node->parent;
+    if (!loop || !(dep_mask(op) & bit(loop->index)))
+        return TC_PREFETCH_NONE;
+    const tc_tensor *t = &x->c->tensor[op->base];
+    int first = t->index[0];
+    if (loop->index == first)
+        return TC_PREFETCH_LINE;
+    if (t->rank > 1 && loop->index == t->index[1] &&
+        ((kept_mask(op) & bit(first)) || x->c->index[first].size <= line_elements(x)))
+        return TC_PREFETCH_STREAM;
+    return TC_PREFETCH_NONE;
+}
+
+/* Elements of the prefetch access: one line along the tensor's first dimension. */
+static int64_t prefetch_elements(const ctx *x, const tc_operand *op)
+{
+    int first = x->c->tensor[op->tensor].index[0];
+    int64_t n = 1;
+    for (int d = 0; d < op->rank; d++)
+        n *= op->dim[d] == first && op->extent[d] > line_elements(x) ? line_elements(x)
+                                                                       : op->extent[d];
+    return n;
+}
+
+static void describe_operand(const ctx *x, const tc_operand *op, int written,
+                             tc_mb_operand *o)
+{
+    memset(o, 0, sizeof *o);
+    o->op = *op;
+    o->written = written;
+    if (op->base >= TC_BASE_TEMP) {
+        /* the copy node's view of a temporary: the whole temporary */
+        const tc_temp *t = &x->alg->temp[op->base - TC_BASE_TEMP];
+        o->op.rank = 2;
+        for (int d = 0; d < 2; d++) {
+            o->op.dim[d] = t->dim[d];
+            o->op.extent[d] = t->extent[d];
+        }
+        o->op.stride[0] = 1;
+        o->op.stride[1] = t->extent[0];
+        o->op.ld = t->extent[0];
+    }
+    o->elements = 1;
+    o->span = 1;
+    for (int d = 0; d < o->op.rank; d++) {
+        o->elements *= o->op.extent[d];
+        o->span += (o->op.extent[d] - 1) * o->op.stride[d];
+    }
+}
+
+/* Which operands of the node it writes. */
+static int is_written(const tc_node *n, int i)
+{
+    if (n->kind == TC_NODE_KERNEL)
+        return i == 2;
+    return n->copy->dir == TC_COPY_IN ? i == 1 : i == 0;
+}
+
+/* One entry before sorting. */
+typedef struct entry {
+    tc_mb_setup s;
+    int written;
+} entry;
+
+static int before(const entry *a, const entry *b)
+{
+    if (a->s.distance != b->s.distance)
+        return a->s.distance > b->s.distance;
+    if (a->written != b->written)
+        return a->written;
+    return a->s.operand > b->s.operand;
+}
+
+/*
+ * §6.2.3: operands by decreasing distance, each followed by the remote
+ * region that makes the volume to its right equal its distance; cut at the
+ * front at 5/4 of the last-level cache; dropped when only operand touches
+ * remain (each repetition already touches every operand for the next).
+ */
+static void build_setup(const ctx *x, tc_mb_case *cs)
+{
+    entry e[2 * TC_MB_MAX_OPERANDS];
+    int n = 0;
+    for (int i = 0; i < cs->noperands; i++) {
+        const tc_mb_operand *o = &cs->operand[i];
+        int whole_prefetch = o->prefetch != TC_PREFETCH_NONE && o->prefetch_elements == o->elements;
+        if (!whole_prefetch)
+            e[n++] = (entry){{TC_SETUP_OPERAND, i, o->elements, o->access_distance}, o->written};
+        if (o->prefetch != TC_PREFETCH_NONE)
+            e[n++] = (entry){{TC_SETUP_PREFETCH, i, o->prefetch_elements, o->prefetch_distance},
+                             o->written};
+    }
+    for (int i = 1; i < n; i++) /* insertion sort: at most 6 entries */
+        for (int j = i; j > 0 && before(&e[j], &e[j - 1]); j--) {
+            entry t = e[j];
+            e[j] = e[j - 1];
+            e[j - 1] = t;
+        }
+    /* From the right: the remote region after entry i tops the volume to
+     * its right up to its distance (when operands overlap, the volume to
+     * the right is already larger and the entry sits a little further). */
+    int64_t rem[2 * TC_MB_MAX_OPERANDS], right[2 * TC_MB_MAX_OPERANDS], vol = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        rem[i] = e[i].s.distance > vol ? e[i].s.distance - vol : 0;
+        vol += rem[i] + e[i].s.elements;
+        right[i] = vol;
+    }
+    /* Cut at the front: entries at or beyond 5/4 of the cache are out of
+     * every level; one leading region fills the list up to that size. */
+    int64_t cap = x->p->llc_bytes / (int64_t)sizeof(double) * 5 / 4;
+    int first = 0;
+    while (first < n && e[first].s.distance >= cap)
+        first++;
+    cs->truncated = first > 0;
+    cs->nsetup = 0;
+    int remote = 0;
+    int64_t kept = first < n ? right[first] : 0;
+    if (cs->truncated && cap > kept) {
+        cs->setup[cs->nsetup++] = (tc_mb_setup){TC_SETUP_REMOTE, -1, cap - kept, 0};
+        remote = 1;
+    }
+    for (int i = first; i < n; i++) {
+        cs->setup[cs->nsetup++] = e[i].s;
+        if (rem[i] > 0) {
+            cs->setup[cs->nsetup++] = (tc_mb_setup){TC_SETUP_REMOTE, -1, rem[i], 0};
+            remote = 1;
+        }
+    }
+    if (!remote)
+        cs->nsetup = 0;
+}
+
+/* Fills the operands of a case of `node`: distances from `start`, prefetch
+ * per `with_prefetch` (0 none, 1 all, 2 all but shared-line ones). */
+static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const tc_node *start,
+                      int with_prefetch)
+{
+    const tc_operand *ops[3];
+    tc_operand temp;
+    cs->node = node;
+    cs->noperands = node_operands(node, ops, &temp);
+    for (int i = 0; i < cs->noperands; i++) {
+        tc_mb_operand *o = &cs->operand[i];
+        describe_operand(x, ops[i], is_written(node, i), o);
+        if (x->p->model == TC_MODEL_WARM)
+            continue;
+        o->access_distance = distance(x, node, ops[i], start, NULL);
+        tc_mb_prefetch k = with_prefetch ? prefetch_kind(x, node, ops[i]) : TC_PREFETCH_NONE;
+        if (k == TC_PREFETCH_LINE && with_prefetch == 2)
+            k = TC_PREFETCH_NONE;
+        if (k != TC_PREFETCH_NONE) {
+            o->prefetch = k;
+            o->prefetch_distance = distance(x, node, ops[i], node, node->parent);
+            o->prefetch_elements = prefetch_elements(x, ops[i]);
+        }
+    }
+    if (x->p->model != TC_MODEL_WARM)
+        build_setup(x, cs);
+}
+
+int64_t tc_mb_executions(const tc_node *node)
+{
+    int64_t n = 1;
+    for (const tc_node *l = node->parent; l; l = l->parent)
+        n *= l->extent;
+    return n;
+}
+
+typedef struct case_list {
+    tc_mb_case *v;
+    int n, cap;
+} case_list;
+
+static tc_mb_case *push(case_list *l, tc_mb_case_kind kind, int level, int64_t count)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        tc_mb_case *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return NULL;
+        l->v = v;
+        l->cap = cap;
+    }
+    tc_mb_case *cs = &l->v[l->n++];
+    memset(cs, 0, sizeof *cs);
+    cs->kind = kind;
+    cs->level = level;
+    cs->count = count;
+    return cs;
+}
+
+static int any_line_prefetch(const tc_mb_case *cs)
+{
+    for (int i = 0; i < cs->noperands; i++)
+        if (cs->operand[i].prefetch == TC_PREFETCH_LINE)
+            return 1;
+    return 0;
+}
+
+/* Splits the executions of `node` into cases (§6.2.5-6.2.6); -1 when out of memory. */
+static int node_cases(const ctx *x, const tc_node *node, case_list *l)
+{
+    const tc_node *loop[TC_MAX_INDICES];
+    int k = node->depth;
+    for (const tc_node *n = node->parent; n; n = n->parent)
+        loop[n->depth] = n;
+    int64_t total = tc_mb_executions(node);
+    tc_mb_model model = x->p->model;
+    tc_mb_case *cs;
+    if (k == 0 || model < TC_MODEL_FAILURES) {
+        if (!(cs = push(l, TC_CASE_STEADY, 0, total)))
+            return -1;
+        fill_case(x, cs, node, node, k > 0 && model >= TC_MODEL_PREFETCH);
+        return 0;
+    }
+    int64_t inner = loop[k - 1]->extent, traversals = total / inner;
+    int64_t period = line_elements(x);
+    int64_t first = model == TC_MODEL_FULL ? traversals : 0;
+    if (!(cs = push(l, TC_CASE_STEADY, 0, total - first)))
+        return -1;
+    fill_case(x, cs, node, node, 1);
+    if (any_line_prefetch(cs)) {
+        int64_t fails = model == TC_MODEL_FULL ? traversals * ((inner - 1) / period)
+                                                : traversals * ((inner + period - 1) / period);
+        cs->count -= fails;
+        tc_mb_case *f = push(l, TC_CASE_FAILURE, 0, fails);
+        if (!f)
+            return -1;
+        fill_case(x, f, node, node, 2);
+    }
+    if (model == TC_MODEL_FULL) {
+        /* First iterations of loop d (0-based, outer to inner): all loops
+         * d..k-1 at 0. Loops whose first iterations are at most 1 % of the
+         * executions merge into the outermost modelled one. */
+        int64_t inside = 1; /* product of extents of loops d..k-1 */
+        for (int d = k - 1; d >= 0; d--) {
+            inside *= loop[d]->extent;
+            int modelled_outer = d > 0 && inside * loop[d - 1]->extent < 100;
+            int64_t here = total / inside; /* executions with loops d.. at 0 */
+            int64_t count = modelled_outer ? here - here / loop[d - 1]->extent : here;
+            if (!(cs = push(l, TC_CASE_FIRST, d, count)))
+                return -1;
+            fill_case(x, cs, node, loop[d], 0);
+            if (!modelled_outer)
+                break;
+        }
+    }
+    return 0;
+}
+
+/* Removes cases that stand for no executions (e.g. an innermost loop of extent 1). */
+static void drop_empty(case_list *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i].count > 0)
+            l->v[n++] = l->v[i];
+    l->n = n;
+}
+
+tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
+                        const tc_mb_params *p, tc_mb_analysis **out, tc_error *err)
+{
+    *out = NULL;
+    if (!c->has_sizes)
+        return tc_error_set(err, TC_EINPUT, 0, 0, "cannot analyse %s without index sizes",
+                            alg->name);
+    int64_t calls = 1;
+    for (int i = 0; i < alg->nloops; i++)
+        if (__builtin_mul_overflow(calls, alg->loop_node[i]->extent, &calls))
+            return tc_error_set(err, TC_EINPUT, 0, 0,
+                                "%s makes more than 2^63 kernel calls", alg->name);
+    ctx x = {alg, c, p};
+    case_list l = {NULL, 0, 0};
+    int bad = node_cases(&x, alg->kernel_node, &l);
+    for (int i = 0; !bad && i < alg->ncopies; i++)
+        bad = node_cases(&x, alg->copy_node[i], &l);
+    tc_mb_analysis *a = bad ? NULL : calloc(1, sizeof *a);
+    if (!a) {
+        free(l.v);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory analysing %s", alg->name);
+    }
+    drop_empty(&l);
+    a->alg = alg;
+    a->calls = calls;
+    a->ncases = l.n;
+    a->cases = l.v;
+    *out = a;
+    return TC_OK;
+}
+
+void tc_mb_analysis_free(tc_mb_analysis *a)
+{
+    if (!a)
+        return;
+    free(a->cases);
+    free(a);
+}
+
+size_t tc_mb_format_setup(const tc_mb_case *cs, const tc_contraction *c, char *buf, size_t n)
+{
+    size_t len = 0;
+    char item[96];
+    if (n)
+        buf[0] = '\0';
+    if (cs->nsetup == 0)
+        tc_text_put(buf, n, &len, "-");
+    for (int i = 0; i < cs->nsetup; i++) {
+        const tc_mb_setup *s = &cs->setup[i];
+        if (i)
+            tc_text_put(buf, n, &len, ", ");
+        if (s->kind == TC_SETUP_REMOTE) {
+            snprintf(item, sizeof item, "[%lld]", (long long)s->elements);
+        } else {
+            size_t k = 0;
+            if (s->kind == TC_SETUP_PREFETCH)
+                item[k++] = '~';
+            tc_alg_format_operand(c, &cs->operand[s->operand].op, item + k, sizeof item - k);
+        }
+        tc_text_put(buf, n, &len, item);
+    }
+    return len;
+}

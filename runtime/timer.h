@@ -1,0 +1,38 @@
+/*
+ * timer.h - a cycle-accurate wall-clock timer for one kernel call
+ * (docs/method.md §1: Whaley & Castaldo's timing rules).
+ *
+ * On x86-64 the timer reads the time-stamp counter, serialised so that the
+ * timed code cannot move across the reads (lfence; rdtsc to start, rdtscp;
+ * lfence to stop); its frequency is calibrated against CLOCK_MONOTONIC.
+ * Elsewhere it reads clock_gettime(CLOCK_MONOTONIC) in nanoseconds.
+ * Ticks stay 64-bit integers until the final difference (Whaley's
+ * round-off rule). The cost of an empty start/stop pair is measured once
+ * and subtracted from every timing.
+ */
+#ifndef TC_RUNTIME_TIMER_H
+#define TC_RUNTIME_TIMER_H
+
+#include <stdint.h>
+
+#include "tcgen.h"
+
+typedef struct tc_timer {
+    const char *source;      /* "rdtsc" or "clock_gettime" */
+    double seconds_per_tick; /* calibrated */
+    double resolution_s;     /* smallest non-zero difference of two reads */
+    double overhead_ticks;   /* median cost of an empty start/stop pair */
+} tc_timer;
+
+/* Calibrates the timer (takes about 20 ms). TC_ERESOURCE when no usable
+ * clock exists. */
+tc_status tc_rt_timer_init(tc_timer *t, tc_error *err);
+
+/* Tick counts; only differences of a start and a later stop mean anything. */
+uint64_t tc_rt_timer_start(void);
+uint64_t tc_rt_timer_stop(void);
+
+/* Seconds between start and stop, less the overhead, never negative. */
+double tc_rt_timer_seconds(const tc_timer *t, uint64_t start, uint64_t stop);
+
+#endif

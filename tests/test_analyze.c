@@ -1,0 +1,310 @@
+/*
+ * test_analyze.c - the analyzer's oracles (docs/method.md §5.5-5.9): Table
+ * 6.2's access distances, the setups of Examples 6.7, 6.9 and 6.10, the
+ * first iterations of Example 6.11, setup-list invariants, and occurrence
+ * counts that sum to the executions of every timed node of every algorithm
+ * of the corpus under every model.
+ */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generator/generator.h"
+#include "microbench/analyze.h"
+#include "tests/helpers_corpus.h"
+
+#define MIB (1024 * 1024)
+
+static tc_contraction abc;       /* C[a,b,c] = A[a,i] * B[i,b,c], a=b=c=400, i=8 */
+static tc_algorithm_set *abc_set;
+
+static int setup_abc(void)
+{
+    char msg[256];
+    tc_error e;
+    if (tc_corpus_parse("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=400,i=8", &abc, msg,
+                        sizeof msg) != 0)
+        return -1;
+    return tc_gen_enumerate(&abc, TC_KERNEL_MASK_ALL, &abc_set, &e) == TC_OK ? 0 : -1;
+}
+
+static int teardown_abc(void)
+{
+    tc_alg_set_free(abc_set);
+    return 0;
+}
+
+/* Analyses algorithm `name` of the abc contraction. */
+static tc_mb_analysis *analyze(const char *name, tc_mb_model model, int64_t llc)
+{
+    const tc_algorithm *alg = tc_alg_set_find(abc_set, name);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_params p = {model, llc, 64};
+    tc_mb_analysis *a = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &abc, &p, &a, &e), TC_OK);
+    return a;
+}
+
+static const tc_mb_case *find_case(const tc_mb_analysis *a, tc_mb_case_kind kind, int level)
+{
+    for (int i = 0; i < a->ncases; i++)
+        if (a->cases[i].node == a->alg->kernel_node && a->cases[i].kind == kind &&
+            (kind != TC_CASE_FIRST || a->cases[i].level == level))
+            return &a->cases[i];
+    return NULL;
+}
+
+static void assert_setup(const tc_mb_case *cs, const char *want)
+{
+    char got[256];
+    tc_mb_format_setup(cs, &abc, got, sizeof got);
+    if (strcmp(got, want) != 0)
+        fprintf(stderr, "\n  setup: got '%s', want '%s'\n", got, want);
+    CU_ASSERT_STRING_EQUAL(got, want);
+}
+
+/* Table 6.2 and Example 6.7: ca-dgemv's access distances and setup list,
+ * untruncated (a cache far larger than the tensors) and cut at 5/4 of the
+ * Harpertown's 6 MiB L2. */
+static void test_table_6_2(void)
+{
+    tc_mb_analysis *a = analyze("ca-dgemv", TC_MODEL_ACCESS, (int64_t)1 << 40);
+    CU_ASSERT_EQUAL_FATAL(a->ncases, 1);
+    const tc_mb_case *cs = &a->cases[0];
+    CU_ASSERT_EQUAL(cs->count, 160000);
+    /* dgemv arguments: matrix B[:,:,c], x A[a,:], y C[a,:,c] */
+    CU_ASSERT_EQUAL(cs->operand[0].elements, 3200);
+    CU_ASSERT_EQUAL(cs->operand[1].elements, 8);
+    CU_ASSERT_EQUAL(cs->operand[2].elements, 400);
+    CU_ASSERT_EQUAL(cs->operand[0].access_distance, 0);
+    CU_ASSERT_EQUAL(cs->operand[1].access_distance, 166400);
+    CU_ASSERT_EQUAL(cs->operand[2].access_distance, 65283200);
+    CU_ASSERT_FALSE(cs->truncated);
+    assert_setup(cs, "C[a,:,c], [65116792], A[a,:], [163200], B[:,:,c]");
+    tc_mb_analysis_free(a);
+
+    a = analyze("ca-dgemv", TC_MODEL_ACCESS, 6 * MIB);
+    CU_ASSERT_TRUE(a->cases[0].truncated);
+    assert_setup(&a->cases[0], "[816632], A[a,:], [163200], B[:,:,c]");
+    tc_mb_analysis_free(a);
+}
+
+/* Example 6.9: A[a,:] and C[a,:,c] share cache lines across a and are
+ * prefetched entirely at distance 0, so the setup collapses to nothing.
+ * Example 6.10: the failure case keeps the access-distance setup. */
+static void test_prefetch_and_failures(void)
+{
+    tc_mb_analysis *a = analyze("ca-dgemv", TC_MODEL_PREFETCH, 6 * MIB);
+    const tc_mb_case *cs = &a->cases[0];
+    CU_ASSERT_EQUAL(a->ncases, 1);
+    CU_ASSERT_EQUAL(cs->operand[0].prefetch, TC_PREFETCH_NONE);
+    CU_ASSERT_EQUAL(cs->operand[1].prefetch, TC_PREFETCH_LINE);
+    CU_ASSERT_EQUAL(cs->operand[2].prefetch, TC_PREFETCH_LINE);
+    CU_ASSERT_EQUAL(cs->operand[1].prefetch_distance, 0);
+    CU_ASSERT_EQUAL(cs->operand[2].prefetch_distance, 0);
+    CU_ASSERT_EQUAL(cs->operand[2].prefetch_elements, 400);
+    CU_ASSERT_EQUAL(cs->nsetup, 0);
+    assert_setup(cs, "-");
+    tc_mb_analysis_free(a);
+
+    a = analyze("ca-dgemv", TC_MODEL_FAILURES, 6 * MIB);
+    const tc_mb_case *steady = find_case(a, TC_CASE_STEADY, 0);
+    const tc_mb_case *fail = find_case(a, TC_CASE_FAILURE, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(steady);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fail);
+    assert_setup(steady, "-");
+    assert_setup(fail, "[816632], A[a,:], [163200], B[:,:,c]");
+    /* 400 traversals of a, a new line every 8 of 400 iterations */
+    CU_ASSERT_EQUAL(fail->count, 400 * 50);
+    CU_ASSERT_EQUAL(steady->count + fail->count, 160000);
+    tc_mb_analysis_free(a);
+
+    /* bi-dger: A[:,i] streams (one line of it at distance 0), B[i,b,:]
+     * shares lines across i (Example 6.8). */
+    a = analyze("bi-dger", TC_MODEL_PREFETCH, 6 * MIB);
+    cs = &a->cases[0];
+    CU_ASSERT_EQUAL(cs->operand[0].prefetch, TC_PREFETCH_STREAM);
+    CU_ASSERT_EQUAL(cs->operand[0].prefetch_elements, 8);
+    CU_ASSERT_EQUAL(cs->operand[1].prefetch, TC_PREFETCH_LINE);
+    CU_ASSERT_EQUAL(cs->operand[2].prefetch, TC_PREFETCH_NONE);
+    CU_ASSERT_EQUAL(cs->operand[2].access_distance, 0);
+    tc_mb_analysis_free(a);
+}
+
+/* Example 6.11: in ci-dger's first iteration of i, C[:,:,c] is new (its
+ * previous access was a whole traversal ago) and A[:,i], B[i,:,c] are not
+ * prefetched. */
+static void test_first_iterations(void)
+{
+    tc_mb_analysis *a = analyze("ci-dger", TC_MODEL_FULL, 6 * MIB);
+    const tc_mb_case *first = find_case(a, TC_CASE_FIRST, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+    /* i = 8: the first iterations of i are 1/8 of the calls; those of c
+     * (1/3200) are below 1 % and merge into them. */
+    CU_ASSERT_EQUAL(first->count, 400);
+    CU_ASSERT_PTR_NULL(find_case(a, TC_CASE_FIRST, 0));
+    int64_t whole = 3200 + 1280000 + 64000000;
+    CU_ASSERT_EQUAL(first->operand[2].access_distance, whole);
+    CU_ASSERT_EQUAL(first->operand[0].access_distance, 3200 + 3200 + 160000);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT_EQUAL(first->operand[i].prefetch, TC_PREFETCH_NONE);
+    const tc_mb_case *steady = find_case(a, TC_CASE_STEADY, 0);
+    CU_ASSERT_EQUAL(steady->operand[2].access_distance, 0);
+    CU_ASSERT_EQUAL(steady->count, 400 * 7);
+    tc_mb_analysis_free(a);
+}
+
+/* Every timed node's cases sum to its executions; setup lists keep the
+ * invariant "distance = volume to the right", truncated lists total 5/4 of
+ * the cache. */
+static void check_analysis(const tc_mb_analysis *a, const tc_contraction *c, int64_t llc,
+                           const char *what)
+{
+    const tc_algorithm *alg = a->alg;
+    const tc_node *nodes[1 + 2 * TC_MAX_TEMPS];
+    int nn = 0;
+    nodes[nn++] = alg->kernel_node;
+    for (int i = 0; i < alg->ncopies; i++)
+        nodes[nn++] = alg->copy_node[i];
+    for (int k = 0; k < nn; k++) {
+        int64_t sum = 0;
+        for (int i = 0; i < a->ncases; i++)
+            if (a->cases[i].node == nodes[k])
+                sum += a->cases[i].count;
+        if (sum != tc_mb_executions(nodes[k]))
+            fprintf(stderr, "\n  %s %s node %d: counts %lld, executions %lld\n", what,
+                    alg->name, k, (long long)sum, (long long)tc_mb_executions(nodes[k]));
+        CU_ASSERT_EQUAL(sum, tc_mb_executions(nodes[k]));
+    }
+    CU_ASSERT_EQUAL(a->calls, tc_mb_executions(alg->kernel_node));
+    int64_t cap = llc / 8 * 5 / 4;
+    for (int i = 0; i < a->ncases; i++) {
+        const tc_mb_case *cs = &a->cases[i];
+        CU_ASSERT(cs->count > 0);
+        int64_t right = 0, total = 0;
+        for (int j = cs->nsetup - 1; j >= 0; j--) {
+            const tc_mb_setup *s = &cs->setup[j];
+            CU_ASSERT(s->elements > 0);
+            if (s->kind != TC_SETUP_REMOTE) {
+                CU_ASSERT(right >= s->distance);
+                if (j + 1 < cs->nsetup && cs->setup[j + 1].kind == TC_SETUP_REMOTE)
+                    CU_ASSERT_EQUAL(right, s->distance);
+                CU_ASSERT(s->distance < cap);
+            }
+            right += s->elements;
+            total += s->elements;
+        }
+        if (cs->truncated && cs->nsetup > 0 && cs->setup[0].kind == TC_SETUP_REMOTE)
+            CU_ASSERT_EQUAL(total, cap);
+        (void)c;
+    }
+}
+
+static void test_counts_on_corpus(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus);
+    int64_t llcs[2] = {6 * MIB, (int64_t)1 << 40};
+    int analysed = 0;
+    for (int k = 0; k < n; k++) {
+        tc_algorithm_set *set = NULL;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&corpus[k].c, TC_KERNEL_MASK_ALL, &set, &e),
+                              TC_OK);
+        for (int i = 0; i < set->count; i++)
+            for (int m = TC_MODEL_WARM; m <= TC_MODEL_FULL; m++)
+                for (int l = 0; l < 2; l++) {
+                    tc_mb_params p = {(tc_mb_model)m, llcs[l], 64};
+                    tc_mb_analysis *a = NULL;
+                    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(set->alg[i], &corpus[k].c, &p, &a, &e),
+                                          TC_OK);
+                    check_analysis(a, &corpus[k].c, llcs[l], corpus[k].text);
+                    tc_mb_analysis_free(a);
+                    analysed++;
+                }
+        tc_alg_set_free(set);
+    }
+    CU_ASSERT(analysed > 1000);
+}
+
+static void test_models_and_errors(void)
+{
+    CU_ASSERT_EQUAL(tc_mb_model_from_name("full"), TC_MODEL_FULL);
+    CU_ASSERT_EQUAL(tc_mb_model_from_name("warm"), TC_MODEL_WARM);
+    CU_ASSERT_EQUAL(tc_mb_model_from_name("cold"), -1);
+    CU_ASSERT_STRING_EQUAL(tc_mb_model_name(TC_MODEL_FAILURES), "failures");
+
+    /* warm: one case per timed node, no setup */
+    tc_mb_analysis *a = analyze("c-dgemm", TC_MODEL_WARM, 6 * MIB);
+    CU_ASSERT_EQUAL(a->ncases, 1);
+    CU_ASSERT_EQUAL(a->cases[0].nsetup, 0);
+    CU_ASSERT_EQUAL(a->cases[0].count, 400);
+    tc_mb_analysis_free(a);
+
+    /* no sizes */
+    tc_contraction c;
+    char msg[256];
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", NULL, &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e), TC_OK);
+    tc_mb_params p = {TC_MODEL_FULL, 6 * MIB, 64};
+    a = (tc_mb_analysis *)1;
+    CU_ASSERT_EQUAL(tc_mb_analyze(set->alg[0], &c, &p, &a, &e), TC_EINPUT);
+    CU_ASSERT_PTR_NULL(a);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sizes"));
+    tc_alg_set_free(set);
+    tc_mb_analysis_free(NULL);
+}
+
+/* A copy in the loop body: the temporary is at distance 0 for the kernel,
+ * and the copy itself has cases. */
+static void test_copies(void)
+{
+    tc_contraction c;
+    char msg[256];
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c] = A[i,j,a] * B[j,b,i,c]",
+                                          "i=j=8,a=b=c=40", &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e), TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "i'c-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_params p = {TC_MODEL_FULL, 6 * MIB, 64};
+    tc_mb_analysis *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
+    int copy_cases = 0;
+    for (int i = 0; i < a->ncases; i++) {
+        const tc_mb_case *cs = &a->cases[i];
+        if (cs->node == alg->kernel_node && cs->kind == TC_CASE_STEADY)
+            CU_ASSERT_EQUAL(cs->operand[0].access_distance, 0); /* T0, reused across c */
+        if (cs->node == alg->kernel_node && cs->kind == TC_CASE_FIRST && cs->level == 1)
+            CU_ASSERT_EQUAL(cs->operand[0].access_distance, 0); /* just copied */
+        if (cs->node != alg->kernel_node) {
+            copy_cases++;
+            CU_ASSERT_EQUAL(cs->noperands, 2);
+            CU_ASSERT_EQUAL(cs->operand[0].elements, 8 * 40);
+            CU_ASSERT_TRUE(cs->operand[1].written);
+        }
+    }
+    CU_ASSERT(copy_cases >= 1);
+    check_analysis(a, &c, 6 * MIB, "i'c-dgemm");
+    tc_mb_analysis_free(a);
+    tc_alg_set_free(set);
+}
+
+int tc_suite_analyze(void)
+{
+    CU_pSuite s = CU_add_suite("analyze", setup_abc, teardown_abc);
+    if (!s)
+        return 1;
+    return !CU_add_test(s, "Table 6.2 and Example 6.7: distances, setup, truncation",
+                        test_table_6_2) ||
+           !CU_add_test(s, "Examples 6.8-6.10: prefetch and failures", test_prefetch_and_failures) ||
+           !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
+           !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
+           !CU_add_test(s, "models and errors", test_models_and_errors) ||
+           !CU_add_test(s, "counts and setup invariants on the corpus", test_counts_on_corpus);
+}
