@@ -38,6 +38,25 @@ typedef struct tc_hardware {
  */
 tc_status tc_mb_hardware_detect(tc_hardware *hw, tc_error *err);
 
+/* Sources for tc_mb_hardware_detect_from, a bit mask. */
+#define TC_MB_HW_HWLOC 1u
+#define TC_MB_HW_SYSFS 2u
+
+/*
+ * tc_mb_hardware_detect with a choice of sources, for tests and for forcing
+ * a fallback: tries hwloc if `sources` has TC_MB_HW_HWLOC, then the sysfs
+ * tree under `sysfs_root` if it has TC_MB_HW_SYSFS (NULL root:
+ * /sys/devices/system/cpu/cpu0/cache; the tree holds index0, index1, ...
+ * each with level, type, size, coherency_line_size, ways_of_associativity
+ * and shared_cpu_list), then the defaults. Always TC_OK. When a source was
+ * tried and failed, err (if non-NULL) keeps why, as a note with code TC_OK
+ * ("sysfs: ..."); its message is empty when the first source tried worked.
+ * tc_mb_hardware_detect(hw, err) is
+ * tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL, hw, err).
+ */
+tc_status tc_mb_hardware_detect_from(unsigned sources, const char *sysfs_root,
+                                     tc_hardware *hw, tc_error *err);
+
 /* What the X-Ray-style measurement found (0 where it could not tell). */
 typedef struct tc_xray {
     int line_bytes;
@@ -50,5 +69,14 @@ typedef struct tc_xray {
 /* Measures the line size and the capacity of each level by pointer chasing
  * (a few seconds). TC_ERESOURCE when its buffers cannot be allocated. */
 tc_status tc_mb_xray_measure(tc_xray *out, tc_error *err);
+
+/*
+ * tc_mb_xray_measure with the largest working set given: the capacity scan
+ * stops at max_bytes (tc_mb_xray_measure uses 64 MiB), so a level larger
+ * than about max_bytes / 1.25 is not seen and the last plateau found is
+ * reported as memory. At least 64 KiB. Errors: TC_EUSAGE (max_bytes out of
+ * range), TC_ERESOURCE (no memory, no clock).
+ */
+tc_status tc_mb_xray_measure_upto(int64_t max_bytes, tc_xray *out, tc_error *err);
 
 #endif

@@ -65,6 +65,12 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s);
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);
 
+/* Sum of the elements of the written operands of the last case timed,
+ * read after its last repetition (0 before any); for tests: alpha's sign
+ * flips every call, so after an even number of calls (the warm-up plus an
+ * odd number of repetitions) the outputs are back at their initial values. */
+double tc_mb_sampler_checksum(const tc_mb_sampler *s);
+
 /* Bytes of operand memory a case needs (sum of its operand spans). */
 int64_t tc_mb_case_bytes(const tc_mb_case *cs);
 
@@ -76,5 +82,18 @@ int64_t tc_mb_case_bytes(const tc_mb_case *cs);
  * as their size too.
  */
 int64_t tc_mb_run_setup(tc_mb_sampler *s, const tc_mb_case *cs, double *const base[]);
+
+/*
+ * tc_mb_run_setup for a case of contraction c, which decides exactly
+ * whether an operand's dimension 0 is its tensor's first index (a prefetch
+ * touch then covers one line along it: min(extent[0], line_bytes / 8)
+ * elements per position along dimension 1; otherwise every element).
+ * tc_mb_run_setup (and this with c NULL) takes a stride-1 dimension 0 of a
+ * tensor, not of a temporary, to be the first index; the two differ only
+ * when the indices before it have size 1. Both return -1 when cs is
+ * malformed or an operand's base is NULL.
+ */
+int64_t tc_mb_run_setup_in(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                           double *const base[]);
 
 #endif

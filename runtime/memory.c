@@ -1,7 +1,10 @@
 /* memory.c - aligned, overflow-checked allocation of double arrays. */
 #include "runtime/memory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "ast/error.h"
 
@@ -38,4 +41,41 @@ double *tc_rt_alloc(int64_t count, tc_error *err)
 void tc_rt_free(double *p)
 {
     free(p);
+}
+
+/* MemAvailable in bytes, or -1 when /proc/meminfo does not say. */
+static int64_t meminfo_available(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long long kib = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "MemAvailable:", 13) == 0) {
+            if (sscanf(line + 13, "%lld", &kib) != 1)
+                kib = -1;
+            break;
+        }
+    }
+    fclose(f);
+    if (kib < 0 || kib > INT64_MAX / 1024)
+        return -1;
+    return (int64_t)kib * 1024;
+}
+
+int64_t tc_rt_memory_available(void)
+{
+    int64_t bytes = meminfo_available();
+    if (bytes >= 0)
+        return bytes;
+    long pages = sysconf(_SC_AVPHYS_PAGES);
+    if (pages < 0)
+        pages = sysconf(_SC_PHYS_PAGES);
+    long page = sysconf(_SC_PAGESIZE);
+    if (pages < 0 || page <= 0)
+        return -1;
+    if ((int64_t)pages > INT64_MAX / page)
+        return INT64_MAX;
+    return (int64_t)pages * page;
 }

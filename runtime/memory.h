@@ -19,4 +19,11 @@ double *tc_rt_alloc(int64_t count, tc_error *err);
 /* Frees what tc_rt_alloc returned; NULL is a no-op. */
 void tc_rt_free(double *p);
 
+/*
+ * Bytes of memory available to a new allocation without swapping:
+ * MemAvailable from /proc/meminfo, else the free physical pages
+ * (sysconf), else -1 when neither can be read.
+ */
+int64_t tc_rt_memory_available(void);
+
 #endif

@@ -1,0 +1,641 @@
+/*
+ * test_sample.c - the Sampler (microbench/sample.h): every timed node of
+ * every algorithm of three contractions (kernels, copies in and out, a
+ * scalar ddot output) samples to a positive finite time; setup lists touch
+ * exactly what they claim, in both flush modes; identical cases are timed
+ * once; the memory check refuses what does not fit before allocating;
+ * outputs stay bounded however many repetitions run. Cases are built by
+ * hand from the algorithms' nodes, so the suite does not depend on the
+ * analyzer. No assertion on wall-clock time.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "generator/generator.h"
+#include "microbench/analyze.h"
+#include "microbench/memo.h"
+#include "microbench/sample.h"
+#include "runtime/blas.h"
+#include "runtime/memory.h"
+#include "runtime/timer.h"
+#include "tests/helpers_corpus.h"
+
+#define TEST_LLC (1 << 20) /* a small fake cache keeps the pool and setups cheap */
+#define TEST_LINE 64
+#define LINE_DOUBLES (TEST_LINE / 8)
+
+static tc_blas *blas;
+static tc_timer timer;
+static int timer_ok;
+
+static int suite_init(void)
+{
+    tc_error e;
+    if (tc_rt_blas_load("openblas", 1, &blas, &e) != TC_OK) {
+        fprintf(stderr, "sample: cannot load openblas: %s\n", e.message);
+        blas = NULL;
+    }
+    timer_ok = tc_rt_timer_init(&timer, &e) == TC_OK;
+    if (!timer_ok)
+        fprintf(stderr, "sample: no timer: %s\n", e.message);
+    return 0;
+}
+
+static int suite_clean(void)
+{
+    tc_rt_blas_unload(blas);
+    blas = NULL;
+    return 0;
+}
+
+static tc_mb_sampler *new_sampler(int reps, tc_mb_flush flush)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(blas);
+    CU_ASSERT_FATAL(timer_ok);
+    tc_mb_sampler_options o = {blas, &timer, TEST_LLC, TEST_LINE, reps, flush};
+    tc_mb_sampler *s = NULL;
+    tc_error e;
+    tc_status st = tc_mb_sampler_new(&o, &s, &e);
+    if (st != TC_OK)
+        fprintf(stderr, "\n  sampler: %s\n", e.message);
+    CU_ASSERT_EQUAL_FATAL(st, TC_OK);
+    return s;
+}
+
+/* ---- hand-built cases ---------------------------------------------- */
+
+static void set_operand(tc_mb_operand *mo, const tc_operand *op, int written)
+{
+    memset(mo, 0, sizeof *mo);
+    mo->op = *op;
+    mo->written = written;
+    int64_t elements = 1, span = 1;
+    for (int d = 0; d < op->rank; d++) {
+        elements *= op->extent[d];
+        span += (op->extent[d] - 1) * op->stride[d];
+    }
+    mo->elements = elements;
+    mo->span = span;
+}
+
+/* A case for a kernel or copy node with no setup: operands as the node's
+ * call sees them (a copy: the slice, then its column-major temporary). */
+static void case_for(const tc_node *node, tc_mb_case *cs)
+{
+    memset(cs, 0, sizeof *cs);
+    cs->kind = TC_CASE_STEADY;
+    cs->node = node;
+    cs->count = 1;
+    if (node->kind == TC_NODE_KERNEL) {
+        cs->noperands = 3;
+        for (int i = 0; i < 3; i++)
+            set_operand(&cs->operand[i], &node->call->arg[i], i == 2);
+        return;
+    }
+    const tc_copy *cp = node->copy;
+    tc_operand t;
+    memset(&t, 0, sizeof t);
+    t.base = TC_BASE_TEMP + cp->temp;
+    t.tensor = cp->slice.tensor;
+    t.rank = 2;
+    t.dim[0] = cp->slice.dim[0];
+    t.dim[1] = cp->slice.dim[1];
+    t.extent[0] = cp->slice.extent[0];
+    t.extent[1] = cp->slice.extent[1];
+    t.stride[0] = 1;
+    t.stride[1] = t.ld = t.extent[0];
+    cs->noperands = 2;
+    set_operand(&cs->operand[0], &cp->slice, cp->dir == TC_COPY_OUT);
+    set_operand(&cs->operand[1], &t, cp->dir == TC_COPY_IN);
+}
+
+static void add_entry(tc_mb_case *cs, tc_mb_setup_kind kind, int operand, int64_t elements)
+{
+    CU_ASSERT_FATAL(cs->nsetup < TC_MB_MAX_SETUP);
+    tc_mb_setup *st = &cs->setup[cs->nsetup++];
+    st->kind = kind;
+    st->operand = operand;
+    st->elements = elements;
+}
+
+static void add_operand(tc_mb_case *cs, int i)
+{
+    add_entry(cs, TC_SETUP_OPERAND, i, cs->operand[i].elements);
+}
+
+/* The prefetch claim: one line along dimension 0 when that is the tensor's
+ * first index, else the whole operand. */
+static void add_prefetch(tc_mb_case *cs, const tc_contraction *c, int i)
+{
+    const tc_operand *op = &cs->operand[i].op;
+    int64_t n = cs->operand[i].elements;
+    if (op->rank >= 1 && c->tensor[op->tensor].index[0] == op->dim[0]) {
+        int64_t n0 = op->extent[0] < LINE_DOUBLES ? op->extent[0] : LINE_DOUBLES;
+        n = n0 * (op->rank >= 2 ? op->extent[1] : 1);
+    }
+    add_entry(cs, TC_SETUP_PREFETCH, i, n);
+}
+
+static void add_remote(tc_mb_case *cs, int64_t elements)
+{
+    add_entry(cs, TC_SETUP_REMOTE, -1, elements);
+}
+
+enum { SETUP_NONE, SETUP_ACCESS, SETUP_TRUNCATED, SETUP_VARIANTS };
+
+/* Setup lists shaped like the analyzer's: an access list (operands with
+ * remote regions between them), and a truncated one that starts with a
+ * leading region and mixes in prefetch touches. */
+static void make_setup(tc_mb_case *cs, const tc_contraction *c, int variant)
+{
+    int last = cs->noperands - 1;
+    cs->nsetup = 0;
+    cs->truncated = 0;
+    switch (variant) {
+    case SETUP_ACCESS:
+        add_operand(cs, last);
+        add_remote(cs, 3000);
+        for (int i = last - 1; i >= 0; i--) {
+            add_operand(cs, i);
+            add_remote(cs, 200 + 37 * i);
+        }
+        break;
+    case SETUP_TRUNCATED:
+        cs->truncated = 1;
+        add_remote(cs, 100000);
+        add_operand(cs, 0);
+        add_remote(cs, 5001);
+        add_prefetch(cs, c, last);
+        add_remote(cs, 64);
+        for (int i = 1; i < cs->noperands; i++)
+            add_prefetch(cs, c, i);
+        add_operand(cs, last);
+        break;
+    default:
+        break;
+    }
+}
+
+static int64_t claimed(const tc_mb_case *cs)
+{
+    int64_t n = 0;
+    for (int e = 0; e < cs->nsetup; e++)
+        n += cs->setup[e].elements;
+    return n;
+}
+
+/* The kernel node, then the copy nodes, of alg. */
+static int timed_nodes(const tc_algorithm *alg, const tc_node *out[])
+{
+    int n = 0;
+    out[n++] = alg->kernel_node;
+    for (int k = 0; k < alg->ncopies; k++)
+        out[n++] = alg->copy_node[k];
+    return n;
+}
+
+typedef struct fixture {
+    const char *text, *sizes;
+    tc_algorithm_set *set;
+    tc_contraction c;
+} fixture;
+
+static fixture fixtures[] = {
+    {.text = "C[a,b,c] = A[a,i] * B[i,b,c]", .sizes = "a=b=c=64,i=8"},
+    {.text = "C[a,b,c] = A[i,j,a] * B[j,b,i,c]", .sizes = "a=b=c=16,i=j=8"},
+    {.text = "C[a,b,c] = A[a,b,i] * B[i,c]", .sizes = "a=5,b=6,c=7,i=3"}, /* output copies */
+};
+#define NFIXTURES ((int)(sizeof fixtures / sizeof fixtures[0]))
+
+static int fixtures_init(void)
+{
+    if (suite_init() != 0)
+        return -1;
+    for (int f = 0; f < NFIXTURES; f++) {
+        char msg[512];
+        tc_error e;
+        if (tc_corpus_parse(fixtures[f].text, fixtures[f].sizes, &fixtures[f].c, msg,
+                            sizeof msg) != 0 ||
+            tc_gen_enumerate(&fixtures[f].c, TC_KERNEL_MASK_ALL, &fixtures[f].set, &e) !=
+                TC_OK) {
+            fprintf(stderr, "sample: cannot build %s\n", fixtures[f].text);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int fixtures_clean(void)
+{
+    for (int f = 0; f < NFIXTURES; f++) {
+        tc_alg_set_free(fixtures[f].set);
+        fixtures[f].set = NULL;
+    }
+    return suite_clean();
+}
+
+static const tc_algorithm *find_alg(int f, const char *name)
+{
+    const tc_algorithm *alg = tc_alg_set_find(fixtures[f].set, name);
+    if (!alg)
+        fprintf(stderr, "\n  no algorithm %s for %s\n", name, fixtures[f].text);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    return alg;
+}
+
+/* ---- tests ----------------------------------------------------------- */
+
+/* Every timed node of every algorithm, with each setup variant. */
+static void test_every_case(void)
+{
+    tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
+    int64_t requests = 0;
+    int copies_in = 0, copies_out = 0, scalar_ddot = 0, bad = 0;
+    for (int f = 0; f < NFIXTURES; f++) {
+        const tc_algorithm_set *set = fixtures[f].set;
+        CU_ASSERT(set->count > 0);
+        for (int a = 0; a < set->count; a++) {
+            const tc_node *nodes[1 + 2 * TC_MAX_TEMPS];
+            int nn = timed_nodes(set->alg[a], nodes);
+            for (int k = 0; k < nn; k++) {
+                const tc_node *node = nodes[k];
+                if (node->kind == TC_NODE_COPY && node->copy->dir == TC_COPY_IN)
+                    copies_in++;
+                else if (node->kind == TC_NODE_COPY)
+                    copies_out++;
+                else if (node->call->kernel == TC_KERNEL_DDOT && node->call->arg[2].rank == 0)
+                    scalar_ddot++;
+                for (int v = 0; v < SETUP_VARIANTS; v++) {
+                    tc_mb_case cs;
+                    case_for(node, &cs);
+                    make_setup(&cs, &fixtures[f].c, v);
+                    tc_error e;
+                    tc_status st = tc_mb_sample(s, &fixtures[f].c, &cs, &e);
+                    requests++;
+                    if (st != TC_OK || !(cs.seconds > 0.0) || !isfinite(cs.seconds)) {
+                        if (bad++ < 5)
+                            fprintf(stderr, "\n  %s %s node %d setup %d: %s (%g s)\n",
+                                    fixtures[f].text, set->alg[a]->name, k, v,
+                                    st == TC_OK ? "ok" : e.message, cs.seconds);
+                    }
+                }
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(copies_in > 0);
+    CU_ASSERT(copies_out > 0);
+    CU_ASSERT(scalar_ddot > 0);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s) + tc_mb_sampler_reused(s), requests);
+    CU_ASSERT(tc_mb_sampler_timed(s) > 64); /* the memo grew past its first table */
+    fprintf(stderr, "[%lld requests, %lld timed] ", (long long)requests,
+            (long long)tc_mb_sampler_timed(s));
+    tc_mb_sampler_free(s);
+}
+
+/* i'c-dgemm's copy of A[i,:,:] and its dgemm, in both flush modes. */
+static void test_copy_algorithm(void)
+{
+    const tc_algorithm *alg = find_alg(1, "i'c-dgemm");
+    CU_ASSERT_EQUAL_FATAL(alg->ncopies, 1);
+    for (int mode = 0; mode < 2; mode++) {
+        tc_mb_sampler *s = new_sampler(5, mode ? TC_FLUSH_REMOTE : TC_FLUSH_CLFLUSH);
+        const tc_node *nodes[2] = {alg->copy_node[0], alg->kernel_node};
+        for (int k = 0; k < 2; k++) {
+            tc_mb_case cs;
+            case_for(nodes[k], &cs);
+            make_setup(&cs, &fixtures[1].c, SETUP_TRUNCATED);
+            tc_error e;
+            CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[1].c, &cs, &e), TC_OK);
+            CU_ASSERT(cs.seconds > 0.0 && isfinite(cs.seconds));
+        }
+        CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
+        tc_mb_sampler_free(s);
+    }
+}
+
+/* Runs cs's setup on fresh operands with both run_setup entry points;
+ * checks the count equals the claims and written operands are unchanged. */
+static int check_setup(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+{
+    double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
+    double *copy[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
+    int bad = 0;
+    for (int i = 0; i < cs->noperands; i++) {
+        int64_t n = cs->operand[i].span;
+        base[i] = tc_rt_alloc(n, NULL);
+        copy[i] = tc_rt_alloc(n, NULL);
+        CU_ASSERT_FATAL(base[i] && copy[i]);
+        for (int64_t k = 0; k < n; k++)
+            base[i][k] = copy[i][k] = (double)(k % 13) - 6.0;
+    }
+    int64_t want = claimed(cs);
+    int64_t got1 = tc_mb_run_setup(s, cs, base);
+    int64_t got2 = tc_mb_run_setup_in(s, c, cs, base);
+    if (got1 != want || got2 != want) {
+        fprintf(stderr, "\n  setup touched %lld / %lld elements, claims %lld\n",
+                (long long)got1, (long long)got2, (long long)want);
+        bad = 1;
+    }
+    for (int i = 0; i < cs->noperands; i++) {
+        if (memcmp(base[i], copy[i], (size_t)cs->operand[i].span * sizeof(double)) != 0)
+            bad = 1;
+        tc_rt_free(base[i]);
+        tc_rt_free(copy[i]);
+    }
+    return bad;
+}
+
+static void test_setup_counts(void)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        tc_mb_sampler *s = new_sampler(1, mode ? TC_FLUSH_REMOTE : TC_FLUSH_CLFLUSH);
+        int bad = 0, checked = 0;
+        for (int f = 0; f < NFIXTURES; f++) {
+            const tc_algorithm_set *set = fixtures[f].set;
+            for (int a = 0; a < set->count; a++) {
+                const tc_node *nodes[1 + 2 * TC_MAX_TEMPS];
+                int nn = timed_nodes(set->alg[a], nodes);
+                for (int k = 0; k < nn; k++) {
+                    for (int v = 0; v < SETUP_VARIANTS; v++) {
+                        tc_mb_case cs;
+                        case_for(nodes[k], &cs);
+                        make_setup(&cs, &fixtures[f].c, v);
+                        bad += check_setup(s, &fixtures[f].c, &cs);
+                        checked++;
+                    }
+                }
+            }
+        }
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT(checked > 200);
+
+        /* a prefetch touch is one line along the first index: A[:,i] of
+         * C[a,b,c] = A[a,i] * B[i,b,c] (a = 64) touches 8 of 64 elements */
+        const tc_algorithm *alg = find_alg(0, "bi-dger");
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        CU_ASSERT_EQUAL(cs.operand[0].elements, 64);
+        add_prefetch(&cs, &fixtures[0].c, 0);
+        CU_ASSERT_EQUAL(cs.setup[0].elements, LINE_DOUBLES);
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs), 0);
+
+        /* a remote region longer than the pool wraps around it */
+        cs.nsetup = 0;
+        add_remote(&cs, 3 * TEST_LLC / 8 + 5);
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs), 0);
+
+        /* a malformed entry is refused */
+        cs.setup[0].kind = TC_SETUP_OPERAND;
+        cs.setup[0].operand = 7;
+        double x = 0.0;
+        double *base[3] = {&x, &x, &x};
+        CU_ASSERT_EQUAL(tc_mb_run_setup(s, &cs, base), -1);
+        tc_mb_sampler_free(s);
+    }
+}
+
+/* The analyzer's cases (every model) for every algorithm: the sampler's
+ * touches match their claims, and each samples to a positive time. */
+static void test_analyzer_cases(void)
+{
+    tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    int bad = 0, cases = 0, truncated = 0, prefetches = 0;
+    for (int f = 0; f < NFIXTURES; f++) {
+        const tc_algorithm_set *set = fixtures[f].set;
+        for (int m = TC_MODEL_WARM; m <= TC_MODEL_FULL; m++) {
+            tc_mb_params p = {(tc_mb_model)m, TEST_LLC / 16, TEST_LINE};
+            for (int a = 0; a < set->count; a++) {
+                tc_mb_analysis *an = NULL;
+                tc_error e;
+                CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(set->alg[a], &fixtures[f].c, &p, &an, &e),
+                                      TC_OK);
+                for (int k = 0; k < an->ncases; k++) {
+                    tc_mb_case *cs = &an->cases[k];
+                    int b = check_setup(s, &fixtures[f].c, cs);
+                    tc_status st = tc_mb_sample(s, &fixtures[f].c, cs, &e);
+                    b += st != TC_OK || !(cs->seconds > 0.0);
+                    if (b && bad++ < 5)
+                        fprintf(stderr, "\n  %s %s model %d case %d: %s\n", fixtures[f].text,
+                                set->alg[a]->name, m, k, st == TC_OK ? "miscounted" : e.message);
+                    cases++;
+                    truncated += cs->truncated;
+                    for (int e2 = 0; e2 < cs->nsetup; e2++)
+                        prefetches += cs->setup[e2].kind == TC_SETUP_PREFETCH;
+                }
+                tc_mb_analysis_free(an);
+            }
+        }
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(cases > 1000);
+    CU_ASSERT(truncated > 0);
+    CU_ASSERT(prefetches > 0);
+    fprintf(stderr, "[%d analyzer cases, %d truncated, %d prefetch touches] ", cases,
+            truncated, prefetches);
+    tc_mb_sampler_free(s);
+}
+
+static void test_reuse(void)
+{
+    tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
+    const tc_algorithm *alg = find_alg(0, "c-dgemm");
+    tc_mb_case cs, again, other;
+    case_for(alg->kernel_node, &cs);
+    make_setup(&cs, &fixtures[0].c, SETUP_TRUNCATED);
+    again = cs;
+    other = cs;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 1);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 0);
+
+    again.seconds = -1.0;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &again, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 1);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 1);
+    CU_ASSERT_EQUAL(again.seconds, cs.seconds);
+
+    /* only a remote size differs: a new benchmark */
+    other.setup[2].elements += 8;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &other, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 1);
+
+    /* the same call from another contraction's algorithm is the same case:
+     * c-dgemm of C[a,b,c] = A[a,i] * B[i,b,c] at other sizes of c */
+    tc_contraction c2;
+    char msg[256];
+    CU_ASSERT_FATAL(tc_corpus_parse(fixtures[0].text, "a=b=64,c=9,i=8", &c2, msg,
+                                    sizeof msg) == 0);
+    tc_algorithm_set *set2 = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c2, TC_KERNEL_MASK_ALL, &set2, &e) == TC_OK);
+    const tc_algorithm *alg2 = tc_alg_set_find(set2, "c-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg2);
+    tc_mb_case cs2;
+    case_for(alg2->kernel_node, &cs2);
+    make_setup(&cs2, &c2, SETUP_TRUNCATED);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &c2, &cs2, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 2);
+    CU_ASSERT_EQUAL(cs2.seconds, cs.seconds);
+    tc_alg_set_free(set2);
+    tc_mb_sampler_free(s);
+}
+
+/* A daxpy whose x has a huge increment: its span is about 2^50 doubles. */
+static void test_memory_check(void)
+{
+    tc_mb_sampler *s = new_sampler(3, TC_FLUSH_REMOTE);
+    tc_algorithm_set *set = tc_alg_set_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(set);
+    tc_call call;
+    memset(&call, 0, sizeof call);
+    call.kernel = TC_KERNEL_DAXPY;
+    call.n = (int64_t)1 << 20;
+    call.dim_m = call.dim_n = call.dim_k = -1;
+    call.arg[0].tensor = TC_A; /* scalar factor */
+    call.arg[1].tensor = TC_B;
+    call.arg[1].base = TC_B;
+    call.arg[1].rank = 1;
+    call.arg[1].extent[0] = call.n;
+    call.arg[1].stride[0] = call.arg[1].ld = (int64_t)1 << 30;
+    call.arg[2].tensor = TC_C;
+    call.arg[2].rank = 1;
+    call.arg[2].extent[0] = call.n;
+    call.arg[2].stride[0] = call.arg[2].ld = 1;
+    tc_node *node = tc_alg_kernel(set, &call);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(node);
+    tc_mb_case cs;
+    case_for(node, &cs);
+    make_setup(&cs, &fixtures[0].c, SETUP_ACCESS);
+    int64_t avail = tc_rt_memory_available();
+    CU_ASSERT(avail > 0);
+    CU_ASSERT(tc_mb_case_bytes(&cs) > avail);
+    CU_ASSERT_EQUAL(tc_mb_case_bytes(&cs), 8 * (cs.operand[0].span + cs.operand[1].span +
+                                                cs.operand[2].span));
+    tc_error e;
+    memset(&e, 0, sizeof e);
+    cs.seconds = -1.0;
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(e.code, TC_ERESOURCE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "available")); /* the check, not malloc */
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "daxpy"));
+    CU_ASSERT_EQUAL(cs.seconds, -1.0);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 0);
+
+    /* an increment beyond a BLAS int is bad input */
+    call.arg[1].stride[0] = call.arg[1].ld = (int64_t)1 << 32;
+    node = tc_alg_kernel(set, &call);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(node);
+    case_for(node, &cs);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_EINPUT);
+    CU_ASSERT(strlen(e.message) > 0);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 0);
+    tc_alg_set_free(set);
+    tc_mb_sampler_free(s);
+}
+
+/* reps = 1, and 201 repetitions leave the outputs where 1 does: alpha's
+ * sign flips every call (warm-up included), so an even number of calls
+ * returns them to their initial values. */
+static void test_repetitions(void)
+{
+    tc_mb_sampler *one = new_sampler(1, TC_FLUSH_CLFLUSH);
+    tc_mb_sampler *many = new_sampler(201, TC_FLUSH_CLFLUSH);
+    static const char *const names[] = {"c-dgemm", "ci-dger", "ca-dgemv", "cib-daxpy",
+                                        "cab-ddot"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const tc_algorithm *alg = find_alg(0, names[k]);
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        make_setup(&cs, &fixtures[0].c, SETUP_ACCESS);
+        tc_mb_case cs2 = cs;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sample(one, &fixtures[0].c, &cs, &e), TC_OK);
+        double c1 = tc_mb_sampler_checksum(one);
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sample(many, &fixtures[0].c, &cs2, &e), TC_OK);
+        double c2 = tc_mb_sampler_checksum(many);
+        CU_ASSERT(cs.seconds > 0.0 && isfinite(cs.seconds));
+        CU_ASSERT(cs2.seconds > 0.0 && isfinite(cs2.seconds));
+        CU_ASSERT(isfinite(c1) && isfinite(c2));
+        double tol = 1e-9 * (double)(cs.operand[2].elements + 1);
+        if (!(fabs(c1 - c2) <= tol))
+            fprintf(stderr, "\n  %s: outputs %.17g after 2 calls, %.17g after 202\n",
+                    names[k], c1, c2);
+        CU_ASSERT(fabs(c1 - c2) <= tol);
+    }
+    tc_mb_sampler_free(one);
+    tc_mb_sampler_free(many);
+}
+
+static void test_options(void)
+{
+    CU_ASSERT_PTR_NOT_NULL_FATAL(blas);
+    tc_mb_sampler_options o = {blas, &timer, TEST_LLC, TEST_LINE, 0, TC_FLUSH_REMOTE};
+    tc_mb_sampler *s = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
+    CU_ASSERT_PTR_NULL(s);
+    o.reps = 3;
+    o.line_bytes = 12;
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
+    o.line_bytes = TEST_LINE;
+    o.llc_bytes = 0;
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
+    o.llc_bytes = (int64_t)1 << 58; /* a pool larger than any memory */
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_ERESOURCE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "bytes"));
+    o.timer = NULL;
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_mb_sample(NULL, NULL, NULL, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(NULL), 0);
+    tc_mb_sampler_free(NULL);
+}
+
+static void test_memo(void)
+{
+    tc_mb_memo *m = tc_mb_memo_new();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    char key[32];
+    double v;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, "case %d", i);
+        CU_ASSERT_EQUAL(tc_mb_memo_find(m, key, &v), 0);
+        CU_ASSERT_EQUAL(tc_mb_memo_put(m, key, (double)i), 0);
+    }
+    CU_ASSERT_EQUAL(tc_mb_memo_count(m), 5000);
+    int bad = 0;
+    for (int i = 0; i < 5000; i++) {
+        snprintf(key, sizeof key, "case %d", i);
+        bad += !tc_mb_memo_find(m, key, &v) || v != (double)i;
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT_EQUAL(tc_mb_memo_put(m, "case 7", 0.5), 0);
+    CU_ASSERT(tc_mb_memo_find(m, "case 7", &v) && v == 0.5);
+    CU_ASSERT_EQUAL(tc_mb_memo_count(m), 5000);
+    tc_mb_memo_free(m);
+    tc_mb_memo_free(NULL);
+}
+
+int tc_suite_sample(void)
+{
+    CU_pSuite s = CU_add_suite("sample", fixtures_init, fixtures_clean);
+    if (!s)
+        return -1;
+    return !CU_add_test(s, "every node of every algorithm samples", test_every_case) ||
+           !CU_add_test(s, "i'c-dgemm: copy and dgemm, both flush modes",
+                        test_copy_algorithm) ||
+           !CU_add_test(s, "setups touch what they claim", test_setup_counts) ||
+           !CU_add_test(s, "the analyzer's cases", test_analyzer_cases) ||
+           !CU_add_test(s, "identical cases are timed once", test_reuse) ||
+           !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
+           !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
+           !CU_add_test(s, "option errors", test_options) ||
+           !CU_add_test(s, "memo hash table", test_memo)
+               ? -1
+               : 0;
+}
