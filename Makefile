@@ -13,7 +13,7 @@ SAN      ?=
 WARN     := -Wall -Wextra -Wpedantic -Werror
 CPPFLAGS := -D_GNU_SOURCE -Iinclude -I. -I$(BUILD) -I$(BUILD)/gen
 CFLAGS   := -std=c11 $(OPT) $(SAN) -fPIC
-LDLIBS   := -ldl -lm -lpthread
+LDLIBS   := -lhwloc -ldl -lm -lpthread
 TEST_LDLIBS := -lcunit
 FUZZ_SECONDS ?= 60
 

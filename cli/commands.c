@@ -23,5 +23,42 @@ const tc_command tc_commands[] = {
      "that calls CBLAS (default name: contraction), returning 0, or -1 when a\n"
      "temporary cannot be allocated. Compile it with any CBLAS library.\n",
      tc_cmd_emit},
+    {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
+     "Predicts the runtime of every algorithm without running it: each\n"
+     "algorithm's kernel (and copies) is timed in a replica of the cache state\n"
+     "the algorithm gives it (access and prefetch distances, prefetch failures,\n"
+     "first loop iterations), and the medians are weighted by how often each\n"
+     "case occurs. Prints the ranking, fastest first (TSV columns rank, name,\n"
+     "kernel, predicted_s, gflops), then '#' lines: the time the prediction\n"
+     "took, the cases timed and reused, and the set-up.\n"
+     "  --model warm|access|prefetch|failures|full   refinements used (default full)\n"
+     "  --reps N              timed repetitions per case, median kept (default 10)\n"
+     "  --cache-size BYTES    last-level cache size for the 5/4 truncation\n"
+     "  --flush clflush|remote  evict beyond-cache operands by flushing their lines\n"
+     "                        (default) or by touching 5/4 of the cache, as in the paper\n",
+     tc_cmd_predict},
+    {"explain", "explain CONTRACTION SIZES NAME [--model M] [--reps N]",
+     "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
+     "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"
+     "and copies, with every operand's size, access distance and prefetch\n"
+     "distance (in doubles), the setup list run before the timed call ('[n]' is\n"
+     "n doubles of remote memory, '~X' a prefetch touch of X), the occurrence\n"
+     "count and the median time. --format tsv gives one row per case operand.\n"
+     "Options as for predict.\n",
+     tc_cmd_explain},
+    {"info", "info [--measure] [--cache-size BYTES] [--blas B] [--threads N]",
+     "Shows what predictions are built on: each data cache level (size, line,\n"
+     "associativity, logical CPUs sharing it) from hwloc, else Linux sysfs, else\n"
+     "defaults; the last-level size used for the 5/4 truncation of setup lists;\n"
+     "the line size; the CPU model and count; the BLAS library (name, path,\n"
+     "version, threads); and the timer (source, calibrated frequency,\n"
+     "resolution, overhead of one start/stop pair). TSV: one row per cache level,\n"
+     "then '# key value' lines.\n"
+     "  --measure             also measure the line size and each level's capacity\n"
+     "                        and latency by pointer chasing (X-Ray, a few seconds)\n"
+     "                        and flag levels more than 2x off the detected size\n"
+     "  --cache-size BYTES    last-level size to use instead of the detected one:\n"
+     "                        bytes, or with K, M, G, KiB, MiB, GiB (powers of 1024)\n",
+     tc_cmd_info},
     {NULL, NULL, NULL, NULL},
 };

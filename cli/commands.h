@@ -3,13 +3,25 @@
 #define TC_CLI_COMMANDS_H
 
 #include "cli.h"
+#include "microbench/hardware.h"
 
 int tc_cmd_parse(const tc_cli *cli);
 int tc_cmd_main(const tc_cli *cli);
 int tc_cmd_list(const tc_cli *cli);
 int tc_cmd_emit(const tc_cli *cli);
+int tc_cmd_info(const tc_cli *cli);
+int tc_cmd_predict(const tc_cli *cli);
+int tc_cmd_explain(const tc_cli *cli);
 
 /* Prints the IR in cli->format to -o FILE or stdout (cmd_parse.c). */
 int tc_cli_print_contraction(const tc_cli *cli, const tc_contraction *c);
+
+/*
+ * --cache-size BYTES (cmd_info.c): a whole number of bytes, optionally
+ * followed by K, M, G or KiB, MiB, GiB (powers of 1024), from 1 B to 1 TiB.
+ * Sets hw->llc_bytes and returns 0; without the option changes nothing;
+ * otherwise prints "tcgen: usage: --cache-size needs ..." and returns 2.
+ */
+int tc_cli_cache_size(const tc_cli *cli, tc_hardware *hw);
 
 #endif

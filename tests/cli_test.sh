@@ -100,5 +100,27 @@ expect 1 "no algorithm named 'x-dgemm'" -- emit "$E" a=b=4,i=2 --algorithm x-dge
 expect 2 "--algorithm" -- emit "$E" a=b=4,i=2
 expect 2 "missing SIZES" -- emit "$E" --algorithm dgemm
 
+# info: caches, line size, BLAS library, timer; --cache-size; errors.
+expect 0 "" -- info --format tsv
+grep -q "^# llc_bytes [1-9][0-9]* " "$tmp/out" && ok || bad "info tsv: no last-level cache line"
+grep -q "^L1	[1-9]" "$tmp/out" && ok || bad "info tsv: no L1 row"
+grep -q "^# timer_ghz " "$tmp/out" && grep -q "^# blas_threads 1$" "$tmp/out" && ok || bad "info tsv: timer or BLAS lines"
+expect 0 "" -- info --format json
+if command -v python3 >/dev/null; then
+    python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "info json is not valid JSON"
+fi
+grep -q '"llc_overridden": false' "$tmp/out" && ok || bad "info json: llc_overridden"
+expect 0 "" -- info --cache-size 6MiB --format tsv
+grep -q "^# llc_bytes 6291456 .*--cache-size" "$tmp/out" && ok || bad "info --cache-size 6MiB: llc_bytes"
+expect 0 "" -- info --cache-size=512K --format json
+grep -q '"llc_bytes": 524288,' "$tmp/out" && ok || bad "info --cache-size=512K json"
+expect 2 "tcgen: usage: --cache-size needs" -- info --cache-size 0
+expect 2 "tcgen: usage: --cache-size needs" -- info --cache-size 12Q
+expect 2 "tcgen: usage: --cache-size needs" -- info --cache-size 2048G
+expect 3 "cannot load BLAS library '/nonexistent.so'" -- info --blas /nonexistent.so
+expect 2 "info takes no arguments" -- info extra
+expect 0 "" -- info --help
+grep -q "^usage: tcgen info" "$tmp/out" && ok || bad "info --help"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,164 @@
+/*
+ * cmd_explain.c - `tcgen explain CONTRACTION SIZES NAME`: one algorithm's
+ * AST, its cases with each operand's access and prefetch distances, each
+ * case's setup list, occurrence count and median time.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "generator/generator.h"
+#include "microbench/predict.h"
+#include "predictor.h"
+#include "table.h"
+
+static const char *case_kind(const tc_mb_case *cs)
+{
+    static const char *const names[] = {"steady", "failure", "first"};
+    return names[cs->kind];
+}
+
+static const char *prefetch_name(tc_mb_prefetch k)
+{
+    return k == TC_PREFETCH_LINE ? "line" : k == TC_PREFETCH_STREAM ? "stream" : "-";
+}
+
+/* "dgemv", or "copy A[i,:,:] -> T0" / "copy T0 -> C[a,:,c]". */
+static void node_name(const tc_mb_case *cs, const tc_contraction *c, char *buf, size_t n)
+{
+    if (cs->node->kind == TC_NODE_KERNEL) {
+        snprintf(buf, n, "%s", tc_kernel_name(cs->node->call->kernel));
+        return;
+    }
+    char slice[96];
+    tc_alg_format_operand(c, &cs->node->copy->slice, slice, sizeof slice);
+    if (cs->node->copy->dir == TC_COPY_IN)
+        snprintf(buf, n, "copy %s -> T%d", slice, cs->node->copy->temp);
+    else
+        snprintf(buf, n, "copy T%d -> %s", cs->node->copy->temp, slice);
+}
+
+static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction *c,
+                       const tc_cli_predictor *p, double total)
+{
+    char how[256], name[128], setup[512], op[96];
+    tc_alg_print(a->alg, c, out);
+    tc_cli_predictor_describe(p, how, sizeof how);
+    fprintf(out, "\n%s\n", how);
+    fprintf(out, "kernel calls %lld; truncation at 5/4 of the LLC = %lld doubles\n",
+            (long long)a->calls, (long long)(p->params.llc_bytes / 8 * 5 / 4));
+    for (int i = 0; i < a->ncases; i++) {
+        const tc_mb_case *cs = &a->cases[i];
+        double part = (double)cs->count * cs->seconds;
+        node_name(cs, c, name, sizeof name);
+        fprintf(out, "\ncase %d: %s %s", i + 1, name, case_kind(cs));
+        if (cs->kind == TC_CASE_FIRST)
+            fprintf(out, " (loop %s)", c->index[a->alg->loop[cs->level]].name);
+        fprintf(out, "  count %lld  median %.3e s  total %.3e s (%.1f %%)\n",
+                (long long)cs->count, cs->seconds, part, total > 0 ? 100.0 * part / total : 0.0);
+        fprintf(out, "  %-20s %10s %16s %9s %16s %10s\n", "operand", "elements",
+                "access_distance", "prefetch", "prefetch_dist", "pf_elems");
+        for (int j = 0; j < cs->noperands; j++) {
+            const tc_mb_operand *o = &cs->operand[j];
+            tc_alg_format_operand(c, &o->op, op, sizeof op);
+            fprintf(out, "  %-20s %10lld %16lld %9s", op, (long long)o->elements,
+                    (long long)o->access_distance, prefetch_name(o->prefetch));
+            if (o->prefetch != TC_PREFETCH_NONE)
+                fprintf(out, " %16lld %10lld", (long long)o->prefetch_distance,
+                        (long long)o->prefetch_elements);
+            fputc('\n', out);
+        }
+        tc_mb_format_setup(cs, c, setup, sizeof setup);
+        fprintf(out, "  setup%s: %s\n", cs->truncated ? " (truncated)" : "", setup);
+    }
+    double flops = tc_contraction_flops(c);
+    fprintf(out, "\npredicted %.6e s (%.3f GFLOP/s)\n", total,
+            total > 0 ? flops / total * 1e-9 : 0.0);
+}
+
+static int fill_table(tc_table *t, const tc_mb_analysis *a, const tc_contraction *c)
+{
+    char name[128], setup[512], op[96];
+    for (int i = 0; i < a->ncases; i++) {
+        const tc_mb_case *cs = &a->cases[i];
+        node_name(cs, c, name, sizeof name);
+        tc_mb_format_setup(cs, c, setup, sizeof setup);
+        for (int j = 0; j < cs->noperands; j++) {
+            const tc_mb_operand *o = &cs->operand[j];
+            tc_alg_format_operand(c, &o->op, op, sizeof op);
+            if (tc_table_addf(t, "%d\t%s\t%s\t%s\t%lld\t%.6e\t%s\t%lld\t%lld\t%s\t%lld\t%lld\t%s",
+                              i + 1, name, case_kind(cs),
+                              cs->kind == TC_CASE_FIRST ? c->index[a->alg->loop[cs->level]].name
+                                                        : "-",
+                              (long long)cs->count, cs->seconds, op, (long long)o->elements,
+                              (long long)o->access_distance, prefetch_name(o->prefetch),
+                              (long long)o->prefetch_distance, (long long)o->prefetch_elements,
+                              setup) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+int tc_cmd_explain(const tc_cli *cli)
+{
+    static const char *const headers[] = {
+        "case", "node", "kind", "first_loop", "count", "median_s", "operand", "elements",
+        "access_distance", "prefetch", "prefetch_distance", "prefetch_elements", "setup"};
+    /* NAME is --algorithm or the last argument that is not a size. */
+    tc_cli args = *cli;
+    const char *name = cli->algorithm;
+    if (!name && args.npositional >= 2 && !strchr(args.positional[args.npositional - 1], '='))
+        name = args.positional[--args.npositional];
+    if (!name)
+        return tc_cli_failf(TC_EUSAGE, "usage: explain needs an algorithm name after the sizes "
+                                       "(see 'tcgen list')");
+    tc_contraction c;
+    int rc = tc_cli_load(&args, 1, &c);
+    if (rc)
+        return rc;
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    if (tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    const tc_algorithm *alg = tc_alg_set_find(set, name);
+    if (!alg) {
+        tc_alg_set_free(set);
+        return tc_cli_failf(TC_EINPUT, "no algorithm named '%s' (see 'tcgen list')", name);
+    }
+    if (!alg->fits_int) {
+        tc_alg_set_free(set);
+        return tc_cli_failf(TC_EINPUT, "cannot predict %s: %s", alg->name, alg->why);
+    }
+    tc_cli_predictor p;
+    tc_mb_analysis *a = NULL;
+    double total = 0.0;
+    rc = tc_cli_predictor_open(cli, &p);
+    if (!rc && tc_mb_predict(p.sampler, &c, alg, &p.params, &total, &a, &err) != TC_OK)
+        rc = tc_cli_fail(&err, NULL);
+    FILE *out = rc ? NULL : tc_cli_open_output(cli);
+    if (!rc && !out)
+        rc = TC_ERESOURCE;
+    if (!rc && cli->format == TC_FMT_TABLE) {
+        print_text(out, a, &c, &p, total);
+    } else if (!rc) {
+        tc_table *t = tc_table_new(13, headers, "nsssnnsnnsnns");
+        if (!t || fill_table(t, a, &c) != 0) {
+            rc = tc_cli_failf(TC_ERESOURCE, "out of memory");
+        } else {
+            tc_table_print(t, out, cli->format);
+            if (cli->format == TC_FMT_TSV)
+                fprintf(out, "# predicted_s %.6e\n", total);
+        }
+        tc_table_free(t);
+    }
+    if (out) {
+        int closed = tc_cli_close_output(out);
+        rc = rc ? rc : closed;
+    }
+    tc_mb_analysis_free(a);
+    if (p.blas)
+        tc_cli_predictor_close(&p);
+    tc_alg_set_free(set);
+    return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * predictor.h - what the predicting commands (predict, explain, the main
+ * job) set up from the options: the cache description (--cache-size), the
+ * BLAS library (--blas, --threads), the timer, the model (--model), the
+ * repetitions (--reps), the eviction (--flush) and the sampler.
+ */
+#ifndef TC_CLI_PREDICTOR_H
+#define TC_CLI_PREDICTOR_H
+
+#include "cli.h"
+#include "microbench/hardware.h"
+#include "microbench/sample.h"
+#include "planner/rank.h"
+
+typedef struct tc_cli_predictor {
+    tc_hardware hw;
+    tc_blas *blas;
+    tc_timer timer;
+    tc_mb_params params;
+    tc_mb_sampler_options options;
+    tc_mb_sampler *sampler;
+} tc_cli_predictor;
+
+/* Validates the options and sets everything up; on error prints it and
+ * returns the exit status (everything already set up is released). */
+int tc_cli_predictor_open(const tc_cli *cli, tc_cli_predictor *p);
+void tc_cli_predictor_close(tc_cli_predictor *p);
+
+/* Ranks every algorithm of set, with progress on stderr when it is a
+ * terminal (and not -q). On error prints it and returns the exit status. */
+int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
+                const tc_algorithm_set *set, tc_ranking **out);
+
+/* "model full, 10 reps, openblas 0.3.21 (1 thread), LLC 32 MiB (hwloc), flush clflush" */
+void tc_cli_predictor_describe(const tc_cli_predictor *p, char *buf, size_t n);
+
+#endif

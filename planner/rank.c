@@ -1,0 +1,83 @@
+/* rank.c - predicted ranking of all algorithms (rank.h). */
+#include "planner/rank.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "ast/error.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Sort key: time, then position in the set (the enumeration order). */
+typedef struct keyed {
+    tc_rank_entry e;
+    int order;
+} keyed;
+
+static int by_time(const void *a, const void *b)
+{
+    const keyed *x = a, *y = b;
+    if (x->e.seconds != y->e.seconds)
+        return x->e.seconds < y->e.seconds ? -1 : 1;
+    return x->order - y->order;
+}
+
+tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm_set *set,
+                       const tc_mb_params *p, tc_rank_progress progress, void *data,
+                       tc_ranking **out, tc_error *err)
+{
+    *out = NULL;
+    double t0 = now();
+    tc_ranking *r = calloc(1, sizeof *r);
+    keyed *k = calloc((size_t)set->count + 1, sizeof *k);
+    if (!r || !k) {
+        free(r);
+        free(k);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
+                            set->count);
+    }
+    tc_status st = TC_OK;
+    for (int i = 0; i < set->count && st == TC_OK; i++) {
+        const tc_algorithm *alg = set->alg[i];
+        if (!alg->fits_int) {
+            r->skipped++;
+        } else {
+            k[r->count] = (keyed){{alg, 0.0}, i};
+            st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, err);
+            r->count++;
+        }
+        if (progress)
+            progress(i + 1, set->count, data);
+    }
+    if (st != TC_OK) {
+        free(k);
+        free(r);
+        return st;
+    }
+    qsort(k, (size_t)r->count, sizeof *k, by_time);
+    r->entry = malloc(((size_t)r->count + 1) * sizeof *r->entry);
+    for (int i = 0; r->entry && i < r->count; i++)
+        r->entry[i] = k[i].e;
+    free(k);
+    if (!r->entry) {
+        free(r);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
+                            set->count);
+    }
+    r->elapsed_s = now() - t0;
+    *out = r;
+    return TC_OK;
+}
+
+void tc_ranking_free(tc_ranking *r)
+{
+    if (!r)
+        return;
+    free(r->entry);
+    free(r);
+}

@@ -1,0 +1,37 @@
+/*
+ * rank.h - every algorithm of a contraction, sorted by predicted time.
+ */
+#ifndef TC_PLANNER_RANK_H
+#define TC_PLANNER_RANK_H
+
+#include "microbench/predict.h"
+
+typedef struct tc_rank_entry {
+    const tc_algorithm *alg;   /* points into the algorithm set */
+    double seconds;            /* predicted time of one contraction */
+} tc_rank_entry;
+
+typedef struct tc_ranking {
+    int count;                 /* ranked algorithms, fastest first */
+    tc_rank_entry *entry;
+    int skipped;               /* algorithms whose BLAS arguments exceed int */
+    double elapsed_s;          /* wall time the ranking took */
+} tc_ranking;
+
+/* Called after each algorithm: done of total. */
+typedef void (*tc_rank_progress)(int done, int total, void *data);
+
+/*
+ * Predicts every algorithm of set (contraction c with sizes) with sampler s
+ * under p and sorts them by predicted time (ties in the set's order).
+ * Algorithms that do not fit BLAS's int arguments are skipped and counted.
+ * *out is the caller's, freed with tc_ranking_free().
+ */
+tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm_set *set,
+                       const tc_mb_params *p, tc_rank_progress progress, void *data,
+                       tc_ranking **out, tc_error *err);
+
+/* NULL is a no-op. */
+void tc_ranking_free(tc_ranking *r);
+
+#endif
