@@ -1,6 +1,7 @@
 /* rank.c - predicted ranking of all algorithms (rank.h). */
 #include "planner/rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -50,6 +51,11 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algor
             k[r->count] = (keyed){{alg, 0.0}, i};
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, err);
             r->count++;
+            if (st != TC_OK) {
+                char why[sizeof err->message];
+                snprintf(why, sizeof why, "%s", err->message);
+                tc_error_set(err, st, 0, 0, "predicting %s: %s", alg->name, why);
+            }
         }
         if (progress)
             progress(i + 1, set->count, data);

@@ -122,5 +122,46 @@ expect 2 "info takes no arguments" -- info extra
 expect 0 "" -- info --help
 grep -q "^usage: tcgen info" "$tmp/out" && ok || bad "info --help"
 
+# predict: a ranking of every algorithm, fastest first; models; errors.
+P='C[a,b,c] = A[a,i] * B[i,b,c]'
+expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --format tsv
+head -1 "$tmp/out" | grep -qx "rank	name	kernel	predicted_s	gflops" && ok || bad "predict: header"
+[ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 36 ] && ok || bad "predict: not 36 algorithms"
+awk -F'\t' 'NR > 1 && !/^#/ { if ($1 != NR - 1 || $4 <= 0 || $4 < prev) exit 1; prev = $4 }' "$tmp/out" \
+    && ok || bad "predict: ranks not 1..36 by increasing positive time"
+grep -q "^# predict_s [0-9.]*$" "$tmp/out" && grep -q "^# cases_timed [0-9]* reused [0-9]*$" "$tmp/out" \
+    && ok || bad "predict: summary lines"
+for m in warm access prefetch failures full; do
+    expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "$m" --kernels dgemm,dger --format tsv
+    [ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 6 ] && grep -q "model $m," "$tmp/out" && ok || bad "predict --model $m"
+done
+expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --blas blis --flush remote --format json
+python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "predict json is not valid JSON"
+expect 2 "unknown model 'cold'" -- predict "$P" a=b=c=24,i=8 --model cold
+expect 2 "--reps needs a whole number" -- predict "$P" a=b=c=24,i=8 --reps 0
+expect 2 "unknown flush 'x'" -- predict "$P" a=b=c=24,i=8 --flush x
+expect 2 "missing SIZES" -- predict "$P"
+expect 1 "no size given for index" -- predict "$P" a=b=c=24
+expect 3 "cannot load BLAS library" -- predict "$P" a=b=c=24,i=8 --blas /nonexistent.so
+expect 3 "predicting dgemm: cannot sample dgemm m=1000000 n=1000000 k=8: its operands span" -- \
+    predict 'C[a,b] = A[a,i] * B[i,b]' a=b=1000000,i=8 --reps 1
+# every contraction of the corpus
+while IFS=';' read -r con sz; do
+    case "$con" in '#'*|'') continue ;; esac
+    expect 0 "" -- predict "$con" $sz --reps 1 --format tsv
+done < "$DATA/contractions.txt"
+
+# explain: Example 6.7/6.10 end to end (ca-dgemv, Harpertown's 6 MiB cache).
+expect 0 "" -- explain "$P" a=b=c=400,i=8 ca-dgemv --cache-size 6MiB --reps 1 --format tsv
+grep -q "	failure	.*	\[816632\], A\[a,:\], \[163200\], B\[:,:,c\]$" "$tmp/out" && ok || bad "explain: failure setup"
+grep -q "	steady	.*	A\[a,:\]	8	166400	line	0	8	-$" "$tmp/out" && ok || bad "explain: A[a,:] distances"
+grep -q "^# predicted_s [0-9]" "$tmp/out" && ok || bad "explain: predicted_s"
+expect 0 "" -- explain "$P" a=b=c=40,i=8 "bi-dger" --reps 1 --format table
+grep -q "^algorithm bi-dger" "$tmp/out" && grep -q "^predicted " "$tmp/out" && ok || bad "explain table"
+expect 0 "" -- explain 'C[a,b,c] = A[i,j,a] * B[j,b,i,c]' i=j=8,a=b=c=16 "i'c-dgemm" --reps 1 --format json
+python3 -m json.tool "$tmp/out" >/dev/null && grep -q "copy A\[i,:,:\] -> T0" "$tmp/out" && ok || bad "explain json with a copy"
+expect 1 "no algorithm named 'zz-dgemm'" -- explain "$P" a=b=c=40,i=8 zz-dgemm
+expect 2 "explain needs an algorithm name" -- explain "$P" a=b=c=40,i=8
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
