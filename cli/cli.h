@@ -31,6 +31,9 @@ typedef struct tc_cli {
     const char *reps;           /* --reps N (validated by the command) */
     const char *cache_size;     /* --cache-size BYTES: last-level cache override */
     const char *flush;          /* --flush clflush|remote: how cases evict */
+    const char *time_limit;     /* --time-limit SECONDS per measured algorithm */
+    const char *sweep;          /* --sweep 'a=b=c=8:1000:64' or 'i=8,64,512' */
+    const char *plot;           /* --plot FILE.svg|FILE.png */
     int measure;                /* --measure */
     int argc;                   /* the original command line, for headers */
     char **argv;

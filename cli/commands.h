@@ -3,6 +3,7 @@
 #define TC_CLI_COMMANDS_H
 
 #include "cli.h"
+#include "planner/measure.h"
 #include "microbench/hardware.h"
 
 int tc_cmd_parse(const tc_cli *cli);
@@ -12,6 +13,8 @@ int tc_cmd_emit(const tc_cli *cli);
 int tc_cmd_info(const tc_cli *cli);
 int tc_cmd_predict(const tc_cli *cli);
 int tc_cmd_explain(const tc_cli *cli);
+int tc_cmd_measure(const tc_cli *cli);
+int tc_cmd_compare(const tc_cli *cli);
 
 /* Prints the IR in cli->format to -o FILE or stdout (cmd_parse.c). */
 int tc_cli_print_contraction(const tc_cli *cli, const tc_contraction *c);
@@ -23,5 +26,18 @@ int tc_cli_print_contraction(const tc_cli *cli, const tc_contraction *c);
  * otherwise prints "tcgen: usage: --cache-size needs ..." and returns 2.
  */
 int tc_cli_cache_size(const tc_cli *cli, tc_hardware *hw);
+
+/*
+ * Enumerates the algorithms of c that --kernels and --algorithm select and
+ * BLAS can run (the others are counted in a warning). *set and *sel are the
+ * caller's (tc_alg_set_free, free). On error prints it and returns the exit
+ * status.
+ */
+int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
+                  const tc_algorithm ***sel, int *n);
+
+/* --reps (default 5) and --time-limit (default 10 s) for measuring; on error
+ * prints it and returns the exit status. */
+int tc_cli_measure_options(const tc_cli *cli, tc_measure_options *o);
 
 #endif

@@ -65,6 +65,8 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--function", offsetof(tc_cli, function)}, {"--kernels", offsetof(tc_cli, kernels)},
         {"--model", offsetof(tc_cli, model)},    {"--reps", offsetof(tc_cli, reps)},
         {"--cache-size", offsetof(tc_cli, cache_size)}, {"--flush", offsetof(tc_cli, flush)},
+        {"--time-limit", offsetof(tc_cli, time_limit)}, {"--sweep", offsetof(tc_cli, sweep)},
+        {"--plot", offsetof(tc_cli, plot)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)

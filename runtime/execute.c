@@ -2,6 +2,7 @@
 #include "runtime/execute.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "ast/error.h"
 #include "runtime/memory.h"
@@ -12,7 +13,24 @@ typedef struct run {
     double alpha;
     double *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
     int64_t value[TC_MAX_INDICES];             /* current loop index values */
+    double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
+    unsigned calls;    /* kernel calls since the last look at the clock */
+    int stopped;       /* the deadline passed: unwind */
 } run;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Looks at the clock every 256 calls, so a deadline costs next to nothing. */
+static void check_deadline(run *r)
+{
+    if (r->deadline > 0 && ++r->calls % 256 == 0 && now() > r->deadline)
+        r->stopped = 1;
+}
 
 static double *address(const run *r, const tc_operand *op)
 {
@@ -77,7 +95,7 @@ static void exec_list(run *r, const tc_node *n)
     for (; n; n = n->next) {
         switch (n->kind) {
         case TC_NODE_LOOP:
-            for (int64_t v = 0; v < n->extent; v++) {
+            for (int64_t v = 0; v < n->extent && !r->stopped; v++) {
                 r->value[n->index] = v;
                 exec_list(r, n->child);
             }
@@ -90,6 +108,7 @@ static void exec_list(run *r, const tc_node *n)
             const tc_operand *a = n->call->arg;
             tc_rt_call(r->blas, n->call, r->alpha, address(r, &a[0]), address(r, &a[1]),
                        address(r, &a[2]));
+            check_deadline(r);
             break;
         }
         }
@@ -99,6 +118,13 @@ static void exec_list(run *r, const tc_node *n)
 tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
                         const tc_contraction *c, const double *A,
                         const double *B, double *C, tc_error *err)
+{
+    return tc_rt_execute_within(blas, alg, c, A, B, C, 0.0, NULL, err);
+}
+
+tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
+                               const tc_contraction *c, const double *A, const double *B,
+                               double *C, double limit_s, int *stopped, tc_error *err)
 {
     if (!blas || !alg || !c || !A || !B || !C)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_rt_execute: NULL argument");
@@ -113,6 +139,7 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
     r.blas = blas;
     r.alg = alg;
     r.alpha = c->alpha;
+    r.deadline = limit_s > 0 ? now() + limit_s : 0.0;
     /* The executor only reads A and B; the table is shared with C. */
     r.base[TC_C] = C;
     r.base[TC_A] = (double *)(uintptr_t)A;
@@ -134,6 +161,8 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
             C[e] *= c->beta;
     }
     exec_list(&r, alg->body);
+    if (stopped)
+        *stopped = r.stopped;
     for (int t = 0; t < alg->ntemps; t++)
         tc_rt_free(r.base[TC_BASE_TEMP + t]);
     return TC_OK;

@@ -22,6 +22,15 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
                         const double *B, double *C, tc_error *err);
 
 /*
+ * tc_rt_execute that gives up once limit_s seconds have passed (0: no
+ * limit), checking the clock every 256 kernel calls: *stopped (if not NULL)
+ * is then 1 and C holds a partial result.
+ */
+tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
+                               const tc_contraction *c, const double *A, const double *B,
+                               double *C, double limit_s, int *stopped, tc_error *err);
+
+/*
  * One kernel call of k on operands at p0, p1, p2 (k->arg[i] gives their
  * shapes, leading dimensions and increments), accumulating with alpha.
  * The caller checks that the algorithm fits_int.

@@ -1,0 +1,71 @@
+/* select.c - the algorithms a command works on: --kernels, --algorithm. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "generator/generator.h"
+
+int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
+                  const tc_algorithm ***sel, int *n)
+{
+    unsigned mask = TC_KERNEL_MASK_ALL;
+    tc_error err;
+    *set = NULL;
+    *sel = NULL;
+    *n = 0;
+    if (cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    if (tc_gen_enumerate(c, mask, set, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    *sel = calloc((size_t)(*set)->count + 1, sizeof **sel);
+    if (!*sel) {
+        tc_alg_set_free(*set);
+        *set = NULL;
+        return tc_cli_failf(TC_ERESOURCE, "out of memory");
+    }
+    int skipped = 0;
+    for (int i = 0; i < (*set)->count; i++) {
+        const tc_algorithm *a = (*set)->alg[i];
+        if (cli->algorithm && strcmp(a->name, cli->algorithm) != 0)
+            continue;
+        if (a->fits_int)
+            (*sel)[(*n)++] = a;
+        else
+            skipped++;
+    }
+    if (cli->algorithm && *n == 0 && !skipped) {
+        free(*sel);
+        tc_alg_set_free(*set);
+        *sel = NULL;
+        *set = NULL;
+        return tc_cli_failf(TC_EINPUT, "no algorithm named '%s' (see 'tcgen list')",
+                            cli->algorithm);
+    }
+    if (skipped && !cli->quiet)
+        fprintf(stderr, "tcgen: warning: %d algorithms skipped: a BLAS dimension exceeds "
+                        "INT_MAX\n", skipped);
+    return 0;
+}
+
+int tc_cli_measure_options(const tc_cli *cli, tc_measure_options *o)
+{
+    o->reps = 5;
+    o->time_limit_s = 10.0;
+    if (cli->reps) {
+        char *end;
+        long r = strtol(cli->reps, &end, 10);
+        if (*cli->reps == '\0' || *end != '\0' || r < 1 || r > 1000)
+            return tc_cli_failf(TC_EUSAGE, "usage: --reps needs a whole number from 1 to "
+                                           "1000, not '%s'", cli->reps);
+        o->reps = (int)r;
+    }
+    if (cli->time_limit) {
+        char *end;
+        double t = strtod(cli->time_limit, &end);
+        if (*cli->time_limit == '\0' || *end != '\0' || !(t > 0) || t > 1e6)
+            return tc_cli_failf(TC_EUSAGE, "usage: --time-limit needs seconds above 0 and at "
+                                           "most 1000000, not '%s'", cli->time_limit);
+        o->time_limit_s = t;
+    }
+    return 0;
+}

@@ -1,0 +1,157 @@
+/* measure.c - timed runs of whole algorithms on real tensors (measure.h). */
+#include "planner/measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ast/error.h"
+#include "runtime/execute.h"
+#include "runtime/memory.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mixed-sign values in [-1, 1) from a 64-bit LCG (no all-zero data). */
+static void fill(double *x, int64_t n, uint64_t seed)
+{
+    for (int64_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (double)(seed >> 11) * 0x1p-52 - 1.0;
+    }
+}
+
+double tc_plan_measure_bytes(const tc_contraction *c)
+{
+    double e = (double)c->tensor[TC_A].elements + (double)c->tensor[TC_B].elements +
+               (double)c->tensor[TC_C].elements * (c->beta != 0.0 ? 2.0 : 1.0);
+    return e * (double)sizeof(double);
+}
+
+typedef struct tensors {
+    double *a, *b, *c, *c0; /* c0: C's initial values when beta != 0 */
+} tensors;
+
+static void release(tensors *t)
+{
+    tc_rt_free(t->a);
+    tc_rt_free(t->b);
+    tc_rt_free(t->c);
+    tc_rt_free(t->c0);
+}
+
+static tc_status allocate(const tc_contraction *c, tensors *t, tc_error *err)
+{
+    memset(t, 0, sizeof *t);
+    double need = tc_plan_measure_bytes(c);
+    int64_t avail = tc_rt_memory_available();
+    if (avail >= 0 && need > (double)avail)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "measuring needs %.0f MiB for the tensors but only %lld MiB of "
+                            "memory are available",
+                            need / 1048576.0, (long long)(avail / 1048576));
+    int64_t nc = c->tensor[TC_C].elements;
+    if (!(t->a = tc_rt_alloc(c->tensor[TC_A].elements, err)) ||
+        !(t->b = tc_rt_alloc(c->tensor[TC_B].elements, err)) || !(t->c = tc_rt_alloc(nc, err)) ||
+        (c->beta != 0.0 && !(t->c0 = tc_rt_alloc(nc, err)))) {
+        release(t);
+        return TC_ERESOURCE;
+    }
+    fill(t->a, c->tensor[TC_A].elements, 1);
+    fill(t->b, c->tensor[TC_B].elements, 2);
+    fill(t->c, nc, 3);
+    if (t->c0)
+        memcpy(t->c0, t->c, (size_t)nc * sizeof(double));
+    return TC_OK;
+}
+
+/* One run; restores C first when the contraction reads it. */
+static tc_status run_once(const tc_contraction *c, const tc_algorithm *alg, const tensors *t,
+                          const tc_measure_options *o, double limit, double *seconds,
+                          int *stopped, tc_error *err)
+{
+    if (t->c0)
+        memcpy(t->c, t->c0, (size_t)c->tensor[TC_C].elements * sizeof(double));
+    double t0 = now();
+    tc_status st = tc_rt_execute_within(o->blas, alg, c, t->a, t->b, t->c, limit, stopped, err);
+    *seconds = now() - t0;
+    return st;
+}
+
+static tc_status measure_one(const tc_contraction *c, const tc_algorithm *alg,
+                             const tensors *t, const tc_measure_options *o, double *times,
+                             tc_measure_entry *e, tc_error *err)
+{
+    int stopped = 0;
+    double s;
+    e->alg = alg;
+    tc_status st = run_once(c, alg, t, o, o->time_limit_s, &s, &stopped, err);
+    if (st != TC_OK)
+        return st;
+    if (stopped || s > o->time_limit_s) {
+        e->over_limit = 1;
+        e->seconds = o->time_limit_s;
+        return TC_OK;
+    }
+    for (int r = 0; r < o->reps; r++)
+        if ((st = run_once(c, alg, t, o, 0.0, &times[r], NULL, err)) != TC_OK)
+            return st;
+    qsort(times, (size_t)o->reps, sizeof *times, by_value);
+    e->seconds = o->reps % 2 ? times[o->reps / 2]
+                             : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
+    return TC_OK;
+}
+
+tc_status tc_plan_measure(const tc_contraction *c, const tc_algorithm *const *algs, int n,
+                          const tc_measure_options *o, tc_measure_progress progress,
+                          void *data, tc_measurements **out, tc_error *err)
+{
+    *out = NULL;
+    if (!c->has_sizes || o->reps < 1 || !(o->time_limit_s > 0))
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_measure: bad arguments");
+    double t0 = now();
+    tensors t;
+    tc_status st = allocate(c, &t, err);
+    if (st != TC_OK)
+        return st;
+    tc_measurements *m = calloc(1, sizeof *m);
+    tc_measure_entry *e = calloc((size_t)n + 1, sizeof *e);
+    double *times = calloc((size_t)o->reps, sizeof *times);
+    if (!m || !e || !times)
+        st = tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory measuring");
+    for (int i = 0; st == TC_OK && i < n; i++) {
+        st = measure_one(c, algs[i], &t, o, times, &e[i], err);
+        if (progress)
+            progress(i + 1, n, data);
+    }
+    free(times);
+    release(&t);
+    if (st != TC_OK) {
+        free(e);
+        free(m);
+        return st;
+    }
+    m->count = n;
+    m->entry = e;
+    m->elapsed_s = now() - t0;
+    *out = m;
+    return TC_OK;
+}
+
+void tc_measurements_free(tc_measurements *m)
+{
+    if (!m)
+        return;
+    free(m->entry);
+    free(m);
+}
