@@ -50,6 +50,20 @@ typedef struct tc_command {
 /* The table of subcommands, NULL-name terminated (commands.c). */
 extern const tc_command tc_commands[];
 
+/* --sweep: indices set to each of a list of values in turn. */
+#define TC_SWEEP_MAX_POINTS 1000
+typedef struct tc_sweep {
+    int nnames;
+    char names[TC_MAX_INDICES][TC_NAME_MAX];
+    char label[TC_MAX_INDICES * TC_NAME_MAX];   /* "a=b=c" */
+    int npoints;
+    int64_t value[TC_SWEEP_MAX_POINTS];
+} tc_sweep;
+
+/* Parses --sweep 'a=b=c=8:1000:64' (start:stop:step) or 'i=8,64,512'. On
+ * error prints it and returns the exit status (2). */
+int tc_cli_sweep_parse(const char *spec, tc_sweep *sw);
+
 /*
  * Loads the problem: the contraction from -f FILE or positional[0], and the
  * sizes from the file and/or the remaining positionals. need_sizes: 1 if
@@ -57,6 +71,10 @@ extern const tc_command tc_commands[];
  * exit status (non-zero); on success returns 0.
  */
 int tc_cli_load(const tc_cli *cli, int need_sizes, tc_contraction *out);
+
+/* tc_cli_load with sizes, where the indices of sw (if not NULL) take their
+ * value at `point` instead of any size given for them. */
+int tc_cli_load_at(const tc_cli *cli, const tc_sweep *sw, int point, tc_contraction *out);
 
 /* Prints "tcgen: error: [where:]line:col: message" and returns the exit status. */
 int tc_cli_fail(const tc_error *err, const char *where);

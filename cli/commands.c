@@ -35,8 +35,33 @@ const tc_command tc_commands[] = {
      "  --reps N              timed repetitions per case, median kept (default 10)\n"
      "  --cache-size BYTES    last-level cache size for the 5/4 truncation\n"
      "  --flush clflush|remote  evict beyond-cache operands by flushing their lines\n"
-     "                        (default) or by touching 5/4 of the cache, as in the paper\n",
+     "                        (default) or by touching 5/4 of the cache, as in the paper\n"
+     "  --sweep SPEC, --plot FILE   over a range of sizes, drawn (see compare)\n",
      tc_cmd_predict},
+    {"measure", "measure CONTRACTION SIZES [--kernels K,...] [--algorithm NAME] [--reps N] "
+                "[--time-limit S]",
+     "Runs every algorithm (or those --kernels or --algorithm select) on real\n"
+     "tensors with random data and ranks them by measured time (TSV columns\n"
+     "rank, name, kernel, measured_s, gflops). The tensors are allocated once;\n"
+     "each algorithm runs once untimed (the cache state of a repeated\n"
+     "contraction), then --reps times (default 5), median kept. An algorithm\n"
+     "whose first run exceeds --time-limit seconds (default 10) is stopped and\n"
+     "listed last with '-'. Sizes whose tensors do not fit in memory are\n"
+     "refused. --sweep and --plot as for compare.\n",
+     tc_cmd_measure},
+    {"compare", "compare CONTRACTION SIZES [--sweep SPEC] [--plot FILE.svg|.png]",
+     "Predicts and measures every algorithm and prints, fastest measured first,\n"
+     "name, kernel, predicted_s, measured_s and error_pct ((predicted -\n"
+     "measured) / measured), then '#' lines: mean_abs_error_pct, best_predicted,\n"
+     "best_measured, regret_pct (how much slower the predicted best runs than\n"
+     "the measured best), predict_s, measure_s and, per kernel, the speedup of\n"
+     "predicting over running (one run of the algorithms / their prediction time).\n"
+     "  --sweep 'a=b=c=8:1000:64'   repeat for each size (START:STOP:STEP, or a\n"
+     "                         list 'i=8,64,512'); rows start with the size\n"
+     "  --plot FILE.svg|FILE.png  draw predicted (solid) and measured (dashed)\n"
+     "                         GFLOP/s per algorithm with gnuplot, and the error\n"
+     "Options of predict and measure apply (--reps sets both).\n",
+     tc_cmd_compare},
     {"explain", "explain CONTRACTION SIZES NAME [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"

@@ -41,7 +41,40 @@ void tc_cli_warn(const tc_cli *cli, const tc_error *w, const char *where)
         print_located("warning", w, where);
 }
 
+static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *sw, int point,
+                             tc_contraction *out);
+
 int tc_cli_load(const tc_cli *cli, int need_sizes, tc_contraction *out)
+{
+    return tc_cli_load_sweep(cli, need_sizes, NULL, 0, out);
+}
+
+int tc_cli_load_at(const tc_cli *cli, const tc_sweep *sw, int point, tc_contraction *out)
+{
+    return tc_cli_load_sweep(cli, 1, sw, point, out);
+}
+
+/* Replaces the sizes of the swept indices by their value at `point`. */
+static void apply_sweep(const tc_sweep *sw, int point, tc_sizes *sizes)
+{
+    int n = 0;
+    for (int i = 0; i < sizes->count; i++) {
+        int swept = 0;
+        for (int k = 0; k < sw->nnames; k++)
+            swept |= strcmp(sizes->entry[i].name, sw->names[k]) == 0;
+        if (!swept)
+            sizes->entry[n++] = sizes->entry[i];
+    }
+    for (int k = 0; k < sw->nnames && n < TC_MAX_SIZES; k++) {
+        memset(&sizes->entry[n], 0, sizeof sizes->entry[n]);
+        snprintf(sizes->entry[n].name, sizeof sizes->entry[n].name, "%s", sw->names[k]);
+        sizes->entry[n++].size = sw->value[point];
+    }
+    sizes->count = n;
+}
+
+static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *sw, int point,
+                             tc_contraction *out)
 {
     tc_error err, warning;
     tc_sizes sizes;
@@ -62,6 +95,8 @@ int tc_cli_load(const tc_cli *cli, int need_sizes, tc_contraction *out)
     for (int i = first_size; i < cli->npositional; i++)
         if (tc_parse_sizes(cli->positional[i], 1, &sizes, &err) != TC_OK)
             return tc_cli_fail(&err, "sizes");
+    if (sw)
+        apply_sweep(sw, point, &sizes);
     if (sizes.count == 0 && !need_sizes) {
         *out = c;
         return 0;

@@ -30,9 +30,9 @@ typedef struct tc_plot {
     const tc_plot_row *rows;
 } tc_plot;
 
-/* Writes the plot with gnuplot. On error (unknown extension, gnuplot
- * missing or failing, file not writable) prints it and returns the exit
- * status (2 for a bad file name, 3 otherwise); 0 on success. */
+/* Writes the plot with gnuplot. On error prints it and returns the exit
+ * status: 1 nothing to plot, 2 a file name not ending in .svg or .png, 3
+ * gnuplot missing or failing (e.g. the file is not writable); 0 on success. */
 int tc_cli_plot(const tc_plot *p);
 
 #endif

@@ -74,29 +74,26 @@ void tc_cli_predictor_close(tc_cli_predictor *p)
     p->blas = NULL;
 }
 
-static void show_progress(int done, int total, void *data)
+void tc_cli_progress(int done, int total, void *data)
 {
     (void)data;
-    fprintf(stderr, "\rtcgen: predicting %d/%d", done, total);
+    fprintf(stderr, "\rtcgen: %s %d/%d", (const char *)data, done, total);
     if (done == total)
         fputs("\r\033[K", stderr);
     fflush(stderr);
 }
 
 int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
-                const tc_algorithm_set *set, tc_ranking **out)
+                const tc_algorithm *const *algs, int n, tc_ranking **out)
 {
     tc_error err;
     int progress = !cli->quiet && isatty(STDERR_FILENO);
-    if (tc_plan_rank(p->sampler, c, set, &p->params, progress ? show_progress : NULL, NULL, out,
+    if (tc_plan_rank(p->sampler, c, algs, n, &p->params, progress ? tc_cli_progress : NULL, "predicting", out,
                      &err) != TC_OK) {
         if (progress)
             fputs("\n", stderr);
         return tc_cli_fail(&err, NULL);
     }
-    if ((*out)->skipped && !cli->quiet)
-        fprintf(stderr, "tcgen: warning: %d algorithms skipped: a BLAS dimension exceeds "
-                        "INT_MAX\n", (*out)->skipped);
     return 0;
 }
 

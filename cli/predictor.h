@@ -29,7 +29,10 @@ void tc_cli_predictor_close(tc_cli_predictor *p);
 /* Ranks every algorithm of set, with progress on stderr when it is a
  * terminal (and not -q). On error prints it and returns the exit status. */
 int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
-                const tc_algorithm_set *set, tc_ranking **out);
+                const tc_algorithm *const *algs, int n, tc_ranking **out);
+
+/* Progress callback: "\rtcgen: <data> done/total" on stderr. */
+void tc_cli_progress(int done, int total, void *data);
 
 /* "model full, 10 reps, openblas 0.3.21 (1 thread), LLC 32 MiB (hwloc), flush clflush" */
 void tc_cli_predictor_describe(const tc_cli_predictor *p, char *buf, size_t n);

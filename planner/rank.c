@@ -28,28 +28,30 @@ static int by_time(const void *a, const void *b)
     return x->order - y->order;
 }
 
-tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm_set *set,
-                       const tc_mb_params *p, tc_rank_progress progress, void *data,
+tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
+                       const tc_algorithm *const *algs, int n, const tc_mb_params *p, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err)
 {
     *out = NULL;
     double t0 = now();
     tc_ranking *r = calloc(1, sizeof *r);
-    keyed *k = calloc((size_t)set->count + 1, sizeof *k);
+    keyed *k = calloc((size_t)n + 1, sizeof *k);
     if (!r || !k) {
         free(r);
         free(k);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
-                            set->count);
+                            n);
     }
     tc_status st = TC_OK;
-    for (int i = 0; i < set->count && st == TC_OK; i++) {
-        const tc_algorithm *alg = set->alg[i];
+    for (int i = 0; i < n && st == TC_OK; i++) {
+        const tc_algorithm *alg = algs[i];
         if (!alg->fits_int) {
             r->skipped++;
         } else {
-            k[r->count] = (keyed){{alg, 0.0}, i};
+            double t1 = now();
+            k[r->count] = (keyed){{alg, 0.0, 0.0}, i};
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, err);
+            k[r->count].e.cost_s = now() - t1;
             r->count++;
             if (st != TC_OK) {
                 char why[sizeof err->message];
@@ -58,7 +60,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algor
             }
         }
         if (progress)
-            progress(i + 1, set->count, data);
+            progress(i + 1, n, data);
     }
     if (st != TC_OK) {
         free(k);
@@ -73,7 +75,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algor
     if (!r->entry) {
         free(r);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
-                            set->count);
+                            n);
     }
     r->elapsed_s = now() - t0;
     *out = r;

@@ -9,6 +9,7 @@
 typedef struct tc_rank_entry {
     const tc_algorithm *alg;   /* points into the algorithm set */
     double seconds;            /* predicted time of one contraction */
+    double cost_s;             /* wall time its prediction took */
 } tc_rank_entry;
 
 typedef struct tc_ranking {
@@ -22,13 +23,13 @@ typedef struct tc_ranking {
 typedef void (*tc_rank_progress)(int done, int total, void *data);
 
 /*
- * Predicts every algorithm of set (contraction c with sizes) with sampler s
- * under p and sorts them by predicted time (ties in the set's order).
+ * Predicts algs[0..n-1] (of contraction c, with sizes) with sampler s under
+ * p and sorts them by predicted time (ties in the given order).
  * Algorithms that do not fit BLAS's int arguments are skipped and counted.
  * *out is the caller's, freed with tc_ranking_free().
  */
-tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm_set *set,
-                       const tc_mb_params *p, tc_rank_progress progress, void *data,
+tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
+                       const tc_algorithm *const *algs, int n, const tc_mb_params *p, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err);
 
 /* NULL is a no-op. */

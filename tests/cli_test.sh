@@ -163,5 +163,47 @@ python3 -m json.tool "$tmp/out" >/dev/null && grep -q "copy A\[i,:,:\] -> T0" "$
 expect 1 "no algorithm named 'zz-dgemm'" -- explain "$P" a=b=c=40,i=8 zz-dgemm
 expect 2 "explain needs an algorithm name" -- explain "$P" a=b=c=40,i=8
 
+# measure and compare: real runs on small sizes.
+expect 0 "" -- measure "$P" a=b=c=16,i=4 --reps 3 --format tsv
+head -1 "$tmp/out" | grep -qx "rank	name	kernel	measured_s	gflops" && ok || bad "measure: header"
+[ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 36 ] && ok || bad "measure: not 36 algorithms"
+awk -F'\t' 'NR > 1 && !/^#/ { if ($4 <= 0 || $4 < prev) exit 1; prev = $4 }' "$tmp/out" \
+    && ok || bad "measure: times not increasing and positive"
+expect 0 "" -- measure "$P" a=b=c=16,i=4 --algorithm ca-dgemv --reps 1 --format tsv
+[ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 1 ] && grep -q "	ca-dgemv	dgemv	" "$tmp/out" && ok || bad "measure --algorithm"
+expect 0 "" -- measure "$P" a=b=c=300,i=300 --algorithm abc-ddot --time-limit 0.05 --reps 1 --format tsv
+grep -q "^1	abc-ddot	ddot	-	-$" "$tmp/out" && grep -q "^# over_limit 1 (time limit 0.05 s)" "$tmp/out" \
+    && ok || bad "measure: over the time limit"
+expect 2 "--time-limit needs seconds" -- measure "$P" a=b=c=16,i=4 --time-limit 0
+expect 1 "no algorithm named 'x-dgemm'" -- measure "$P" a=b=c=16,i=4 --algorithm x-dgemm
+expect 3 "measuring needs" -- measure 'C[a,b] = A[a,i] * B[i,b]' a=b=2000000,i=2 --algorithm dgemm
+expect 0 "" -- compare "$P" a=b=c=16,i=4 --reps 3 --kernels dgemm,dger,dgemv --format tsv
+head -1 "$tmp/out" | grep -qx "name	kernel	predicted_s	measured_s	error_pct" && ok || bad "compare: header"
+[ "$(grep -vc '^#\|^name' "$tmp/out")" -eq 12 ] && ok || bad "compare: not 12 algorithms"
+for key in mean_abs_error_pct best_predicted best_measured regret_pct predict_s measure_s; do
+    grep -q "^# $key " "$tmp/out" && ok || bad "compare: no '# $key' line"
+done
+# the error column is computed from the two times
+awk -F'\t' 'NR > 1 && !/^#/ { e = ($3 - $4) / $4 * 100; if (e - $5 > 0.01 || $5 - e > 0.01) exit 1 }' \
+    "$tmp/out" && ok || bad "compare: error_pct does not match the times"
+# sweeps: one row per (size, algorithm), sizes from the range
+expect 0 "" -- predict "$P" i=4 --sweep 'a=b=c=8:24:8' --kernels dgemm --reps 1 --format tsv
+head -1 "$tmp/out" | grep -qx "a=b=c	rank	name	kernel	predicted_s	gflops" && ok || bad "sweep: header"
+[ "$(grep -c '^8	\|^16	\|^24	' "$tmp/out")" -eq 6 ] && ok || bad "sweep: not 3 sizes x 2 algorithms"
+expect 0 "" -- compare "$P" a=b=c=12 --sweep 'i=2,5' --kernels dgemm --reps 1 --format tsv
+grep -q "^# i=5 regret_pct " "$tmp/out" && grep -q "^# mean_abs_error_pct " "$tmp/out" && ok || bad "compare sweep summary"
+expect 2 "--sweep 'a=8:4:1': STOP is below START" -- predict "$P" i=4 b=c=8 --sweep 'a=8:4:1'
+expect 2 "--sweep 'a': expected '='" -- predict "$P" i=4 b=c=8 --sweep 'a'
+expect 2 "more than 1000 points" -- predict "$P" i=4 b=c=8 --sweep 'a=1:5000:1'
+expect 1 "no size given for index 'c'" -- predict "$P" i=4 b=8 --sweep 'a=8,16'
+
+# --plot: gnuplot draws the sweep; bad names and a missing gnuplot are refused.
+expect 0 "" -- compare "$P" i=4 --sweep 'a=b=c=8,16' --kernels dgemm --reps 1 --plot "$tmp/p.svg" -q
+grep -q "<svg" "$tmp/p.svg" && grep -q "b-dgemm" "$tmp/p.svg" && ok || bad "--plot wrote no SVG with the algorithms"
+expect 0 "" -- predict "$P" a=b=c=8,i=4 --kernels dgemm --reps 1 --plot "$tmp/p.png" -q
+[ "$(head -c 4 "$tmp/p.png" | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "--plot wrote no PNG"
+expect 2 "must end in .svg or .png" -- predict "$P" a=b=c=8,i=4 --kernels dgemm --reps 1 --plot "$tmp/p.pdf"
+TCGEN_GNUPLOT=/nonexistent expect 3 "gnuplot" -- predict "$P" a=b=c=8,i=4 --kernels dgemm --reps 1 --plot "$tmp/q.svg"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,354 @@
+/*
+ * cmd_rank.c - `tcgen predict`, `measure` and `compare`: rank the
+ * algorithms by predicted time, by measured time, or both side by side with
+ * the prediction error; optionally over a --sweep of sizes, drawn with --plot.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "plot.h"
+#include "predictor.h"
+#include "table.h"
+
+enum { PREDICT = 1, MEASURE = 2, COMPARE = PREDICT | MEASURE };
+
+/* Everything one command run needs across sweep points. */
+typedef struct job {
+    const tc_cli *cli;
+    int mode;
+    const tc_sweep *sw;        /* NULL without --sweep */
+    tc_cli_predictor p;
+    int predictor_open;
+    tc_measure_options mo;
+    tc_table *table;
+    tc_plot_row *plot;         /* one per (point, algorithm) */
+    int nplot, capplot;
+    FILE *summary;             /* '#' lines, printed after the table */
+    char *summary_text;
+    size_t summary_size;
+    double abs_error_sum;      /* over all points: compare's mean */
+    int abs_error_n;
+} job;
+
+/* One algorithm's results at one point. */
+typedef struct result {
+    const tc_algorithm *alg;
+    double predicted, cost_s;  /* NAN when not predicted */
+    double measured;           /* NAN when not measured or over the limit */
+    int over_limit;
+} result;
+
+static int by_predicted(const void *a, const void *b)
+{
+    const result *x = a, *y = b;
+    return (x->predicted > y->predicted) - (x->predicted < y->predicted);
+}
+
+/* Measured first, fastest first; those over the limit last. */
+static int by_measured(const void *a, const void *b)
+{
+    const result *x = a, *y = b;
+    if (x->over_limit != y->over_limit)
+        return x->over_limit - y->over_limit;
+    return (x->measured > y->measured) - (x->measured < y->measured);
+}
+
+static double gflops(double flops, double s)
+{
+    return s > 0 && isfinite(s) ? flops / s * 1e-9 : NAN;
+}
+
+/* "%.6e" or "-" for a missing value. */
+static const char *num(char *buf, size_t n, const char *fmt, double v)
+{
+    if (isfinite(v))
+        snprintf(buf, n, fmt, v);
+    else
+        snprintf(buf, n, "-");
+    return buf;
+}
+
+static int add_plot_row(job *j, double x, const result *r, double flops)
+{
+    if (!j->cli->plot)
+        return 0;
+    if (j->nplot == j->capplot) {
+        int cap = j->capplot ? 2 * j->capplot : 256;
+        tc_plot_row *v = realloc(j->plot, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        j->plot = v;
+        j->capplot = cap;
+    }
+    tc_plot_row *row = &j->plot[j->nplot++];
+    row->x = x;
+    row->name = strdup(r->alg->name); /* the algorithm set goes with its point */
+    if (!row->name)
+        return -1;
+    row->kernel = tc_kernel_name(r->alg->kernel);
+    row->predicted_gflops = gflops(flops, r->predicted);
+    row->measured_gflops = gflops(flops, r->measured);
+    row->error_pct = (r->predicted - r->measured) / r->measured * 100.0;
+    return 0;
+}
+
+/* Predicts and/or measures the selected algorithms at one point into res[]. */
+static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *sel, int n,
+                    result *res, double *predict_s, double *measure_s)
+{
+    const tc_cli *cli = j->cli;
+    for (int i = 0; i < n; i++)
+        res[i] = (result){sel[i], NAN, NAN, NAN, 0};
+    if (j->mode & PREDICT) {
+        tc_ranking *r = NULL;
+        int rc = tc_cli_rank(cli, &j->p, c, sel, n, &r);
+        if (rc)
+            return rc;
+        for (int k = 0; k < r->count; k++)
+            for (int i = 0; i < n; i++)
+                if (res[i].alg == r->entry[k].alg) {
+                    res[i].predicted = r->entry[k].seconds;
+                    res[i].cost_s = r->entry[k].cost_s;
+                }
+        *predict_s = r->elapsed_s;
+        tc_ranking_free(r);
+    }
+    if (j->mode & MEASURE) {
+        tc_measurements *m = NULL;
+        tc_error err;
+        int progress = !cli->quiet && isatty(STDERR_FILENO);
+        if (tc_plan_measure(c, sel, n, &j->mo, progress ? tc_cli_progress : NULL, "measuring",
+                            &m, &err) != TC_OK) {
+            if (progress)
+                fputc('\n', stderr);
+            return tc_cli_fail(&err, NULL);
+        }
+        for (int i = 0; i < n; i++) {
+            res[i].over_limit = m->entry[i].over_limit;
+            res[i].measured = m->entry[i].over_limit ? NAN : m->entry[i].seconds;
+        }
+        *measure_s = m->elapsed_s;
+        tc_measurements_free(m);
+    }
+    return 0;
+}
+
+/* The compare summary of one point (DESIGN.md §5), with `at` before each key. */
+static void compare_summary(job *j, const result *res, int n, const char *at,
+                            double predict_s, double measure_s)
+{
+    FILE *f = j->summary;
+    double sum = 0;
+    int counted = 0, best_p = -1, best_m = -1;
+    double cost[TC_KERNEL_COUNT] = {0}, run[TC_KERNEL_COUNT] = {0};
+    for (int i = 0; i < n; i++) {
+        if (best_p < 0 || res[i].predicted < res[best_p].predicted)
+            best_p = i;
+        if (res[i].over_limit)
+            continue;
+        if (best_m < 0 || res[i].measured < res[best_m].measured)
+            best_m = i;
+        sum += fabs(res[i].predicted - res[i].measured) / res[i].measured;
+        counted++;
+        cost[res[i].alg->kernel] += res[i].cost_s;
+        run[res[i].alg->kernel] += res[i].measured;
+    }
+    j->abs_error_sum += sum;
+    j->abs_error_n += counted;
+    fprintf(f, "# %smean_abs_error_pct %.2f\n", at, counted ? 100.0 * sum / counted : NAN);
+    fprintf(f, "# %sbest_predicted %s\n", at, best_p >= 0 ? res[best_p].alg->name : "-");
+    fprintf(f, "# %sbest_measured %s\n", at, best_m >= 0 ? res[best_m].alg->name : "-");
+    if (best_p >= 0 && best_m >= 0 && !res[best_p].over_limit)
+        fprintf(f, "# %sregret_pct %.2f\n", at,
+                100.0 * (res[best_p].measured / res[best_m].measured - 1.0));
+    else
+        fprintf(f, "# %sregret_pct inf\n", at);
+    fprintf(f, "# %spredict_s %.3f\n# %smeasure_s %.3f\n", at, predict_s, at, measure_s);
+    /* §6.3.4: one run of the algorithms of a kernel class against the time
+     * their predictions took */
+    for (int k = 0; k < TC_KERNEL_COUNT; k++)
+        if (cost[k] > 0)
+            fprintf(f, "# %sspeedup_%s %.0f\n", at, tc_kernel_name((tc_kernel)k), run[k] / cost[k]);
+}
+
+static int one_point(job *j, int point)
+{
+    const tc_cli *cli = j->cli;
+    tc_contraction c;
+    int rc = j->sw ? tc_cli_load_at(cli, j->sw, point, &c) : tc_cli_load(cli, 1, &c);
+    if (rc)
+        return rc;
+    tc_algorithm_set *set = NULL;
+    const tc_algorithm **sel = NULL;
+    int n = 0;
+    if ((rc = tc_cli_select(cli, &c, &set, &sel, &n)))
+        return rc;
+    result *res = calloc((size_t)n + 1, sizeof *res);
+    double predict_s = 0, measure_s = 0;
+    rc = res ? evaluate(j, &c, sel, n, res, &predict_s, &measure_s)
+             : tc_cli_failf(TC_ERESOURCE, "out of memory");
+    double x = j->sw ? (double)j->sw->value[point] : 0.0;
+    char at[TC_MAX_INDICES * TC_NAME_MAX + 40] = "", xs[32] = "", a[32], b[32], e[32];
+    if (j->sw) {
+        snprintf(xs, sizeof xs, "%lld", (long long)j->sw->value[point]);
+        snprintf(at, sizeof at, "%s=%s ", j->sw->label, xs);
+    }
+    const char *pre = j->sw ? xs : NULL;
+    double flops = tc_contraction_flops(&c);
+    if (!rc)
+        qsort(res, (size_t)n, sizeof *res, j->mode == PREDICT ? by_predicted : by_measured);
+    for (int i = 0; !rc && i < n; i++) {
+        const result *r = &res[i];
+        int bad;
+        if (j->mode == COMPARE)
+            bad = tc_table_addf(j->table, "%s%s%s\t%s\t%s\t%s\t%s", pre ? pre : "", pre ? "\t" : "",
+                                r->alg->name, tc_kernel_name(r->alg->kernel),
+                                num(a, sizeof a, "%.6e", r->predicted),
+                                num(b, sizeof b, "%.6e", r->measured),
+                                num(e, sizeof e, "%.2f",
+                                    (r->predicted - r->measured) / r->measured * 100.0));
+        else {
+            double s = j->mode == PREDICT ? r->predicted : r->measured;
+            bad = tc_table_addf(j->table, "%s%s%d\t%s\t%s\t%s\t%s", pre ? pre : "", pre ? "\t" : "",
+                                i + 1, r->alg->name, tc_kernel_name(r->alg->kernel),
+                                num(a, sizeof a, "%.6e", s),
+                                num(b, sizeof b, "%.3f", gflops(flops, s)));
+        }
+        if (bad || add_plot_row(j, x, r, flops))
+            rc = tc_cli_failf(TC_ERESOURCE, "out of memory");
+    }
+    if (!rc) {
+        int over = 0;
+        for (int i = 0; i < n; i++)
+            over += res[i].over_limit;
+        if (j->mode == COMPARE)
+            compare_summary(j, res, n, at, predict_s, measure_s);
+        else if (j->mode == PREDICT)
+            fprintf(j->summary, "# %spredict_s %.3f\n", at, predict_s);
+        else
+            fprintf(j->summary, "# %smeasure_s %.3f\n", at, measure_s);
+        if (over)
+            fprintf(j->summary, "# %sover_limit %d (time limit %g s)\n", at, over,
+                    j->mo.time_limit_s);
+    }
+    free(res);
+    free(sel);
+    tc_alg_set_free(set);
+    return rc;
+}
+
+static void subtitle(const job *j, char *buf, size_t n)
+{
+    const tc_hardware *hw = j->predictor_open ? &j->p.hw : NULL;
+    const tc_blas *b = j->predictor_open ? j->p.blas : j->mo.blas;
+    snprintf(buf, n, "%s, %s%s%.40s, %d thread%s", hw && hw->cpu_model[0] ? hw->cpu_model : "this machine",
+             b->name, b->version[0] ? " " : "", b->version, b->threads, b->threads == 1 ? "" : "s");
+}
+
+static int draw(job *j)
+{
+    char title[600], sub[400];
+    const tc_cli *cli = j->cli;
+    snprintf(title, sizeof title, "%s", cli->file ? cli->file : cli->positional[0]);
+    subtitle(j, sub, sizeof sub);
+    tc_plot p = {cli->plot, title, sub, j->sw ? j->sw->label : "", j->mode == COMPARE, j->nplot,
+                 j->plot};
+    return tc_cli_plot(&p);
+}
+
+static int run(const tc_cli *cli, int mode)
+{
+    static const char *const heads[3][6] = {
+        {"rank", "name", "kernel", "predicted_s", "gflops", NULL},
+        {"rank", "name", "kernel", "measured_s", "gflops", NULL},
+        {"name", "kernel", "predicted_s", "measured_s", "error_pct", NULL},
+    };
+    job j;
+    memset(&j, 0, sizeof j);
+    j.cli = cli;
+    j.mode = mode;
+    tc_sweep sw;
+    int rc = 0;
+    if (cli->sweep) {
+        if ((rc = tc_cli_sweep_parse(cli->sweep, &sw)))
+            return rc;
+        j.sw = &sw;
+    }
+    if (mode & MEASURE && (rc = tc_cli_measure_options(cli, &j.mo)))
+        return rc;
+    if (mode & PREDICT) {
+        if ((rc = tc_cli_predictor_open(cli, &j.p)))
+            return rc;
+        j.predictor_open = 1;
+        j.mo.blas = j.p.blas;
+    } else {
+        tc_error err;
+        if (tc_rt_blas_load(cli->blas, cli->threads, (tc_blas **)&j.mo.blas, &err) != TC_OK)
+            return tc_cli_fail(&err, NULL);
+    }
+    const char *const *h = heads[mode == PREDICT ? 0 : mode == MEASURE ? 1 : 2];
+    const char *headers[6] = {j.sw ? j.sw->label : NULL};
+    int ncols = 5, off = j.sw ? 1 : 0;
+    for (int i = 0; i < ncols; i++)
+        headers[i + off] = h[i];
+    const char *types = mode == COMPARE ? (off ? "nssnnn" : "ssnnn") : (off ? "nnssnn" : "nssnn");
+    j.table = tc_table_new(ncols + off, headers, types);
+    j.summary = open_memstream(&j.summary_text, &j.summary_size);
+    if (!j.table || !j.summary)
+        rc = tc_cli_failf(TC_ERESOURCE, "out of memory");
+    int points = j.sw ? j.sw->npoints : 1;
+    for (int pt = 0; !rc && pt < points; pt++)
+        rc = one_point(&j, pt);
+    if (!rc && mode == COMPARE && j.sw)
+        fprintf(j.summary, "# mean_abs_error_pct %.2f\n",
+                j.abs_error_n ? 100.0 * j.abs_error_sum / j.abs_error_n : NAN);
+    if (!rc && j.predictor_open) {
+        char how[256];
+        tc_cli_predictor_describe(&j.p, how, sizeof how);
+        fprintf(j.summary, "# cases_timed %lld reused %lld\n# %s\n",
+                (long long)tc_mb_sampler_timed(j.p.sampler),
+                (long long)tc_mb_sampler_reused(j.p.sampler), how);
+    }
+    if (j.summary)
+        fclose(j.summary);
+    FILE *out = rc ? NULL : tc_cli_open_output(cli);
+    if (!rc && !out)
+        rc = TC_ERESOURCE;
+    if (!rc) {
+        tc_table_print(j.table, out, cli->format);
+        if (cli->format != TC_FMT_JSON && j.summary_text)
+            fputs(j.summary_text, out);
+        rc = tc_cli_close_output(out);
+    }
+    if (!rc && cli->plot)
+        rc = draw(&j);
+    for (int i = 0; i < j.nplot; i++)
+        free((char *)(uintptr_t)j.plot[i].name);
+    free(j.plot);
+    free(j.summary_text);
+    tc_table_free(j.table);
+    if (j.predictor_open)
+        tc_cli_predictor_close(&j.p);
+    else if (j.mo.blas)
+        tc_rt_blas_unload((tc_blas *)(uintptr_t)j.mo.blas);
+    return rc;
+}
+
+int tc_cmd_predict(const tc_cli *cli)
+{
+    return run(cli, PREDICT);
+}
+
+int tc_cmd_measure(const tc_cli *cli)
+{
+    return run(cli, MEASURE);
+}
+
+int tc_cmd_compare(const tc_cli *cli)
+{
+    return run(cli, COMPARE);
+}
