@@ -40,7 +40,7 @@ TCGEN    := $(BUILD)/tcgen
 RUNNER   := $(BUILD)/tests/run_tests
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all deps demo test test-asan fuzz clean
+.PHONY: all deps demo test test-asan fuzz clean bench
 all: $(TCGEN) $(LIB_A) $(LIB_SO)
 
 # Installs missing Debian packages once (re-run when the script changes).
@@ -119,6 +119,11 @@ fuzz: $(FUZZ_BIN)
 	$(Q)mkdir -p tests/fuzz/corpus
 	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -max_len=512 -artifact_prefix=tests/fuzz/ \
 	  -dict=tests/fuzz/contraction.dict tests/fuzz/corpus
+
+# The paper's experiments (bench/README.md): about 15 minutes.
+bench: $(TCGEN)
+	bash bench/predict_speed.sh $(TCGEN)
+	bash bench/paper.sh $(TCGEN)
 
 clean:
 	rm -rf build/obj build/gen build/tests build/asan build/fuzz $(TCGEN) $(LIB_A) $(LIB_SO)
