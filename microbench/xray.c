@@ -268,13 +268,6 @@ static void measure_capacities(xray_ctx *x, size_t max_bytes, size_t slot, tc_xr
 
 /* ---- the measurement ------------------------------------------------- */
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Pins the calling thread to the CPU it runs on; *saved gets the old mask.
  * Returns 1 when it pinned (and the mask must be restored). */
 static int pin(cpu_set_t *saved)
@@ -297,7 +290,7 @@ tc_status tc_mb_xray_measure_upto(int64_t max_bytes, tc_xray *out, tc_error *err
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "X-Ray working sets must reach from 64 KiB to 16 GiB, not %lld bytes",
                             (long long)max_bytes);
-    double started = now_s();
+    double started = tc_rt_now();
     xray_ctx x;
     memset(&x, 0, sizeof x);
     x.rng = 0x243f6a8885a308d3ULL;
@@ -328,7 +321,7 @@ tc_status tc_mb_xray_measure_upto(int64_t max_bytes, tc_xray *out, tc_error *err
         (void)sched_setaffinity(0, sizeof saved, &saved);
     free(x.buf);
     free(x.order);
-    out->seconds = now_s() - started;
+    out->seconds = tc_rt_now() - started;
     return TC_OK;
 }
 

@@ -3,18 +3,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ast/error.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "runtime/timer.h"
 
 static int by_value(const void *a, const void *b)
 {
@@ -82,9 +75,9 @@ static tc_status run_once(const tc_contraction *c, const tc_algorithm *alg, cons
 {
     if (t->c0)
         memcpy(t->c, t->c0, (size_t)c->tensor[TC_C].elements * sizeof(double));
-    double t0 = now();
+    double t0 = tc_rt_now();
     tc_status st = tc_rt_execute_within(o->blas, alg, c, t->a, t->b, t->c, limit, stopped, err);
-    *seconds = now() - t0;
+    *seconds = tc_rt_now() - t0;
     return st;
 }
 
@@ -119,7 +112,7 @@ tc_status tc_plan_measure(const tc_contraction *c, const tc_algorithm *const *al
     *out = NULL;
     if (!c->has_sizes || o->reps < 1 || !(o->time_limit_s > 0))
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_measure: bad arguments");
-    double t0 = now();
+    double t0 = tc_rt_now();
     tensors t;
     tc_status st = allocate(c, &t, err);
     if (st != TC_OK)
@@ -143,7 +136,7 @@ tc_status tc_plan_measure(const tc_contraction *c, const tc_algorithm *const *al
     }
     m->count = n;
     m->entry = e;
-    m->elapsed_s = now() - t0;
+    m->elapsed_s = tc_rt_now() - t0;
     *out = m;
     return TC_OK;
 }

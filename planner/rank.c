@@ -3,16 +3,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "ast/error.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "runtime/timer.h"
 
 /* Sort key: time, then position in the set (the enumeration order). */
 typedef struct keyed {
@@ -33,7 +26,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        tc_ranking **out, tc_error *err)
 {
     *out = NULL;
-    double t0 = now();
+    double t0 = tc_rt_now();
     tc_ranking *r = calloc(1, sizeof *r);
     keyed *k = calloc((size_t)n + 1, sizeof *k);
     if (!r || !k) {
@@ -48,10 +41,10 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         if (!alg->fits_int) {
             r->skipped++;
         } else {
-            double t1 = now();
+            double t1 = tc_rt_now();
             k[r->count] = (keyed){{alg, 0.0, 0.0}, i};
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, err);
-            k[r->count].e.cost_s = now() - t1;
+            k[r->count].e.cost_s = tc_rt_now() - t1;
             r->count++;
             if (st != TC_OK) {
                 char why[sizeof err->message];
@@ -77,7 +70,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
                             n);
     }
-    r->elapsed_s = now() - t0;
+    r->elapsed_s = tc_rt_now() - t0;
     *out = r;
     return TC_OK;
 }

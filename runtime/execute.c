@@ -2,10 +2,10 @@
 #include "runtime/execute.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "ast/error.h"
 #include "runtime/memory.h"
+#include "runtime/timer.h"
 
 typedef struct run {
     const tc_blas *blas;
@@ -18,17 +18,10 @@ typedef struct run {
     int stopped;       /* the deadline passed: unwind */
 } run;
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Looks at the clock every 256 calls, so a deadline costs next to nothing. */
 static void check_deadline(run *r)
 {
-    if (r->deadline > 0 && ++r->calls % 256 == 0 && now() > r->deadline)
+    if (r->deadline > 0 && ++r->calls % 256 == 0 && tc_rt_now() > r->deadline)
         r->stopped = 1;
 }
 
@@ -139,7 +132,7 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
     r.blas = blas;
     r.alg = alg;
     r.alpha = c->alpha;
-    r.deadline = limit_s > 0 ? now() + limit_s : 0.0;
+    r.deadline = limit_s > 0 ? tc_rt_now() + limit_s : 0.0;
     /* The executor only reads A and B; the table is shared with C. */
     r.base[TC_C] = C;
     r.base[TC_A] = (double *)(uintptr_t)A;

@@ -195,3 +195,10 @@ tc_status tc_rt_timer_init(tc_timer *t, tc_error *err)
     t->overhead_ticks = measure_overhead();
     return TC_OK;
 }
+
+double tc_rt_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

@@ -35,4 +35,7 @@ uint64_t tc_rt_timer_stop(void);
 /* Seconds between start and stop, less the overhead, never negative. */
 double tc_rt_timer_seconds(const tc_timer *t, uint64_t start, uint64_t stop);
 
+/* CLOCK_MONOTONIC in seconds, for timing whole runs (not single calls). */
+double tc_rt_now(void);
+
 #endif
