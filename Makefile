@@ -40,7 +40,7 @@ TCGEN    := $(BUILD)/tcgen
 RUNNER   := $(BUILD)/tests/run_tests
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all deps demo test test-asan fuzz clean bench
+.PHONY: all deps demo test test-asan fuzz clean bench examples install uninstall test-install
 all: $(TCGEN) $(LIB_A) $(LIB_SO)
 
 # Installs missing Debian packages once (re-run when the script changes).
@@ -97,9 +97,10 @@ $(RUNNER): $(TEST_OBJ) $(LIB_A)
 demo: all
 	$(TCGEN) 'C[a,b,c] = A[a,i] * B[i,b,c]' 'a=b=c=400,i=8'
 
-test: $(RUNNER) $(TCGEN)
+test: $(RUNNER) $(TCGEN) examples
 	$(Q)TCGEN=$(TCGEN) $(RUNNER)
 	$(Q)TCGEN=$(TCGEN) bash tests/cli_test.sh
+	$(Q)$(MAKE) --no-print-directory test-install
 
 test-asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
@@ -127,5 +128,10 @@ bench: $(TCGEN)
 
 clean:
 	rm -rf build/obj build/gen build/tests build/asan build/fuzz $(TCGEN) $(LIB_A) $(LIB_SO)
+
+# make examples (examples/examples.mk); make install, uninstall, test-install
+# (scripts/install.mk).
+include examples/examples.mk
+include scripts/install.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -14,6 +14,8 @@
 #ifndef TCGEN_H
 #define TCGEN_H
 
+#include <stdio.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -43,6 +45,100 @@ const char *tc_version(void);
 
 /* A short English name of a status code ("bad input", ...). */
 const char *tc_status_name(tc_status s);
+
+/* ---- plans ------------------------------------------------------------ */
+
+/*
+ * A plan is a contraction with its sizes and the algorithm chosen for it,
+ * ready to execute (FFTW's model). It is immutable once created: any number
+ * of threads may call tc_execute on one plan at the same time.
+ *
+ * Tensors are dense doubles, column-major (Fortran order: a tensor's first
+ * index has stride 1) unless TC_ROW_MAJOR is given (C order: the last index
+ * has stride 1).
+ *
+ * The BLAS library is loaded at run time: $TCGEN_BLAS ("openblas", "blis",
+ * or a path to any CBLAS .so; default openblas). $TCGEN_THREADS, when set,
+ * sets that library's thread count; otherwise the library's own setting is
+ * left alone (tcgen never changes it behind a code's back). The count in
+ * effect is part of what wisdom remembers.
+ */
+typedef struct tc_plan tc_plan;
+
+/* Planning flags (combine with |). Exactly one of the first three. */
+#define TC_ESTIMATE    0x1u /* rank every algorithm by predicted time (fast) */
+#define TC_MEASURE     0x2u /* also run the best predicted candidates and keep
+                               the fastest measured (allocates A, B and C)    */
+#define TC_WISDOM_ONLY 0x4u /* use only remembered decisions: no benchmarking;
+                               fails with TC_EINPUT when nothing is known     */
+#define TC_ROW_MAJOR   0x8u /* tensors are row-major (C order)                */
+
+/*
+ * Plans `contraction` ("C[a,b,c] = A[a,i] * B[i,b,c]", or compact
+ * "C_abc = A_ai B_ibc"; "+=" accumulates; an optional scalar factor) for
+ * `sizes` ("a=b=c=400,i=8"). Wisdom is consulted first: a problem already
+ * decided in this process (or imported) for the same BLAS library, thread
+ * count and machine is planned without any benchmarking. Otherwise the
+ * algorithms are ranked as the flags say and the decision is added to the
+ * wisdom. Returns a new plan, freed by tc_plan_destroy(), or NULL with *err
+ * set: TC_EINPUT (bad contraction or sizes, located in the string: line 1
+ * and the column; or TC_WISDOM_ONLY with no wisdom for the problem),
+ * TC_EUSAGE (NULL argument, bad flags), TC_ERESOURCE (BLAS library not
+ * found, out of memory, tensors too large to measure).
+ */
+tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
+                        tc_error *err);
+
+/*
+ * C = alpha * A * B + beta * C by the plan's algorithm (beta is 0 for "=",
+ * 1 for "+="). A, B and C must not overlap. Re-entrant: temporaries are
+ * allocated per call. The status says all there is to say: TC_EUSAGE (a
+ * NULL argument; nothing done), TC_ERESOURCE (no memory for a temporary;
+ * C then holds a partial result).
+ */
+tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C);
+
+/* The chosen algorithm's name ("ca-dgemv"); owned by the plan. */
+const char *tc_plan_algorithm(const tc_plan *p);
+
+/* Its predicted time in seconds (with TC_MEASURE, the measured time; from
+ * wisdom, the time remembered with it). */
+double tc_plan_predicted_seconds(const tc_plan *p);
+
+/* How the plan was made: "estimate", "measure" or "wisdom". */
+const char *tc_plan_origin(const tc_plan *p);
+
+/*
+ * Writes the plan's algorithm as a standalone C99 file calling CBLAS, with
+ *     int FUNCTION(const double *A, const double *B, double *C)
+ * (FUNCTION NULL: "contraction") and a header comment naming the
+ * contraction, sizes, layout, predicted time, runner-ups, BLAS library and
+ * machine. Returns TC_EUSAGE (NULL plan or out, or a function name that is
+ * not a usable C identifier) or TC_ERESOURCE (write error).
+ */
+tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *function);
+
+/* Frees the plan. NULL is a no-op. */
+void tc_plan_destroy(tc_plan *p);
+
+/* ---- wisdom ----------------------------------------------------------- */
+
+/*
+ * Wisdom is the process's memory of decisions: (contraction normal form,
+ * sizes, layout, BLAS library, thread count, machine signature) -> chosen
+ * algorithm and its time. It is shared by all threads (guarded by a lock).
+ *
+ * The file is readable text, one decision per line (docs/decisions.md).
+ * Import checks the whole file before taking any of it: a damaged file is
+ * rejected with TC_EINPUT, the line and column of the damage, and nothing
+ * loaded. Entries for another machine, BLAS library or thread count are
+ * kept (and exported again) but never used here.
+ */
+tc_status tc_wisdom_export_file(const char *path, tc_error *err);
+tc_status tc_wisdom_import_file(const char *path, tc_error *err);
+
+/* Forgets every decision. */
+void tc_wisdom_forget(void);
 
 #ifdef __cplusplus
 }

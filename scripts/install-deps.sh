@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh fuzz   also clang and libFuzzer
 set -euo pipefail
 
-pkgs=(gcc make bison flex pkg-config libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox)
+pkgs=(gcc gfortran make bison flex pkg-config libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox)
 if [ "${1:-}" = fuzz ]; then
     pkgs+=(clang libclang-rt-14-dev)
 fi
