@@ -131,7 +131,7 @@ clean:
 
 # make examples (examples/examples.mk); make install, uninstall, test-install
 # (scripts/install.mk).
-include examples/examples.mk
-include scripts/install.mk
+-include examples/examples.mk
+-include scripts/install.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

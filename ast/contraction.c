@@ -157,6 +157,23 @@ tc_status tc_contraction_set_sizes(const tc_contraction *c,
     return TC_OK;
 }
 
+void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out)
+{
+    tc_contraction r = *c;
+    for (int t = 0; t < 3; t++) {
+        tc_tensor *x = &r.tensor[t];
+        for (int k = 0; k < x->rank; k++) {
+            int m = x->rank - 1 - k;
+            x->index[k] = c->tensor[t].index[m];
+            x->index_line[k] = c->tensor[t].index_line[m];
+            x->index_column[k] = c->tensor[t].index_column[m];
+        }
+    }
+    if (r.has_sizes)
+        compute_layout(&r, NULL); /* same sizes, same products: cannot fail */
+    *out = r;
+}
+
 int64_t tc_tensor_bytes(const tc_tensor *t)
 {
     return t->elements * (int64_t)sizeof(double);

@@ -93,6 +93,15 @@ tc_status tc_contraction_set_sizes(const tc_contraction *c,
                                    tc_contraction *out, tc_error *err,
                                    tc_error *warning);
 
+/*
+ * Row-major (C order) storage as tcgen's column-major model: the row-major
+ * tensor X[i,j,k] is the column-major X[k,j,i], so *out is *c with every
+ * tensor's index list reversed (strides recomputed when sizes are set;
+ * index numbers, roles and sizes unchanged). Applying it twice gives *c back.
+ * *out may alias *c.
+ */
+void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out);
+
 /* Bytes of tensor t (elements * 8). Sizes must be set. */
 int64_t tc_tensor_bytes(const tc_tensor *t);
 

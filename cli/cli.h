@@ -35,6 +35,10 @@ typedef struct tc_cli {
     const char *sweep;          /* --sweep 'a=b=c=8:1000:64' or 'i=8,64,512' */
     const char *plot;           /* --plot FILE.svg|FILE.png */
     int measure;                /* --measure */
+    const char *candidates;     /* --candidates N: algorithms --measure runs */
+    const char *wisdom;         /* --wisdom FILE: decisions read and added */
+    const char *layout;         /* --layout row|col */
+    int generic;                /* --generic: sizes as parameters */
     int argc;                   /* the original command line, for headers */
     char **argv;
 } tc_cli;
@@ -93,6 +97,20 @@ void tc_cli_warn(const tc_cli *cli, const tc_error *w, const char *where);
 FILE *tc_cli_open_output(const tc_cli *cli);
 /* Closes what tc_cli_open_output gave; returns exit status (3 on I/O error). */
 int tc_cli_close_output(FILE *f);
+
+/* The command line, shell-quoted where needed, for emitted headers
+ * (malloc'ed; NULL when out of memory). */
+char *tc_cli_command_line(const tc_cli *cli);
+
+/* --layout: *row_major 1 for row, 0 for col (the default); on a bad value
+ * prints it and returns 2. */
+int tc_cli_layout(const tc_cli *cli, int *row_major);
+
+/* Runs emit(data, out) into memory, then writes the text to -o FILE or
+ * stdout (nothing is written on error). Returns the exit status. */
+int tc_cli_write_c(const tc_cli *cli,
+                   tc_status (*emit)(const void *data, FILE *out, tc_error *err),
+                   const void *data);
 
 /* Writes s as a JSON string literal (with quotes). */
 void tc_cli_json_string(FILE *f, const char *s);

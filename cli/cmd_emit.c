@@ -6,44 +6,6 @@
 #include "commands.h"
 #include "generator/generator.h"
 
-/* The command line, shell-quoted where needed, for the emitted header. */
-static char *command_line(const tc_cli *cli)
-{
-    size_t n = 1;
-    for (int i = 0; i < cli->argc; i++)
-        n += 4 * strlen(cli->argv[i]) + 3;
-    char *s = malloc(n), *p = s;
-    if (!s)
-        return NULL;
-    for (int i = 0; i < cli->argc; i++) {
-        const char *a = cli->argv[i];
-        if (i)
-            *p++ = ' ';
-        if (i == 0 && strrchr(a, '/')) /* the program's own name */
-            a = strrchr(a, '/') + 1;
-        int plain = a[0] != '\0' && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                              "0123456789_=,./:+-@%") == strlen(a);
-        if (plain) {
-            p += sprintf(p, "%s", a);
-            continue;
-        }
-        if (strchr(a, '\'') && strpbrk(a, "\"$`\\!") == NULL) { /* "i'c-dgemm" */
-            p += sprintf(p, "\"%s\"", a);
-            continue;
-        }
-        *p++ = '\'';
-        for (; *a; a++) {
-            if (*a == '\'')
-                p += sprintf(p, "'\\''");
-            else
-                *p++ = *a;
-        }
-        *p++ = '\'';
-    }
-    *p = '\0';
-    return s;
-}
-
 /* The kernel an algorithm name ends in ("i'c-dgemm" -> dgemm), or -1. */
 static int kernel_of(const char *name)
 {
@@ -73,15 +35,32 @@ static int unknown(const char *name, const tc_algorithm_set *set, int kernel)
                         "CONTRACTION' shows the names)", name);
 }
 
+typedef struct emit_job {
+    const tc_algorithm *alg;
+    const tc_contraction *c;
+    tc_emit_options opt;
+} emit_job;
+
+static tc_status emit_job_run(const void *data, FILE *out, tc_error *err)
+{
+    const emit_job *j = data;
+    return tc_emit_c(j->alg, j->c, &j->opt, out, err);
+}
+
 int tc_cmd_emit(const tc_cli *cli)
 {
     if (!cli->algorithm)
         return tc_cli_failf(TC_EUSAGE, "emit needs --algorithm NAME ('tcgen list CONTRACTION' "
                                        "shows the names; try 'tcgen emit --help')");
     tc_contraction c;
+    int row_major = 0;
     int rc = tc_cli_load(cli, 1, &c);
+    if (!rc)
+        rc = tc_cli_layout(cli, &row_major);
     if (rc)
         return rc;
+    if (row_major)
+        tc_contraction_transpose(&c, &c);
     tc_error err;
     tc_algorithm_set *set = NULL;
     int k = kernel_of(cli->algorithm);
@@ -103,36 +82,14 @@ int tc_cmd_emit(const tc_cli *cli)
         tc_alg_set_free(set);
         return rc;
     }
-    /* Emit into memory first, so that an error leaves no partial file. */
-    char *text = NULL, *cmd = command_line(cli);
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem || !cmd) {
-        if (mem)
-            fclose(mem);
-        free(text);
-        free(cmd);
-        tc_alg_set_free(set);
-        return tc_cli_failf(TC_ERESOURCE, "out of memory");
-    }
-    tc_emit_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.function = cli->function;
-    opt.command_line = cmd;
-    tc_status s = tc_emit_c(alg, &c, &opt, mem, &err);
-    fclose(mem);
+    emit_job job = {alg, &c, {0}};
+    job.opt.function = cli->function;
+    job.opt.generic = cli->generic;
+    job.opt.row_major = row_major;
+    char *cmd = tc_cli_command_line(cli);
+    job.opt.command_line = cmd;
+    rc = cmd ? tc_cli_write_c(cli, emit_job_run, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");
     free(cmd);
     tc_alg_set_free(set);
-    if (s != TC_OK) {
-        free(text);
-        return tc_cli_fail(&err, NULL);
-    }
-    FILE *out = tc_cli_open_output(cli);
-    if (!out) {
-        free(text);
-        return TC_ERESOURCE;
-    }
-    fwrite(text, 1, len, out);
-    free(text);
-    return tc_cli_close_output(out);
+    return rc;
 }

@@ -1,20 +1,87 @@
 /*
- * cmd_main.c - `tcgen CONTRACTION SIZES`, the main job.
- *
- * Until prediction exists (issue "Cache-aware micro-benchmarks") the main job
- * cannot rank algorithms, so it prints the parsed contraction and says so.
+ * cmd_main.c - `tcgen CONTRACTION SIZES [-o FILE]`, the main job: plan the
+ * contraction (rank every algorithm by predicted time, or with --measure
+ * run the best candidates) and write the chosen one as C. The planning is
+ * the library's (tc_plan_create), so the command and a code that links
+ * libtcgen choose alike.
  */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
 #include "commands.h"
+#include "planner/plan.h"
+#include "planner/wisdom.h"
+#include "predictor.h"
+
+typedef struct main_job {
+    const tc_plan *plan;
+    tc_emit_options opt;
+} main_job;
+
+static tc_status emit_plan(const void *data, FILE *out, tc_error *err)
+{
+    const main_job *j = data;
+    return tc_plan_emit(j->plan, out, &j->opt, err);
+}
+
+/* --wisdom FILE: a missing file is an empty wisdom. */
+static int import_wisdom(const tc_cli *cli)
+{
+    struct stat st;
+    if (!cli->wisdom || stat(cli->wisdom, &st) != 0)
+        return 0;
+    tc_error err;
+    if (tc_wisdom_import_file(cli->wisdom, &err) != TC_OK)
+        return tc_cli_fail(&err, cli->wisdom);
+    return 0;
+}
 
 int tc_cmd_main(const tc_cli *cli)
 {
     tc_contraction c;
+    tc_plan_options o;
+    int row_major = 0;
     int rc = tc_cli_load(cli, 1, &c);
+    if (!rc)
+        rc = tc_cli_layout(cli, &row_major);
+    if (!rc)
+        rc = tc_cli_plan_options(cli, &o);
+    if (!rc)
+        rc = import_wisdom(cli);
     if (rc)
         return rc;
+    int progress = !cli->quiet && isatty(STDERR_FILENO);
+    if (progress) {
+        o.progress = tc_cli_progress;
+        o.progress_data = cli->measure ? "planning" : "predicting";
+    }
+    unsigned flags = (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0);
+    tc_error err;
+    tc_plan *plan = tc_plan_create_with(&c, flags, &o, &err);
+    if (!plan) {
+        if (progress)
+            fputs("\n", stderr);
+        return tc_cli_fail(&err, NULL);
+    }
+    if (cli->wisdom && tc_wisdom_export_file(cli->wisdom, &err) != TC_OK) {
+        tc_plan_destroy(plan);
+        return tc_cli_fail(&err, NULL);
+    }
     if (!cli->quiet)
-        fputs("tcgen: note: ranking by predicted time is not built yet; "
-              "showing the parsed contraction\n", stderr);
-    return tc_cli_print_contraction(cli, &c);
+        fprintf(stderr, "tcgen: %s, %s %.3g s; %s in %.2f s\n", tc_plan_algorithm(plan),
+                plan->measured ? "measured" : plan->ranked ? "predicted" : "remembered",
+                tc_plan_predicted_seconds(plan),
+                plan->ranked ? "ranked by prediction" : "from wisdom", plan->planning_s);
+
+    main_job job = {plan, {0}};
+    job.opt.function = cli->function;
+    job.opt.generic = cli->generic;
+    char *cmd = tc_cli_command_line(cli);
+    job.opt.command_line = cmd;
+    rc = cmd ? tc_cli_write_c(cli, emit_plan, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");
+    free(cmd);
+    tc_plan_destroy(plan);
+    return rc;
 }

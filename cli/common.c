@@ -1,6 +1,7 @@
 /* common.c - what every subcommand shares: loading the problem, messages, output. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -149,4 +150,80 @@ void tc_cli_json_string(FILE *f, const char *s)
             fputc(ch, f);
     }
     fputc('"', f);
+}
+
+/* The command line, shell-quoted where needed, for the emitted header. */
+char *tc_cli_command_line(const tc_cli *cli)
+{
+    size_t n = 1;
+    for (int i = 0; i < cli->argc; i++)
+        n += 4 * strlen(cli->argv[i]) + 3;
+    char *s = malloc(n), *p = s;
+    if (!s)
+        return NULL;
+    for (int i = 0; i < cli->argc; i++) {
+        const char *a = cli->argv[i];
+        if (i)
+            *p++ = ' ';
+        if (i == 0 && strrchr(a, '/')) /* the program's own name */
+            a = strrchr(a, '/') + 1;
+        int plain = a[0] != '\0' && strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                              "0123456789_=,./:+-@%") == strlen(a);
+        if (plain) {
+            p += sprintf(p, "%s", a);
+            continue;
+        }
+        if (strchr(a, '\'') && strpbrk(a, "\"$`\\!") == NULL) { /* "i'c-dgemm" */
+            p += sprintf(p, "\"%s\"", a);
+            continue;
+        }
+        *p++ = '\'';
+        for (; *a; a++) {
+            if (*a == '\'')
+                p += sprintf(p, "'\\''");
+            else
+                *p++ = *a;
+        }
+        *p++ = '\'';
+    }
+    *p = '\0';
+    return s;
+}
+
+int tc_cli_layout(const tc_cli *cli, int *row_major)
+{
+    *row_major = 0;
+    if (!cli->layout || strcmp(cli->layout, "col") == 0)
+        return 0;
+    if (strcmp(cli->layout, "row") == 0) {
+        *row_major = 1;
+        return 0;
+    }
+    return tc_cli_failf(TC_EUSAGE, "usage: unknown layout '%s' (use col for Fortran order, "
+                                   "row for C order)", cli->layout);
+}
+
+int tc_cli_write_c(const tc_cli *cli, tc_status (*emit)(const void *data, FILE *out,
+                                                         tc_error *err), const void *data)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return tc_cli_failf(TC_ERESOURCE, "out of memory");
+    tc_error err;
+    tc_status s = emit(data, mem, &err);
+    fclose(mem);
+    if (s != TC_OK) {
+        free(text);
+        return tc_cli_fail(&err, NULL);
+    }
+    FILE *out = tc_cli_open_output(cli);
+    if (!out) {
+        free(text);
+        return TC_ERESOURCE;
+    }
+    fwrite(text, 1, len, out);
+    free(text);
+    return tc_cli_close_output(out);
 }

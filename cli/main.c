@@ -66,7 +66,8 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--model", offsetof(tc_cli, model)},    {"--reps", offsetof(tc_cli, reps)},
         {"--cache-size", offsetof(tc_cli, cache_size)}, {"--flush", offsetof(tc_cli, flush)},
         {"--time-limit", offsetof(tc_cli, time_limit)}, {"--sweep", offsetof(tc_cli, sweep)},
-        {"--plot", offsetof(tc_cli, plot)},
+        {"--plot", offsetof(tc_cli, plot)},     {"--candidates", offsetof(tc_cli, candidates)},
+        {"--wisdom", offsetof(tc_cli, wisdom)}, {"--layout", offsetof(tc_cli, layout)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
@@ -126,6 +127,8 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
             cli->verbose = 1;
         } else if (strcmp(arg, "--measure") == 0) {
             cli->measure = 1;
+        } else if (strcmp(arg, "--generic") == 0) {
+            cli->generic = 1;
         } else {
             /* --opt=value or --opt value */
             char name[64];

@@ -7,8 +7,6 @@
 
 #include "commands.h"
 
-#define DEFAULT_REPS 10
-
 static int parse_reps(const char *v, int *reps)
 {
     char *end;
@@ -20,58 +18,66 @@ static int parse_reps(const char *v, int *reps)
     return 0;
 }
 
-int tc_cli_predictor_open(const tc_cli *cli, tc_cli_predictor *p)
+int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
 {
-    memset(p, 0, sizeof *p);
-    tc_error err;
-    p->params.model = TC_MODEL_FULL;
+    *o = tc_plan_options_default();
     if (cli->model) {
         int m = tc_mb_model_from_name(cli->model);
         if (m < 0)
             return tc_cli_failf(TC_EUSAGE, "usage: unknown model '%s' (use warm, access, "
                                            "prefetch, failures or full)", cli->model);
-        p->params.model = (tc_mb_model)m;
+        o->model = (tc_mb_model)m;
     }
-    p->options.reps = DEFAULT_REPS;
-    if (cli->reps && parse_reps(cli->reps, &p->options.reps))
+    if (cli->reps && parse_reps(cli->reps, &o->reps))
         return TC_EUSAGE;
-    p->options.flush = TC_FLUSH_CLFLUSH;
     if (cli->flush) {
         if (strcmp(cli->flush, "remote") == 0)
-            p->options.flush = TC_FLUSH_REMOTE;
+            o->flush = TC_FLUSH_REMOTE;
         else if (strcmp(cli->flush, "clflush") != 0)
             return tc_cli_failf(TC_EUSAGE, "usage: unknown flush '%s' (use clflush or remote)",
                                 cli->flush);
     }
-    tc_mb_hardware_detect(&p->hw, &err);
-    int rc = tc_cli_cache_size(cli, &p->hw);
+    tc_hardware hw;
+    memset(&hw, 0, sizeof hw);
+    int rc = tc_cli_cache_size(cli, &hw);
     if (rc)
         return rc;
-    p->params.llc_bytes = p->hw.llc_bytes;
-    p->params.line_bytes = p->hw.line_bytes;
-    if (tc_rt_blas_load(cli->blas, cli->threads, &p->blas, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
-    if (tc_rt_timer_init(&p->timer, &err) != TC_OK) {
-        tc_cli_predictor_close(p);
-        return tc_cli_fail(&err, NULL);
+    o->llc_bytes = hw.llc_bytes;
+    if (cli->candidates) {
+        char *end;
+        long n = strtol(cli->candidates, &end, 10);
+        if (*cli->candidates == '\0' || *end != '\0' || n < 0 || n > 100000)
+            return tc_cli_failf(TC_EUSAGE, "usage: --candidates needs a whole number from 0 "
+                                           "(all) to 100000, not '%s'", cli->candidates);
+        o->candidates = n == 0 ? -1 : (int)n;
     }
-    p->options.blas = p->blas;
-    p->options.timer = &p->timer;
-    p->options.llc_bytes = p->hw.llc_bytes;
-    p->options.line_bytes = p->hw.line_bytes;
-    if (tc_mb_sampler_new(&p->options, &p->sampler, &err) != TC_OK) {
-        tc_cli_predictor_close(p);
+    tc_measure_options mo;
+    rc = tc_cli_measure_options(cli, &mo);
+    if (rc)
+        return rc;
+    o->measure_reps = cli->reps ? mo.reps : 0;
+    o->time_limit_s = mo.time_limit_s;
+    o->blas = cli->blas;
+    o->threads = cli->threads;
+    return 0;
+}
+
+int tc_cli_predictor_open(const tc_cli *cli, tc_cli_predictor *p)
+{
+    memset(p, 0, sizeof *p);
+    tc_plan_options o;
+    int rc = tc_cli_plan_options(cli, &o);
+    if (rc)
+        return rc;
+    tc_error err;
+    if (tc_plan_setup_open(&o, p, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
-    }
     return 0;
 }
 
 void tc_cli_predictor_close(tc_cli_predictor *p)
 {
-    tc_mb_sampler_free(p->sampler);
-    tc_rt_blas_unload(p->blas);
-    p->sampler = NULL;
-    p->blas = NULL;
+    tc_plan_setup_close(p);
 }
 
 void tc_cli_progress(int done, int total, void *data)
@@ -99,11 +105,5 @@ int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
 
 void tc_cli_predictor_describe(const tc_cli_predictor *p, char *buf, size_t n)
 {
-    snprintf(buf, n, "model %s, %d reps, %s%s%s (%d thread%s), LLC %lld KiB (%s), line %d B, "
-                     "flush %s",
-             tc_mb_model_name(p->params.model), p->options.reps, p->blas->name,
-             p->blas->version[0] ? " " : "", p->blas->version, p->blas->threads,
-             p->blas->threads == 1 ? "" : "s", (long long)(p->hw.llc_bytes / 1024),
-             p->hw.source, p->hw.line_bytes,
-             p->options.flush == TC_FLUSH_CLFLUSH ? "clflush" : "remote");
+    tc_plan_setup_describe(p, buf, n);
 }

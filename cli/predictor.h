@@ -8,18 +8,15 @@
 #define TC_CLI_PREDICTOR_H
 
 #include "cli.h"
-#include "microbench/hardware.h"
-#include "microbench/sample.h"
 #include "planner/rank.h"
+#include "planner/setup.h"
 
-typedef struct tc_cli_predictor {
-    tc_hardware hw;
-    tc_blas *blas;
-    tc_timer timer;
-    tc_mb_params params;
-    tc_mb_sampler_options options;
-    tc_mb_sampler *sampler;
-} tc_cli_predictor;
+typedef tc_plan_setup tc_cli_predictor;
+
+/* The planning options the command line gives (--blas, --threads, --model,
+ * --reps, --flush, --cache-size, --candidates, --time-limit); on error
+ * prints it and returns the exit status. */
+int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o);
 
 /* Validates the options and sets everything up; on error prints it and
  * returns the exit status (everything already set up is released). */

@@ -82,17 +82,27 @@ typedef struct tc_emit_options {
     const char *command_line; /* recorded in the header comment; NULL = none */
     int no_header;            /* 1: omit the header comment and #includes
                                  (for several functions in one file) */
-    int reserved[8];          /* room for later options (generic sizes,
-                                 row-major layout); must be 0 */
+    int generic;              /* 1: sizes are parameters, one size_t per index
+                                 in index order, before A, B, C */
+    int row_major;            /* 1: c is the tc_contraction_transpose of the
+                                 user's row-major contraction; comments show
+                                 the user's form */
+    const char *notes;        /* more header lines ('\n' separated): the
+                                 ranking, BLAS, machine; NULL = none */
 } tc_emit_options;
 
 /*
  * Writes alg as a standalone C99 file into out: a header comment, #include
  * <cblas.h> and <stdlib.h>, and one function
  *     int NAME(const double *A, const double *B, double *C)
- * that returns 0, or -1 when a temporary cannot be allocated. c must have
- * sizes. Errors: TC_EUSAGE (bad function name, no sizes), TC_EINPUT
- * (alg->fits_int == 0), TC_ERESOURCE (write error on out).
+ * that returns 0, or -1 when a temporary cannot be allocated. With
+ * opt->generic the sizes are parameters instead of constants,
+ *     int NAME(size_t a, size_t b, ..., const double *A, ...)
+ * valid for any sizes (0 included), returning -2 when one makes a BLAS int
+ * argument overflow. c must have sizes (for the header; generic code does
+ * not depend on them). Errors: TC_EUSAGE (bad function name, no sizes),
+ * TC_EINPUT (alg->fits_int == 0, unless generic), TC_ERESOURCE (write
+ * error on out).
  */
 tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
                     const tc_emit_options *opt, FILE *out, tc_error *err);

@@ -153,6 +153,8 @@ static void probe_extras(tc_blas *b)
     const char *(*version)(void) = NULL;
     if (!resolve(b->handle, "openblas_set_num_threads", &b->set_threads))
         resolve(b->handle, "bli_thread_set_num_threads", &b->set_threads);
+    if (!resolve(b->handle, "openblas_get_num_threads", &b->get_threads))
+        resolve(b->handle, "bli_thread_get_num_threads", &b->get_threads);
     if (!resolve(b->handle, "openblas_get_config", &version))
         resolve(b->handle, "bli_info_get_version_str", &version);
     const char *v = version ? version() : NULL;
@@ -166,9 +168,10 @@ tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "tc_rt_blas_load: no place to store the result");
     *out = NULL;
-    if (threads < 1)
+    if (threads < 0)
         return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "the BLAS thread count must be at least 1 (got %d)",
+                            "the BLAS thread count must be at least 1, or 0 to leave it "
+                            "as it is (got %d)",
                             threads);
     if (!which) {
         which = getenv("TCGEN_BLAS");
@@ -197,12 +200,11 @@ tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
         }
     }
     probe_extras(b);
-    if (b->set_threads) {
+    if (b->set_threads && threads > 0)
         b->set_threads(threads);
-        b->threads = threads;
-    } else {
+    b->threads = b->get_threads ? b->get_threads() : threads > 0 && b->set_threads ? threads : 1;
+    if (b->threads < 1) /* BLIS answers -1 when nothing has been set */
         b->threads = 1;
-    }
     *out = b;
     return TC_OK;
 }

@@ -37,13 +37,15 @@ typedef struct tc_blas {
     void (*dscal)(int n, double alpha, double *x, int incx);
     int threads;        /* thread count in effect */
     void (*set_threads)(int n); /* NULL if the library has no such call */
+    int (*get_threads)(void);   /* NULL if the library has no such call */
 } tc_blas;
 
 /*
  * Loads a CBLAS library. `which`: "openblas", "blis", a path to a .so, or
  * NULL for $TCGEN_BLAS or else "openblas". threads >= 1 sets the library's
- * thread count. On failure returns TC_ERESOURCE (library or symbol not
- * found) or TC_EUSAGE (bad thread count) and *out is NULL.
+ * thread count; 0 leaves it as it is (and records it). On failure returns
+ * TC_ERESOURCE (library or symbol not found) or TC_EUSAGE (bad thread
+ * count) and *out is NULL.
  * The caller frees the result with tc_rt_blas_unload().
  * Two loads of one library share one copy of it, so the thread count is the
  * library's: the last set_threads() call wins for every table over it.

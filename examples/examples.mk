@@ -1,0 +1,2 @@
+examples:
+	@echo todo

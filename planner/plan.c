@@ -1,0 +1,274 @@
+/*
+ * plan.c - tc_plan_create and friends (include/tcgen.h): consult the
+ * wisdom, else rank every algorithm by prediction (and with TC_MEASURE run
+ * the best candidates), remember the choice, execute or emit it.
+ */
+#include "planner/plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/error.h"
+#include "parser/parser.h"
+#include "planner/measure.h"
+#include "planner/rank.h"
+#include "planner/wisdom.h"
+#include "runtime/execute.h"
+#include "runtime/timer.h"
+
+#define DEFAULT_CANDIDATES 8
+#define DEFAULT_MEASURE_REPS 3
+#define DEFAULT_TIME_LIMIT_S 10.0
+
+tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned flags,
+                          tc_contraction *user, tc_contraction *storage, int *which,
+                          tc_error *err)
+{
+    int w = 0;
+    tc_contraction c;
+    tc_sizes sz;
+    memset(&sz, 0, sizeof sz);
+    tc_status s = tc_parse(contraction, &c, err);
+    if (s == TC_OK) {
+        w = 1;
+        s = tc_parse_sizes(sizes, 1, &sz, err);
+    }
+    if (s == TC_OK)
+        s = tc_contraction_set_sizes(&c, &sz, &c, err, NULL);
+    if (which)
+        *which = w;
+    if (s != TC_OK)
+        return s;
+    *user = c;
+    if (flags & TC_ROW_MAJOR)
+        tc_contraction_transpose(&c, storage);
+    else
+        *storage = c;
+    return TC_OK;
+}
+
+/* The wisdom key of a problem: everything but the decision. */
+static void wisdom_key(const tc_plan *p, tc_wisdom_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    tc_contraction_format(&p->user, e->contraction, sizeof e->contraction);
+    tc_contraction_format_sizes(&p->user, e->sizes, sizeof e->sizes);
+    snprintf(e->layout, sizeof e->layout, "%s", p->flags & TC_ROW_MAJOR ? "row" : "col");
+    snprintf(e->blas, sizeof e->blas, "%s", p->blas->name);
+    e->threads = p->blas->threads;
+    snprintf(e->machine, sizeof e->machine, "%s", p->machine);
+}
+
+/* Indices into r of the algorithms TC_MEASURE runs: the best `want`
+ * predicted, and the best predicted of every kernel (a class the model gets
+ * wrong still gets its chance). Returns how many. */
+static int pick_candidates(const tc_ranking *r, int want, int *pick)
+{
+    int n = 0, seen_kernel[TC_KERNEL_COUNT] = {0};
+    for (int k = 0; k < r->count; k++) {
+        tc_kernel kern = r->entry[k].alg->kernel;
+        if (want < 0 || k < want || !seen_kernel[kern])
+            pick[n++] = k;
+        seen_kernel[kern] = 1;
+    }
+    return n;
+}
+
+static int by_seconds(const void *a, const void *b)
+{
+    const tc_measure_entry *x = a, *y = b;
+    if (x->over_limit != y->over_limit)
+        return x->over_limit - y->over_limit;
+    return (x->seconds > y->seconds) - (x->seconds < y->seconds);
+}
+
+/* Ranks (and measures) the algorithms and fills the choice and runner-ups. */
+static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
+{
+    tc_plan_setup su;
+    tc_status s = tc_plan_setup_open(o, &su, err);
+    if (s != TC_OK)
+        return s;
+    tc_plan_setup_describe(&su, p->setup, sizeof p->setup);
+    tc_ranking *r = NULL;
+    s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
+                     p->set->count, &su.params, o->progress, o->progress_data, &r, err);
+    tc_plan_setup_close(&su);
+    if (s != TC_OK)
+        return s;
+    if (r->count == 0) {
+        tc_ranking_free(r);
+        return tc_error_set(err, TC_EINPUT, 0, 0,
+                            "no algorithm can compute this contraction at these sizes: "
+                            "every one has a BLAS argument above INT_MAX");
+    }
+    p->ranked = r->count;
+    p->origin = "estimate";
+    p->alg = r->entry[0].alg;
+    p->seconds = r->entry[0].seconds;
+    for (int k = 1; k < r->count && p->nrunners < TC_PLAN_RUNNERS; k++, p->nrunners++) {
+        snprintf(p->runner[p->nrunners].name, sizeof p->runner[0].name, "%s",
+                 r->entry[k].alg->name);
+        p->runner[p->nrunners].seconds = r->entry[k].seconds;
+    }
+    if (!(p->flags & TC_MEASURE)) {
+        tc_ranking_free(r);
+        return TC_OK;
+    }
+
+    int *pick = malloc((size_t)r->count * sizeof *pick);
+    const tc_algorithm **algs = malloc((size_t)r->count * sizeof *algs);
+    if (!pick || !algs) {
+        free(pick);
+        free(algs);
+        tc_ranking_free(r);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory choosing candidates");
+    }
+    int n = pick_candidates(r, o->candidates ? o->candidates : DEFAULT_CANDIDATES, pick);
+    for (int k = 0; k < n; k++)
+        algs[k] = r->entry[pick[k]].alg;
+    tc_ranking_free(r);
+    tc_measure_options mo = {p->blas, o->measure_reps ? o->measure_reps : DEFAULT_MEASURE_REPS,
+                             o->time_limit_s > 0 ? o->time_limit_s : DEFAULT_TIME_LIMIT_S};
+    tc_measurements *m = NULL;
+    s = tc_plan_measure(&p->c, algs, n, &mo, o->progress, o->progress_data, &m, err);
+    free(pick);
+    free(algs);
+    if (s != TC_OK)
+        return s;
+    qsort(m->entry, (size_t)m->count, sizeof m->entry[0], by_seconds);
+    p->measured = m->count;
+    p->origin = "measure";
+    p->alg = m->entry[0].alg;
+    p->seconds = m->entry[0].seconds;
+    p->nrunners = 0;
+    for (int k = 1; k < m->count && p->nrunners < TC_PLAN_RUNNERS; k++) {
+        if (m->entry[k].over_limit)
+            break;
+        snprintf(p->runner[p->nrunners].name, sizeof p->runner[0].name, "%s",
+                 m->entry[k].alg->name);
+        p->runner[p->nrunners++].seconds = m->entry[k].seconds;
+    }
+    tc_measurements_free(m);
+    return TC_OK;
+}
+
+tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
+                             const tc_plan_options *o, tc_error *err)
+{
+    unsigned how = flags & (TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY);
+    if ((flags & ~(TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY | TC_ROW_MAJOR)) ||
+        (how != TC_ESTIMATE && how != TC_MEASURE && how != TC_WISDOM_ONLY)) {
+        tc_error_set(err, TC_EUSAGE, 0, 0, "bad planning flags 0x%x: give exactly one of "
+                                           "TC_ESTIMATE, TC_MEASURE, TC_WISDOM_ONLY, "
+                                           "optionally | TC_ROW_MAJOR", flags);
+        return NULL;
+    }
+    double start = tc_rt_now();
+    tc_plan *p = calloc(1, sizeof *p);
+    if (!p) {
+        tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory allocating a plan");
+        return NULL;
+    }
+    p->flags = flags;
+    p->user = *user;
+    if (flags & TC_ROW_MAJOR)
+        tc_contraction_transpose(user, &p->c);
+    else
+        p->c = *user;
+
+    tc_hardware hw;
+    tc_mb_hardware_detect(&hw, NULL);
+    tc_plan_machine_signature(&hw, p->machine, sizeof p->machine);
+    tc_status s = tc_plan_blas_load(o, &p->blas, err);
+    if (s == TC_OK)
+        s = tc_gen_enumerate(&p->c, TC_KERNEL_MASK_ALL, &p->set, err);
+    if (s != TC_OK) {
+        tc_plan_destroy(p);
+        return NULL;
+    }
+
+    tc_wisdom_entry e;
+    wisdom_key(p, &e);
+    if (tc_wisdom_lookup(&e)) {
+        p->alg = tc_alg_set_find(p->set, e.algorithm);
+        p->seconds = e.seconds;
+        p->origin = "wisdom";
+        snprintf(p->setup, sizeof p->setup, "wisdom (decided by %s)", e.origin);
+    }
+    if (!p->alg && how == TC_WISDOM_ONLY) {
+        tc_error_set(err, TC_EINPUT, 0, 0,
+                     "no wisdom for %s with %s (%s-major, %s, %d thread%s, this machine); "
+                     "plan it once with TC_ESTIMATE or TC_MEASURE",
+                     e.contraction, e.sizes, e.layout, e.blas, e.threads,
+                     e.threads == 1 ? "" : "s");
+        tc_plan_destroy(p);
+        return NULL;
+    }
+    if (!p->alg) {
+        s = decide(p, o, err);
+        if (s == TC_OK) {
+            snprintf(e.algorithm, sizeof e.algorithm, "%s", p->alg->name);
+            e.seconds = p->seconds;
+            snprintf(e.origin, sizeof e.origin, "%s", p->origin);
+            s = tc_wisdom_add(&e, err);
+        }
+        if (s != TC_OK) {
+            tc_plan_destroy(p);
+            return NULL;
+        }
+    }
+    p->planning_s = tc_rt_now() - start;
+    return p;
+}
+
+tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
+                        tc_error *err)
+{
+    if (!contraction || !sizes) {
+        tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_create: the %s is NULL",
+                     contraction ? "sizes string" : "contraction");
+        return NULL;
+    }
+    tc_contraction user, storage;
+    int which;
+    tc_error sub;
+    if (tc_plan_problem(contraction, sizes, flags, &user, &storage, &which, &sub) != TC_OK) {
+        tc_error_set(err, sub.code, sub.line, sub.column, "%s: %s",
+                     which ? "in the sizes" : "in the contraction", sub.message);
+        return NULL;
+    }
+    tc_plan_options o = tc_plan_options_default();
+    return tc_plan_create_with(&user, flags, &o, err);
+}
+
+tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C)
+{
+    if (!p || !A || !B || !C)
+        return TC_EUSAGE;
+    return tc_rt_execute(p->blas, p->alg, &p->c, A, B, C, NULL);
+}
+
+const char *tc_plan_algorithm(const tc_plan *p)
+{
+    return p ? p->alg->name : NULL;
+}
+
+double tc_plan_predicted_seconds(const tc_plan *p)
+{
+    return p ? p->seconds : 0.0;
+}
+
+const char *tc_plan_origin(const tc_plan *p)
+{
+    return p ? p->origin : NULL;
+}
+
+void tc_plan_destroy(tc_plan *p)
+{
+    if (!p)
+        return;
+    tc_alg_set_free(p->set);
+    tc_rt_blas_unload(p->blas);
+    free(p);
+}

@@ -1,0 +1,58 @@
+/*
+ * plan.h - the planner behind include/tcgen.h's plan API, with the knobs the
+ * tcgen command sets (the public API uses the defaults and the environment).
+ */
+#ifndef TC_PLANNER_PLAN_H
+#define TC_PLANNER_PLAN_H
+
+#include <stdio.h>
+
+#include "ast/algorithm.h"
+#include "generator/generator.h"
+#include "planner/setup.h"
+#include "tcgen.h"
+
+#define TC_PLAN_RUNNERS 5 /* runner-ups named in the emitted header */
+
+struct tc_plan {
+    unsigned flags;
+    tc_contraction user;        /* as given (row-major under TC_ROW_MAJOR) */
+    tc_contraction c;           /* storage form: column-major */
+    tc_algorithm_set *set;
+    const tc_algorithm *alg;    /* the choice, in set */
+    double seconds;             /* its predicted (or measured) time */
+    const char *origin;         /* "estimate", "measure", "wisdom" */
+    tc_blas *blas;              /* what tc_execute calls */
+    int nrunners;
+    struct {
+        char name[256];
+        double seconds;
+    } runner[TC_PLAN_RUNNERS];
+    int ranked;                 /* algorithms ranked (0 from wisdom) */
+    int measured;               /* of which run (TC_MEASURE) */
+    double planning_s;          /* wall time of tc_plan_create */
+    char setup[512];            /* how it was ranked (tc_plan_setup_describe) */
+    char machine[512];          /* tc_plan_machine_signature */
+};
+
+/*
+ * Parses a problem: the contraction and sizes as the user wrote them
+ * (*user) and the column-major form the algorithms work on (*storage: the
+ * transpose under TC_ROW_MAJOR). Errors are TC_EINPUT located in the
+ * string they are in (line 1); *which (if not NULL) says which: 0 the
+ * contraction, 1 the sizes.
+ */
+tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned flags,
+                          tc_contraction *user, tc_contraction *storage, int *which,
+                          tc_error *err);
+
+/* tc_plan_create for a parsed problem (*user, with sizes) and options. */
+tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
+                             const tc_plan_options *o, tc_error *err);
+
+/* tc_plan_emit_c with every emit option (function, command line, generic);
+ * the layout and the ranking notes come from the plan. */
+tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt,
+                       tc_error *err);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * setup.h - what ranking by prediction needs, set up once per planning:
+ * the cache description, the BLAS library, the timer, the model and the
+ * sampler. Shared by the plan API and the tcgen commands.
+ */
+#ifndef TC_PLANNER_SETUP_H
+#define TC_PLANNER_SETUP_H
+
+#include "microbench/hardware.h"
+#include "microbench/predict.h"
+#include "microbench/sample.h"
+
+/* The knobs; zero-initialise for the defaults. */
+typedef struct tc_plan_options {
+    const char *blas;        /* NULL: $TCGEN_BLAS, else "openblas" */
+    int threads;             /* 0: $TCGEN_THREADS if set, else the BLAS
+                                library's own setting is left alone */
+    tc_mb_model model;       /* 0 is TC_MODEL_WARM: callers set it; see
+                                tc_plan_options_default() */
+    int reps;                /* timed repetitions per case (0: 10) */
+    tc_mb_flush flush;       /* eviction (0: clflush) */
+    int64_t llc_bytes;       /* last-level cache override (0: detected) */
+    int candidates;          /* TC_MEASURE: best predicted algorithms run
+                                (0: 8; -1: all) */
+    int measure_reps;        /* TC_MEASURE: timed runs each (0: 3) */
+    double time_limit_s;     /* TC_MEASURE: limit per algorithm (0: 10) */
+    void (*progress)(int done, int total, void *data); /* may be NULL */
+    void *progress_data;
+} tc_plan_options;
+
+/* The defaults: model full, everything else 0. */
+tc_plan_options tc_plan_options_default(void);
+
+typedef struct tc_plan_setup {
+    tc_hardware hw;
+    tc_blas *blas;
+    tc_timer timer;
+    tc_mb_params params;
+    tc_mb_sampler_options options;
+    tc_mb_sampler *sampler;
+} tc_plan_setup;
+
+/*
+ * Detects the hardware, loads the BLAS library, calibrates the timer and
+ * makes a sampler. On failure everything already set up is released.
+ * Errors: TC_EUSAGE (bad option values), TC_ERESOURCE (BLAS library not
+ * found, out of memory), as their modules report them.
+ */
+tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_error *err);
+void tc_plan_setup_close(tc_plan_setup *s);
+
+/* Loads the BLAS library the options name, with their thread count. */
+tc_status tc_plan_blas_load(const tc_plan_options *o, tc_blas **out, tc_error *err);
+
+/* "model full, 10 reps, openblas 0.3.21 (1 thread), LLC 32768 KiB (hwloc), ..." */
+void tc_plan_setup_describe(const tc_plan_setup *s, char *buf, size_t n);
+
+/* The machine as wisdom identifies it: CPU model, cache sizes, line size,
+ * CPU count, e.g. "AMD EPYC 9R14|L1 48K|L2 1024K|L3 32768K|line 64|cpus 2". */
+void tc_plan_machine_signature(const tc_hardware *hw, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * wisdom.h - the process's memory of planning decisions (include/tcgen.h
+ * has the public side: import, export, forget).
+ *
+ * File format (docs/decisions.md), UTF-8 text:
+ *   # tcgen wisdom 1                          first line: format and version
+ *   # any other line starting with '#' is a comment; blank lines are skipped
+ *   CONTRACTION<TAB>SIZES<TAB>LAYOUT<TAB>BLAS<TAB>THREADS<TAB>MACHINE<TAB>ALGORITHM<TAB>SECONDS<TAB>ORIGIN
+ * CONTRACTION is the normal form ("C[a,b,c] = A[a,i] * B[i,b,c]"), SIZES
+ * "a=400,b=400,c=400,i=8" in index order, LAYOUT col or row, BLAS the
+ * library's name, THREADS its thread count, MACHINE the signature of
+ * tc_plan_machine_signature, ALGORITHM the chosen name, SECONDS its time,
+ * ORIGIN estimate or measure. The first seven fields are the key.
+ */
+#ifndef TC_PLANNER_WISDOM_H
+#define TC_PLANNER_WISDOM_H
+
+#include "tcgen.h"
+
+typedef struct tc_wisdom_entry {
+    char contraction[1024];
+    char sizes[1024];
+    char layout[4];
+    char blas[64];
+    int threads;
+    char machine[512];
+    char algorithm[512];
+    double seconds;
+    char origin[16];
+} tc_wisdom_entry;
+
+/* If an entry has e's key, copies it into *e and returns 1; else 0. */
+int tc_wisdom_lookup(tc_wisdom_entry *e);
+
+/* Adds e, replacing an entry with the same key. TC_ERESOURCE when out of
+ * memory. */
+tc_status tc_wisdom_add(const tc_wisdom_entry *e, tc_error *err);
+
+/* The number of entries (for tests and the command's messages). */
+int tc_wisdom_count(void);
+
+#endif

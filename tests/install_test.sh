@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# install_test.sh - make install / make uninstall as a user meets them: the
+# files land where they should, the installed tcgen runs, the man page is
+# valid roff and documents every option, pkg-config gives flags that build
+# and run a program against the static and the shared library, and
+# uninstall leaves nothing behind. Run from the top directory (make
+# test-install does, with TCGEN, BUILD, CC, SAN and MAKE set); it installs
+# with the same BUILD so nothing is rebuilt. Ends with "N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+TCGEN=${TCGEN:-$BUILD/tcgen}
+MAKE=${MAKE:-make}
+CC=${CC:-cc}
+SAN=${SAN:-}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+# check DESCRIPTION COMMAND...: one check that COMMAND succeeds.
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+version=$(sed -n 's/^#define TC_VERSION "\([0-9.]*\)".*/\1/p' include/tcgen.h)
+major=${version%%.*}
+[ -n "$version" ] && ok || bad "no TC_VERSION in include/tcgen.h"
+files=(bin/tcgen lib/libtcgen.a "lib/libtcgen.so.$version" "lib/libtcgen.so.$major"
+       lib/libtcgen.so include/tcgen.h lib/pkgconfig/tcgen.pc share/man/man1/tcgen.1)
+
+# mk TARGET PREFIX [VAR=VALUE...]: make install/uninstall, output in $tmp/make.log.
+mk() {
+    local target=$1 prefix=$2; shift 2
+    $MAKE --no-print-directory "$target" PREFIX="$prefix" BUILD="$BUILD" "$@" >"$tmp/make.log" 2>&1
+    local rc=$?
+    [ $rc -eq 0 ] || echo "  make $target PREFIX=$prefix $*: $(tail -n 5 "$tmp/make.log")" >&2
+    return $rc
+}
+# The files and links under DIR, one per line, sorted (empty if DIR is gone).
+left() { [ -d "$1" ] && (cd "$1" && find . -mindepth 1 \( -type f -o -type l \) | sort); }
+
+# --- install into a prefix that does not exist yet -------------------------
+p=$tmp/prefix
+check "make install PREFIX=$p" mk install "$p"
+if [ -n "${MAKELEVEL:-}" ]; then  # make test-install built everything first
+    grep -qE '^ *(CC|LD|AR|BISON|FLEX) ' "$tmp/make.log" \
+        && bad "make install rebuilt something: $(grep -E '^ *(CC|LD|AR) ' "$tmp/make.log" | head -3)" || ok
+fi
+for f in "${files[@]}"; do
+    [ -e "$p/$f" ] && ok || bad "make install did not install $f"
+done
+[ "$(left "$p" | wc -l)" -eq ${#files[@]} ] && ok \
+    || bad "make install installed more than ${#files[@]} files: $(left "$p" | tr '\n' ' ')"
+[ -x "$p/bin/tcgen" ] && ok || bad "bin/tcgen is not executable"
+[ ! -x "$p/include/tcgen.h" ] && [ ! -x "$p/share/man/man1/tcgen.1" ] && ok \
+    || bad "tcgen.h or tcgen.1 installed executable"
+cmp -s "$TCGEN" "$p/bin/tcgen" && ok || bad "bin/tcgen differs from $TCGEN"
+cmp -s "$BUILD/libtcgen.a" "$p/lib/libtcgen.a" && ok || bad "lib/libtcgen.a differs from $BUILD/libtcgen.a"
+cmp -s "$BUILD/libtcgen.so" "$p/lib/libtcgen.so.$version" && ok \
+    || bad "lib/libtcgen.so.$version differs from $BUILD/libtcgen.so"
+cmp -s include/tcgen.h "$p/include/tcgen.h" && ok || bad "include/tcgen.h differs"
+cmp -s man/tcgen.1 "$p/share/man/man1/tcgen.1" && ok || bad "tcgen.1 differs"
+[ "$(readlink "$p/lib/libtcgen.so.$major")" = "libtcgen.so.$version" ] && ok \
+    || bad "lib/libtcgen.so.$major is not a link to libtcgen.so.$version"
+[ "$(readlink "$p/lib/libtcgen.so")" = "libtcgen.so.$major" ] && ok \
+    || bad "lib/libtcgen.so is not a link to libtcgen.so.$major"
+if command -v readelf >/dev/null; then
+    soname=$(readelf -d "$p/lib/libtcgen.so.$version" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    [ "$soname" = "libtcgen.so.$major" ] && ok \
+        || bad "libtcgen.so's soname is '$soname', want libtcgen.so.$major (the top Makefile links it with -Wl,-soname,\$(TC_SONAME))"
+else
+    echo "note: no readelf; soname not checked" >&2
+fi
+
+# --- the installed command --------------------------------------------------
+out=$("$p/bin/tcgen" --version 2>&1)
+[ "$out" = "tcgen $version" ] && ok || bad "installed tcgen --version says '$out', want 'tcgen $version'"
+"$p/bin/tcgen" parse 'C[a,b] = A[a,i] * B[i,b]' a=b=i=16 --format tsv >"$tmp/parse.tsv" 2>&1 \
+    && grep -q '^index	i	contracted	16' "$tmp/parse.tsv" && ok \
+    || bad "installed tcgen parse: $(head -c 300 "$tmp/parse.tsv")"
+
+# --- the man page -----------------------------------------------------------
+man1=$p/share/man/man1/tcgen.1
+if command -v groff >/dev/null; then
+    groff -man -Tutf8 -ww -z "$man1" >"$tmp/groff.log" 2>&1
+    [ $? -eq 0 ] && [ ! -s "$tmp/groff.log" ] && ok || bad "groff warns about tcgen.1: $(head -5 "$tmp/groff.log")"
+else
+    echo "note: no groff; tcgen.1 not checked as roff" >&2
+fi
+grep -q "^\.TH TCGEN 1 .*\"tcgen $version\"" "$man1" && ok || bad "tcgen.1's .TH does not say tcgen $version"
+for s in NAME SYNOPSIS DESCRIPTION COMMANDS CONTRACTION SIZES OPTIONS ENVIRONMENT \
+         "EXIT STATUS" FILES EXAMPLES "SEE ALSO"; do
+    grep -qE "^\.SH \"?$s\"?\$" "$man1" && ok || bad "tcgen.1 has no section $s"
+done
+# Every command and every option of the command line (and the main job's
+# options) is documented.
+text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man1")
+for c in $(sed -n 's/^ *{"\([a-z]*\)", .*/\1/p' cli/commands.c); do
+    grep -qE "^\.BI? \"?$c( |\"|\$)" <<<"$text" && ok || bad "tcgen.1 does not document command '$c'"
+done
+opts=$( (grep -oE '"--?[a-z][a-z-]*"' cli/main.c | tr -d '"'; grep -ohE -- '--[a-z][a-z-]*' cli/commands.c cli/main.c;
+         echo --generic --layout --measure --candidates --wisdom) | tr ' ' '\n' | sort -u)
+for o in $opts; do
+    grep -qw -- "$o" <<<"$text" && ok || bad "tcgen.1 does not document option $o"
+done
+for v in TCGEN_BLAS TCGEN_THREADS; do
+    grep -qE "^\.B $v\$" "$man1" && ok || bad "tcgen.1 does not document $v"
+done
+grep -qF "tcgen \\(aqC[a,b,c] = A[a,i] * B[i,b,c]\\(aq \\(aqa=b=c=400,i=8\\(aq" "$man1" && ok \
+    || bad "tcgen.1 lacks the README's main example"
+
+# --- pkg-config -------------------------------------------------------------
+export PKG_CONFIG_PATH=$p/lib/pkgconfig
+pc() { pkg-config "$@" tcgen 2>&1; }
+if command -v pkg-config >/dev/null; then
+    check "pkg-config --validate tcgen: $(pc --validate)" pkg-config --validate tcgen
+    [ "$(pc --modversion)" = "$version" ] && ok || bad "pkg-config --modversion: '$(pc --modversion)', want $version"
+    [ "$(pc --variable=prefix)" = "$p" ] && ok || bad "tcgen.pc prefix: '$(pc --variable=prefix)', want $p"
+    [ "$(echo $(pc --cflags))" = "-I$p/include" ] && ok || bad "pkg-config --cflags: '$(pc --cflags)'"
+    [ "$(echo $(pc --libs))" = "-L$p/lib -ltcgen" ] && ok || bad "pkg-config --libs: '$(pc --libs)'"
+    [ "$(echo $(pc --static --libs))" = "-L$p/lib -ltcgen -lhwloc -ldl -lm -lpthread" ] && ok \
+        || bad "pkg-config --static --libs: '$(pc --static --libs)'"
+else
+    bad "pkg-config is not installed (scripts/install-deps.sh installs it)"
+fi
+
+# --- a program built against the installed library --------------------------
+cat >"$tmp/prog.c" <<'EOF'
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <tcgen.h>
+
+int main(void)
+{
+    if (strcmp(tc_version(), TC_VERSION) != 0) {
+        fprintf(stderr, "tc_version() is '%s', the header says '%s'\n", tc_version(), TC_VERSION);
+        return 1;
+    }
+#ifdef WITH_PLAN
+    enum { N = 16 };
+    static double A[N * N], B[N * N], C[N * N], R[N * N];
+    for (int k = 0; k < N * N; k++) {
+        A[k] = (k * 7) % 13 - 6.0;
+        B[k] = (k * 5) % 11 - 5.0;
+        C[k] = 1e300; /* "=" overwrites C */
+    }
+    for (int a = 0; a < N; a++) /* column-major: A[a,i] is A[a + N*i] */
+        for (int b = 0; b < N; b++) {
+            double s = 0;
+            for (int i = 0; i < N; i++)
+                s += A[a + N * i] * B[i + N * b];
+            R[a + N * b] = s;
+        }
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=b=i=16", TC_ESTIMATE, &err);
+    if (!p) {
+        fprintf(stderr, "tc_plan_create: %s\n", err.message);
+        return 1;
+    }
+    tc_status s = tc_execute(p, A, B, C);
+    if (s != TC_OK) {
+        fprintf(stderr, "tc_execute: %s\n", tc_status_name(s));
+        tc_plan_destroy(p);
+        return 1;
+    }
+    for (int k = 0; k < N * N; k++)
+        if (fabs(C[k] - R[k]) > 1e-9 * (1 + fabs(R[k]))) {
+            fprintf(stderr, "C[%d] = %g by %s, naive loops give %g\n", k, C[k],
+                    tc_plan_algorithm(p), R[k]);
+            tc_plan_destroy(p);
+            return 1;
+        }
+    printf("plan %s ok\n", tc_plan_algorithm(p));
+    tc_plan_destroy(p);
+#endif
+    puts("ok");
+    return 0;
+}
+EOF
+defs=()
+if grep -q 'tc_plan_create *(' "$p/include/tcgen.h"; then
+    if command -v nm >/dev/null && ! nm -g --defined-only "$p/lib/libtcgen.a" 2>/dev/null | grep -qw tc_plan_create; then
+        bad "tcgen.h declares tc_plan_create but libtcgen.a does not define it; the plan check is skipped"
+    else
+        defs=(-DWITH_PLAN)
+    fi
+fi
+cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror $SAN "${defs[@]}")
+if command -v pkg-config >/dev/null; then
+    # static: the archive itself (-l:libtcgen.a), with Libs.private
+    static_libs=()
+    for w in $(pc --static --libs); do
+        [ "$w" = -ltcgen ] && w=-l:libtcgen.a
+        static_libs+=("$w")
+    done
+    if $CC "${cflags[@]}" $(pc --cflags) -o "$tmp/prog_static" "$tmp/prog.c" "${static_libs[@]}" \
+            >"$tmp/cc.log" 2>&1; then
+        ok
+        if command -v readelf >/dev/null; then
+            readelf -d "$tmp/prog_static" | grep -q 'NEEDED.*libtcgen' \
+                && bad "the static program needs libtcgen.so" || ok
+        fi
+        out=$("$tmp/prog_static" 2>&1) && [ "${out##*$'\n'}" = ok ] && ok \
+            || bad "program linked with libtcgen.a: $(head -c 500 <<<"$out")"
+    else
+        bad "cannot build against libtcgen.a with pkg-config --static: $(head -c 800 "$tmp/cc.log")"
+    fi
+    # shared: -ltcgen finds libtcgen.so, the program records its soname
+    if $CC "${cflags[@]}" $(pc --cflags) -o "$tmp/prog_shared" "$tmp/prog.c" $(pc --libs) \
+            -Wl,-rpath,"$p/lib" >"$tmp/cc.log" 2>&1; then
+        ok
+        if command -v readelf >/dev/null; then
+            readelf -d "$tmp/prog_shared" | grep -q "NEEDED.*\[libtcgen.so.$major\]" && ok \
+                || bad "the shared program does not need libtcgen.so.$major: $(readelf -d "$tmp/prog_shared" | grep NEEDED | tr -s ' ' | tr '\n' ' ')"
+        fi
+        out=$("$tmp/prog_shared" 2>&1) && [ "${out##*$'\n'}" = ok ] && ok \
+            || bad "program linked with libtcgen.so: $(head -c 500 <<<"$out")"
+    else
+        bad "cannot build against libtcgen.so with pkg-config: $(head -c 800 "$tmp/cc.log")"
+    fi
+fi
+unset PKG_CONFIG_PATH
+
+# --- uninstall --------------------------------------------------------------
+check "make uninstall PREFIX=$p" mk uninstall "$p"
+[ ! -e "$p" ] && ok || bad "make uninstall left $(cd "$p" && find . -mindepth 1 | sort | tr '\n' ' ')"
+check "make uninstall with nothing installed" mk uninstall "$p"
+[ ! -e "$p" ] && ok || bad "make uninstall with nothing installed created $p"
+
+# Directories that were there before install stay, with what else they hold;
+# installing twice still removes the directories the first install made.
+q=$tmp/existing
+mkdir -p "$q/bin" "$q/lib" && echo mine >"$q/bin/other"
+check "make install into $q" mk install "$q"
+check "make install again into $q" mk install "$q"
+check "make uninstall PREFIX=$q" mk uninstall "$q"
+got=$(cd "$q" && find . -mindepth 1 | sort | tr '\n' ' ')
+[ "$got" = "./bin ./bin/other ./lib " ] && ok \
+    || bad "make uninstall into existing directories: left '$got', want './bin ./bin/other ./lib '"
+
+# A staged install (DESTDIR): files under DESTDIR, tcgen.pc names PREFIX.
+d=$tmp/stage
+check "make install DESTDIR=$d" mk install /opt/tcgen DESTDIR="$d"
+missing=
+for f in "${files[@]}"; do
+    [ -e "$d/opt/tcgen/$f" ] || missing="$missing $f"
+done
+[ -z "$missing" ] && ok || bad "DESTDIR install lacks$missing"
+grep -qx 'prefix=/opt/tcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" 2>/dev/null && ok \
+    || bad "DESTDIR install: tcgen.pc does not say prefix=/opt/tcgen"
+check "make uninstall DESTDIR=$d" mk uninstall /opt/tcgen DESTDIR="$d"
+[ -z "$(left "$d")" ] && ok || bad "make uninstall DESTDIR=$d left $(left "$d" | tr '\n' ' ')"
+
+echo "install: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
