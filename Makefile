@@ -100,6 +100,7 @@ demo: all
 test: $(RUNNER) $(TCGEN) examples
 	$(Q)TCGEN=$(TCGEN) $(RUNNER)
 	$(Q)TCGEN=$(TCGEN) bash tests/cli_test.sh
+	$(Q)TCGEN=$(TCGEN) bash tests/main_job_test.sh
 	$(Q)$(MAKE) --no-print-directory test-install
 
 test-asan:

@@ -68,10 +68,40 @@ static void write_array(FILE *f, const char *name, const double *x, int64_t n)
     fprintf(f, "};\n");
 }
 
-/* Writes the test program for *c: every algorithm, data, expected result,
- * main. Returns the number of functions, or -1. */
-static int write_program(const tc_contraction *c, const char *path, uint64_t seed)
+enum { PLAIN, GENERIC, ROW_MAJOR };
+
+/* The sizes generic code is run at: each size changed (down, or up from
+ * 1), so nothing depends on the sizes it was emitted for. */
+static void other_sizes(const tc_contraction *c, tc_contraction *out)
 {
+    tc_sizes sz;
+    memset(&sz, 0, sizeof sz);
+    for (int i = 0; i < c->nindex; i++) {
+        snprintf(sz.entry[i].name, sizeof sz.entry[i].name, "%s", c->index[i].name);
+        sz.entry[i].size = c->index[i].size > 1 ? c->index[i].size - 1 : 2;
+    }
+    sz.count = c->nindex;
+    tc_contraction_set_sizes(c, &sz, out, NULL, NULL);
+}
+
+/*
+ * Writes the test program for *c: every algorithm, data, expected result,
+ * main. Returns the number of functions, or -1. mode PLAIN: as emitted;
+ * GENERIC: sizes as parameters, called at other_sizes(); ROW_MAJOR: c is
+ * taken as a row-major contraction, emitted from its transpose (the
+ * reference computes the transpose on the same memory).
+ */
+static int write_program(const tc_contraction *user, const char *path, uint64_t seed, int mode)
+{
+    tc_contraction storage, run;
+    if (mode == ROW_MAJOR)
+        tc_contraction_transpose(user, &storage);
+    else
+        storage = *user;
+    const tc_contraction *c = &storage;
+    run = storage;
+    if (mode == GENERIC)
+        other_sizes(&storage, &run);
     tc_algorithm_set *set = NULL;
     tc_error e;
     if (tc_gen_enumerate(c, TC_KERNEL_MASK_ALL, &set, &e) != TC_OK)
@@ -81,8 +111,8 @@ static int write_program(const tc_contraction *c, const char *path, uint64_t see
         tc_alg_set_free(set);
         return -1;
     }
-    int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements;
-    int64_t nc = c->tensor[TC_C].elements;
+    int64_t na = run.tensor[TC_A].elements, nb = run.tensor[TC_B].elements;
+    int64_t nc = run.tensor[TC_C].elements;
     double *A = malloc((size_t)na * sizeof *A), *B = malloc((size_t)nb * sizeof *B);
     double *C0 = malloc((size_t)nc * sizeof *C0), *want = malloc((size_t)nc * sizeof *want);
     int n = -1;
@@ -95,13 +125,15 @@ static int write_program(const tc_contraction *c, const char *path, uint64_t see
     memcpy(want, C0, (size_t)nc * sizeof *want);
     if (c->beta == 0.0)
         memset(want, 0, (size_t)nc * sizeof *want);
-    tc_rt_reference(c, A, B, want);
+    tc_rt_reference(&run, A, B, want);
 
     tc_emit_includes(f);
     fputs("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n", f);
     tc_emit_options opt;
     memset(&opt, 0, sizeof opt);
     opt.no_header = 1;
+    opt.generic = mode == GENERIC;
+    opt.row_major = mode == ROW_MAJOR;
     char fname[32];
     for (int i = 0; i < set->count; i++) {
         snprintf(fname, sizeof fname, "alg%d", i);
@@ -111,6 +143,13 @@ static int write_program(const tc_contraction *c, const char *path, uint64_t see
             goto done;
         }
     }
+    for (int i = 0; mode == GENERIC && i < set->count; i++) {
+        fprintf(f, "static int call%d(const double *A, const double *B, double *C)\n"
+                   "{\n    return alg%d(", i, i);
+        for (int x = 0; x < run.nindex; x++)
+            fprintf(f, "%lld, ", (long long)run.index[x].size);
+        fputs("A, B, C);\n}\n", f);
+    }
     fputs("\n", f);
     write_array(f, "A0", A, na);
     write_array(f, "B0", B, nb);
@@ -119,7 +158,8 @@ static int write_program(const tc_contraction *c, const char *path, uint64_t see
     fprintf(f, "\nstatic int (*const fn[%d])(const double *, const double *, double *) = {",
             set->count);
     for (int i = 0; i < set->count; i++)
-        fprintf(f, "%salg%d", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ", i);
+        fprintf(f, "%s%s%d", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ",
+                mode == GENERIC ? "call" : "alg", i);
     fprintf(f, "};\nstatic const char *const names[%d] = {", set->count);
     for (int i = 0; i < set->count; i++)
         fprintf(f, "%s\"%s\"", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ",
@@ -203,7 +243,7 @@ static void test_corpus(void)
     for (int i = 0; i < n; i++) {
         char path[280];
         snprintf(path, sizeof path, "%s/c%02d.c", tmpdir, i);
-        int k = write_program(&corpus[i].c, path, 500 + (uint64_t)i);
+        int k = write_program(&corpus[i].c, path, 500 + (uint64_t)i, PLAIN);
         CU_ASSERT(k > 0);
         if (k <= 0)
             continue;
@@ -215,30 +255,54 @@ static void test_corpus(void)
     CU_ASSERT(functions > 2500);
 }
 
-/* One emitted file, byte for byte. */
-static void test_golden(void)
+/* Generic (sizes as parameters, run at other sizes) and row-major code of
+ * every corpus contraction, with OpenBLAS. */
+static void test_corpus_variants(void)
 {
-    static const char *const golden = "golden/emit_abc_ija_jbic.c";
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus);
+    static const char *const label[] = {"plain", "generic", "row-major"};
+    for (int mode = GENERIC; mode <= ROW_MAJOR; mode++) {
+        int functions = 0;
+        for (int i = 0; i < n; i++) {
+            char path[280], what[300];
+            snprintf(path, sizeof path, "%s/%s%02d.c", tmpdir, label[mode], i);
+            int k = write_program(&corpus[i].c, path, 700 + (uint64_t)i, mode);
+            CU_ASSERT(k > 0);
+            if (k <= 0)
+                continue;
+            functions += k;
+            snprintf(what, sizeof what, "%s %s", label[mode], corpus[i].text);
+            if (lib_include[0][0])
+                CU_ASSERT_EQUAL(compile_and_run(path, 0, what), 0);
+        }
+        CU_ASSERT(functions > 2500);
+    }
+}
+
+/* One emitted file, byte for byte. */
+/* One golden file: alg of "C[a,b,c] = A[i,j,a] * B[j,b,i,c]" with the given
+ * options; the standalone file also compiles against both cblas.h without
+ * warnings. */
+static void check_golden(const char *golden, const char *name, const tc_emit_options *opt)
+{
     tc_contraction c;
     char msg[512];
     tc_error e;
     CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] = A[i,j,a] * B[j,b,i,c]",
                                     "a=400,b=400,c=400,i=8,j=8", &c, msg, sizeof msg) == 0);
+    if (opt->row_major)
+        tc_contraction_transpose(&c, &c);
     tc_algorithm_set *set = NULL;
     CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
-    const tc_algorithm *alg = tc_alg_set_find(set, "i'c-dgemm");
+    const tc_algorithm *alg = tc_alg_set_find(set, name);
     CU_ASSERT_FATAL(alg != NULL);
-    tc_emit_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.command_line = "tcgen emit 'C[a,b,c] = A[i,j,a] * B[j,b,i,c]' a=b=c=400,i=j=8 "
-                       "--algorithm \"i'c-dgemm\"";
     FILE *f = tmpfile();
     CU_ASSERT_FATAL(f != NULL);
-    CU_ASSERT_EQUAL(tc_emit_c(alg, &c, &opt, f, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_emit_c(alg, &c, opt, f, &e), TC_OK);
     char *got = tc_test_slurp(f);
     fclose(f);
-    tc_test_golden(golden, got, "emitted i'c-dgemm");
-    /* the standalone file compiles against both cblas.h without warnings */
+    tc_test_golden(golden, got, name);
     char src[280];
     snprintf(src, sizeof src, "%s/golden.c", tmpdir);
     FILE *w = got ? fopen(src, "w") : NULL;
@@ -258,6 +322,23 @@ static void test_golden(void)
     }
     free(got);
     tc_alg_set_free(set);
+}
+
+static void test_golden(void)
+{
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.command_line = "tcgen emit 'C[a,b,c] = A[i,j,a] * B[j,b,i,c]' a=b=c=400,i=j=8 "
+                       "--algorithm \"i'c-dgemm\"";
+    check_golden("golden/emit_abc_ija_jbic.c", "i'c-dgemm", &opt);
+    /* generic, row-major, with notes as the main job writes them */
+    opt.generic = 1;
+    opt.row_major = 1;
+    opt.function = "ccsd_term";
+    opt.command_line = NULL;
+    opt.notes = "predicted    0.01 s (1 GFLOP/s)\nrunner-ups   x 1 s, y 2 s, z 3 s, x 1 s, "
+                "y 2 s, z 3 s, x 1 s, y 2 s, z 3 s, x 1 s, y 2 s, z 3 s, x 1 s, y 2 s";
+    check_golden("golden/emit_abc_ija_jbic_generic_row.c", "c'i'-dgemm", &opt);
 }
 
 static void test_errors(void)
@@ -303,6 +384,7 @@ int tc_suite_emit(void)
     if (!s)
         return -1;
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
+           !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
            !CU_add_test(s, "golden emitted file", test_golden) ||
            !CU_add_test(s, "errors and options", test_errors)
                ? -1

@@ -142,11 +142,13 @@ static size_t elements(const char *shape, size_t o, size_t v)
     return n;
 }
 
-static void fill(double *x, size_t n, unsigned *seed)
+/* Pseudo-random values in [-1, 1) with all 53 bits of the mantissa used,
+   so that a different order of summation shows up as a (tiny) error. */
+static void fill(double *x, size_t n, unsigned long long *seed)
 {
     for (size_t k = 0; k < n; k++) {
-        *seed = *seed * 1103515245u + 12345u;
-        x[k] = (double)(*seed >> 8) / (double)(1u << 23) - 1.0; /* in [-1, 1) */
+        *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+        x[k] = (double)(*seed >> 11) * 0x1p-52 - 1.0;
     }
 }
 
@@ -171,7 +173,7 @@ static double time_execution(const tc_plan *p, const double *A, const double *B,
 }
 
 /* Runs one term, checks it, prints its line. Returns 0 when it matches. */
-static int run_term(const term *t, size_t o, size_t v, unsigned seed)
+static int run_term(const term *t, size_t o, size_t v, unsigned long long seed)
 {
     size_t na = elements(t->shape_a, o, v), nb = elements(t->shape_b, o, v);
     size_t nr = elements("vvoo", o, v);

@@ -5,13 +5,15 @@
  *   ladder     R[a,b,i,j] += 0.5 * W[a,b,e,f] * T[e,f,i,j]   sizes fixed at
  *              generation (a=b=e=f=VIRT, i=j=OCC), column-major
  *   transform  V[a,n,i,j] = Cv[m,a] * U[m,n,i,j]             --generic: sizes
- *              are arguments (ranked for ../integral_transform.tc), column-major
+ *              are arguments (ranked for ../integral_transform.tc), column-major;
+ *              -2 for a size that BLAS's int arguments cannot hold
  *   ring_rm    R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]          fixed sizes
  *              (a=b=e=VIRT, i=j=m=OCC), --layout row (C order)
  *
  * VIRT and OCC must be the sizes the routines were generated for (-D).
  * Prints one line per check; exits 1 on any mismatch.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@ int ring_rm(const double *A, const double *B, double *C);
 
 static double *alloc(size_t n)
 {
-    double *x = malloc(n * sizeof *x);
+    double *x = malloc((n ? n : 1) * sizeof *x);
     if (!x) {
         fprintf(stderr, "out of memory\n");
         exit(3);
@@ -43,13 +45,13 @@ static double *alloc(size_t n)
     return x;
 }
 
-/* n pseudo-random values in [-1, 1). */
-static double *filled(size_t n, unsigned seed)
+/* n pseudo-random values in [-1, 1), all 53 bits of the mantissa used. */
+static double *filled(size_t n, unsigned long long seed)
 {
     double *x = alloc(n);
     for (size_t k = 0; k < n; k++) {
-        seed = seed * 1103515245u + 12345u;
-        x[k] = (double)(seed >> 8) / (double)(1u << 23) - 1.0;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        x[k] = (double)(seed >> 11) * 0x1p-52 - 1.0;
     }
     return x;
 }
@@ -127,6 +129,19 @@ static int check_transform(size_t na, size_t nn, size_t ni, size_t nj, size_t nm
     return bad;
 }
 
+/* A size beyond INT_MAX cannot reach BLAS: the generic routine must return
+   -2 before it touches any tensor (these have one element). */
+static int check_too_large(void)
+{
+    double cv[1] = {0}, u[1] = {0}, v[1] = {0};
+    const size_t huge = (size_t)INT_MAX + 1;
+    int rc = transform(huge, 1, 1, 1, 1, cv, u, v);
+    int bad = rc != -2;
+    printf("%-40s returned %d (-2 wanted)  %s\n", "transform (a=INT_MAX+1)", rc,
+           bad ? "MISMATCH" : "ok");
+    return bad;
+}
+
 /* R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j], every tensor in C order. */
 static int check_ring(void)
 {
@@ -160,6 +175,8 @@ int main(void)
     int bad = check_ladder();
     bad += check_transform(64, 80, 16, 16, 80); /* the sizes it was ranked for */
     bad += check_transform(7, 5, 3, 4, 6);      /* any others */
+    bad += check_transform(7, 5, 3, 4, 0);      /* nothing to sum: V = 0 */
+    bad += check_too_large();
     bad += check_ring();
     if (bad)
         printf("emitted: %d checks FAILED\n", bad);

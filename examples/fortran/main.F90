@@ -68,8 +68,8 @@ contains
     worst = maxval(abs(got - ref) / max(mag, tiny(1.0_c_double)))
     verdict = 0
     if (rc /= 0 .or. any(ieee_is_nan(got)) .or. .not. worst <= 1e-12_c_double) verdict = 1
-    write (*, '(a, t40, a, i0, a, es8.1, 2x, a)') what, ' returned ', rc, ', max error ', worst, &
-      merge('MISMATCH', 'ok      ', verdict /= 0)
+    write (*, '(a, t42, a, i0, a, es7.1, 2x, a)') what, 'returned ', rc, ', max error ', worst, &
+      trim(merge('MISMATCH', 'ok      ', verdict /= 0))
   end function verdict
 
   integer function check_relativity(nij, nabc) result(bad)

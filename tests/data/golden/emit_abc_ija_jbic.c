@@ -6,7 +6,8 @@
  *   algorithm    i'c-dgemm
  *   command      tcgen emit 'C[a,b,c] = A[i,j,a] * B[j,b,i,c]' a=b=c=400,i=j=8 --algorithm "i'c-dgemm"
  *
- * Tensors are dense, column-major (a tensor's first index has stride 1).
+ * Tensors are dense, column-major (Fortran order: a tensor's first index
+ * has stride 1).
  * Compile with a CBLAS library, e.g. cc -O2 -c file.c; link -lopenblas.
  */
 /* BLIS's cblas.h defines static helpers that it does not use. */
@@ -18,6 +19,8 @@
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
+#include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 /*

@@ -1,0 +1,1136 @@
+/*
+ * test_plan.c - the plan and wisdom API of include/tcgen.h: planning by
+ * estimate and by measurement, results against the naive reference (both
+ * layouts, '=' over NaN, '+=' with a factor), wisdom export/import and its
+ * file format, damaged wisdom files rejected whole and located, errors in
+ * the contraction, sizes and flags, one plan executed by two threads at
+ * once, and tc_plan_emit_c.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "generator/generator.h"
+#include "parser/parser.h"
+#include "planner/wisdom.h"
+#include "runtime/memory.h"
+#include "runtime/reference.h"
+#include "tcgen.h"
+#include "tests/helpers_corpus.h"
+#include "tests/helpers_data.h"
+
+#define TOL 1e-12
+
+static char tmpdir[200];
+static char saved_threads[64];
+static int had_threads;
+
+static int suite_init(void)
+{
+    const char *t = getenv("TCGEN_THREADS");
+    had_threads = t != NULL;
+    if (t)
+        snprintf(saved_threads, sizeof saved_threads, "%s", t);
+    if (setenv("TCGEN_THREADS", "1", 1) != 0)
+        return -1;
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/tcgen-plan-XXXXXX");
+    if (!mkdtemp(tmpdir)) {
+        tmpdir[0] = '\0';
+        return -1;
+    }
+    tc_wisdom_forget();
+    return 0;
+}
+
+/* The files the tests write, removed by suite_clean. */
+static const char *const tmpfiles[] = {"rt.wisdom", "good.wisdom", "bad.wisdom",
+                                       "other.wisdom", "never-written.wisdom"};
+
+static int suite_clean(void)
+{
+    tc_wisdom_forget();
+    if (had_threads)
+        setenv("TCGEN_THREADS", saved_threads, 1);
+    else
+        unsetenv("TCGEN_THREADS");
+    if (tmpdir[0]) {
+        char path[400];
+        for (size_t k = 0; k < sizeof tmpfiles / sizeof tmpfiles[0]; k++) {
+            snprintf(path, sizeof path, "%s/%s", tmpdir, tmpfiles[k]);
+            unlink(path);
+        }
+        if (rmdir(tmpdir) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void tmp_path(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/%s", tmpdir, name);
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    int bad = fputs(text, f) < 0;
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+/* The whole file as a heap string (caller frees), or NULL. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *s = tc_test_slurp(f);
+    fclose(f);
+    return s;
+}
+
+/* Parses text (column-major, with sizes) into *c inside a test; 0 on success. */
+static int parse_cm(const char *text, const char *sizes, tc_contraction *c)
+{
+    char msg[256];
+    if (tc_corpus_parse(text, sizes, c, msg, sizeof msg) != 0) {
+        fprintf(stderr, "\n  cannot parse %s ; %s: %s\n", text, sizes, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/*
+ * Executes plan p on random data and compares with tc_rt_reference of the
+ * column-major contraction text/sizes. For '=' C starts as NaN (it must be
+ * overwritten); for '+=' it starts random. Returns the relative error
+ * (INFINITY when something failed).
+ */
+static double exec_vs_reference(const tc_plan *p, const char *text, const char *sizes,
+                                uint64_t seed)
+{
+    tc_contraction c;
+    if (parse_cm(text, sizes, &c) != 0)
+        return INFINITY;
+    int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements;
+    int64_t nc = c.tensor[TC_C].elements;
+    double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
+    double *got = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL);
+    double err = INFINITY;
+    if (A && B && got && want) {
+        uint64_t st = seed;
+        tc_corpus_fill(A, na, &st);
+        tc_corpus_fill(B, nb, &st);
+        if (c.beta == 0.0) {
+            for (int64_t k = 0; k < nc; k++)
+                got[k] = want[k] = NAN;
+        } else {
+            tc_corpus_fill(got, nc, &st);
+            memcpy(want, got, (size_t)nc * sizeof *got);
+        }
+        tc_rt_reference(&c, A, B, want);
+        tc_status s = tc_execute(p, A, B, got);
+        if (s == TC_OK)
+            err = tc_corpus_relerr(got, want, nc);
+        else
+            fprintf(stderr, "\n  tc_execute(%s): %s\n", text, tc_status_name(s));
+    }
+    tc_rt_free(A);
+    tc_rt_free(B);
+    tc_rt_free(got);
+    tc_rt_free(want);
+    return err;
+}
+
+/* 1 if name is one of the algorithms tcgen enumerates for text. */
+static int is_algorithm_of(const char *name, const char *text, const char *sizes)
+{
+    tc_contraction c;
+    if (!name || parse_cm(text, sizes, &c) != 0)
+        return 0;
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    if (tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) != TC_OK)
+        return 0;
+    int found = tc_alg_set_find(set, name) != NULL;
+    tc_alg_set_free(set);
+    return found;
+}
+
+/* ---- 1. estimate ------------------------------------------------------- */
+
+static void test_estimate(void)
+{
+    tc_wisdom_forget();
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    tc_error err;
+    tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    if (!p)
+        fprintf(stderr, "\n  tc_plan_create: %s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "estimate");
+    const char *alg = tc_plan_algorithm(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    CU_ASSERT(alg[0] != '\0');
+    CU_ASSERT(is_algorithm_of(alg, text, sizes));
+    double sec = tc_plan_predicted_seconds(p);
+    CU_ASSERT(isfinite(sec) && sec > 0);
+    double e1 = exec_vs_reference(p, text, sizes, 11);
+    CU_ASSERT(e1 <= TOL);
+    /* A second execution on other data: the plan is reusable. */
+    double e2 = exec_vs_reference(p, text, sizes, 12);
+    CU_ASSERT(e2 <= TOL);
+    if (!(e1 <= TOL) || !(e2 <= TOL))
+        fprintf(stderr, "\n  %s with %s: relative errors %g %g\n", text, alg, e1, e2);
+    tc_plan_destroy(p);
+}
+
+static void test_estimate_accumulate(void)
+{
+    tc_wisdom_forget();
+    static const char *const cases[][2] = {
+        {"C[a,b] += 0.5 * A[a,i] * B[i,b]", "a=9,b=11,i=5"},
+        {"C[a,b,c] += -2 * A[a,i] * B[i,b,c]", "a=6,b=5,c=4,i=7"},
+        {"C[a,b] = 3 * A[a,i] * B[i,b]", "a=4,b=6,i=3"},
+        {"C[] = A[i,j] * B[j,i]", "i=5,j=7"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tc_error err;
+        tc_plan *p = tc_plan_create(cases[k][0], cases[k][1], TC_ESTIMATE, &err);
+        CU_ASSERT_PTR_NOT_NULL(p);
+        if (!p) {
+            fprintf(stderr, "\n  %s: %s\n", cases[k][0], err.message);
+            continue;
+        }
+        CU_ASSERT(is_algorithm_of(tc_plan_algorithm(p), cases[k][0], cases[k][1]));
+        double e = exec_vs_reference(p, cases[k][0], cases[k][1], 100 + k);
+        CU_ASSERT(e <= TOL);
+        if (!(e <= TOL))
+            fprintf(stderr, "\n  %s with %s: relative error %g\n", cases[k][0],
+                    tc_plan_algorithm(p), e);
+        tc_plan_destroy(p);
+    }
+
+    /* beta = 1 and alpha by hand, independent of the reference. */
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b] += 0.5 * A[a,i] * B[i,b]", "a=2,b=2,i=2", TC_ESTIMATE,
+                                &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    /* column-major: A = [1 3; 2 4], B = [5 7; 6 8], A*B = [23 31; 34 46] */
+    double A[4] = {1, 2, 3, 4}, B[4] = {5, 6, 7, 8}, C[4] = {100, 200, 300, 400};
+    CU_ASSERT_EQUAL(tc_execute(p, A, B, C), TC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(C[0], 100 + 0.5 * 23, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(C[1], 200 + 0.5 * 34, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(C[2], 300 + 0.5 * 31, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(C[3], 400 + 0.5 * 46, 1e-12);
+    tc_plan_destroy(p);
+}
+
+/* ---- 2. measure -------------------------------------------------------- */
+
+static void test_measure(void)
+{
+    tc_wisdom_forget();
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=12,i=4";
+    tc_error err;
+    tc_plan *p = tc_plan_create(text, sizes, TC_MEASURE, &err);
+    if (!p)
+        fprintf(stderr, "\n  tc_plan_create(TC_MEASURE): %s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "measure");
+    CU_ASSERT(is_algorithm_of(tc_plan_algorithm(p), text, sizes));
+    double sec = tc_plan_predicted_seconds(p);
+    CU_ASSERT(isfinite(sec) && sec > 0);
+    double e = exec_vs_reference(p, text, sizes, 21);
+    CU_ASSERT(e <= TOL);
+
+    /* The decision is remembered: a second plan is from wisdom, same choice. */
+    tc_plan *q = tc_plan_create(text, sizes, TC_MEASURE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), tc_plan_algorithm(p));
+    CU_ASSERT_DOUBLE_EQUAL(tc_plan_predicted_seconds(q), sec, sec * 1e-9);
+    tc_plan_destroy(q);
+    tc_plan_destroy(p);
+}
+
+/* ---- 3. wisdom round trip ---------------------------------------------- */
+
+/* Splits s at tabs in place; returns the number of fields (at most max). */
+static int split_tabs(char *s, char **field, int max)
+{
+    int n = 0;
+    for (;;) {
+        if (n == max)
+            return max + 1;
+        field[n++] = s;
+        char *tab = strchr(s, '\t');
+        if (!tab)
+            return n;
+        *tab = '\0';
+        s = tab + 1;
+    }
+}
+
+/* The first line of text that is not a comment or blank, copied into buf
+ * (without its newline); 0 when there is none. */
+static int first_entry(const char *text, char *buf, size_t n)
+{
+    const char *s = text;
+    while (*s) {
+        const char *nl = strchr(s, '\n');
+        size_t len = nl ? (size_t)(nl - s) : strlen(s);
+        if (len > 0 && s[0] != '#' && len < n) {
+            memcpy(buf, s, len);
+            buf[len] = '\0';
+            return 1;
+        }
+        if (!nl)
+            break;
+        s = nl + 1;
+    }
+    return 0;
+}
+
+static void test_wisdom_round_trip(void)
+{
+    tc_wisdom_forget();
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 0);
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    tc_error err;
+
+    /* Nothing known yet: TC_WISDOM_ONLY fails, naming the wisdom. */
+    memset(&err, 0, sizeof err);
+    tc_plan *none = tc_plan_create(text, sizes, TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NULL(none);
+    tc_plan_destroy(none);
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "wisdom"));
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 0);
+
+    tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "estimate");
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    char alg[256];
+    snprintf(alg, sizeof alg, "%s", tc_plan_algorithm(p));
+    double sec = tc_plan_predicted_seconds(p);
+
+    /* Planned again without forgetting: from wisdom, no benchmarking. */
+    tc_plan *again = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(again), "wisdom");
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(again), alg);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    tc_plan_destroy(again);
+
+    /* The same problem written differently is the same wisdom key. */
+    again = tc_plan_create("C_abc = A_ai B_ibc", "a=24 b=24 c=24 i=8", TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NOT_NULL(again);
+    if (again)
+        CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(again), alg);
+    tc_plan_destroy(again);
+
+    /* Another layout or other sizes are other problems. */
+    again = tc_plan_create(text, sizes, TC_WISDOM_ONLY | TC_ROW_MAJOR, &err);
+    CU_ASSERT_PTR_NULL(again);
+    tc_plan_destroy(again);
+    again = tc_plan_create(text, "a=b=c=24,i=9", TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NULL(again);
+    tc_plan_destroy(again);
+
+    char path[400];
+    tmp_path("rt.wisdom", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(tc_wisdom_export_file(path, &err), TC_OK);
+    tc_plan_destroy(p);
+
+    /* The file's text. */
+    char *file = read_text(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(file);
+    CU_ASSERT_EQUAL(strncmp(file, "# tcgen wisdom 1\n", 17), 0);
+    char line[4096], *field[16];
+    CU_ASSERT_FATAL(first_entry(file, line, sizeof line));
+    int nf = split_tabs(line, field, 15);
+    CU_ASSERT_EQUAL_FATAL(nf, 9);
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    char form[1024], fsizes[1024];
+    tc_contraction_format(&c, form, sizeof form);
+    tc_contraction_format_sizes(&c, fsizes, sizeof fsizes);
+    CU_ASSERT_STRING_EQUAL(field[0], form);
+    CU_ASSERT_STRING_EQUAL(field[1], fsizes);
+    CU_ASSERT_STRING_EQUAL(field[2], "col");
+    CU_ASSERT_STRING_EQUAL(field[4], "1"); /* TCGEN_THREADS=1 */
+    CU_ASSERT_STRING_EQUAL(field[6], alg);
+    CU_ASSERT_STRING_EQUAL(field[8], "estimate");
+    free(file);
+
+    /* Forget, then planning from wisdom alone fails until imported. */
+    tc_wisdom_forget();
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 0);
+    tc_plan *q = tc_plan_create(text, sizes, TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NULL(q);
+    tc_plan_destroy(q);
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    q = tc_plan_create(text, sizes, TC_WISDOM_ONLY, &err);
+    if (!q)
+        fprintf(stderr, "\n  after import: %s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), alg);
+    CU_ASSERT_DOUBLE_EQUAL(tc_plan_predicted_seconds(q), sec, sec * 1e-5);
+    double e = exec_vs_reference(q, text, sizes, 31);
+    CU_ASSERT(e <= TOL);
+    tc_plan_destroy(q);
+
+    /* Importing the same file again replaces, it does not duplicate. */
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+
+    /* NULL paths are usage errors. */
+    CU_ASSERT_EQUAL(tc_wisdom_export_file(NULL, &err), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(NULL, &err), TC_EUSAGE);
+    tc_wisdom_forget();
+}
+
+/* ---- 4. damaged wisdom ------------------------------------------------- */
+
+/* A good entry line (no newline) for text/sizes and its 9 fields. */
+typedef struct good_entry {
+    char line[4096];
+    char field[9][1024];
+} good_entry;
+
+/* Plans text/sizes, exports, reads the entry back. 0 on success. Leaves
+ * the wisdom holding exactly that entry. */
+static int make_good_entry(const char *text, const char *sizes, good_entry *g)
+{
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    if (!p)
+        return -1;
+    tc_plan_destroy(p);
+    char path[400];
+    tmp_path("good.wisdom", path, sizeof path);
+    if (tc_wisdom_export_file(path, &err) != TC_OK)
+        return -1;
+    char *file = read_text(path);
+    if (!file)
+        return -1;
+    int ok = first_entry(file, g->line, sizeof g->line);
+    free(file);
+    if (!ok)
+        return -1;
+    char copy[4096], *field[16];
+    snprintf(copy, sizeof copy, "%s", g->line);
+    if (split_tabs(copy, field, 15) != 9)
+        return -1;
+    for (int k = 0; k < 9; k++)
+        snprintf(g->field[k], sizeof g->field[k], "%s", field[k]);
+    return 0;
+}
+
+/* The entry g with field k replaced by value (k < 0: unchanged) into buf;
+ * returns the 1-based column of field k in it (1 when k < 0). */
+static int entry_with(const good_entry *g, int k, const char *value, char *buf, size_t n)
+{
+    size_t len = 0;
+    int column = 1;
+    buf[0] = '\0';
+    for (int f = 0; f < 9; f++) {
+        if (f == k)
+            column = (int)len + 1;
+        int w = snprintf(buf + len, n - len, "%s%s", f ? "\t" : "",
+                         f == k ? value : g->field[f]);
+        if (f == k)
+            column += f ? 1 : 0; /* past the tab */
+        len += (size_t)w;
+    }
+    return column;
+}
+
+/* Writes text to bad.wisdom, imports it and checks: TC_EINPUT at
+ * line/column, wisdom count unchanged. */
+static void expect_damaged(const char *what, const char *text, int line, int column)
+{
+    char path[400];
+    tmp_path("bad.wisdom", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, text), 0);
+    int before = tc_wisdom_count();
+    tc_error err;
+    memset(&err, 0, sizeof err);
+    tc_status s = tc_wisdom_import_file(path, &err);
+    CU_ASSERT_EQUAL(s, TC_EINPUT);
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_EQUAL(err.line, line);
+    CU_ASSERT_EQUAL(err.column, column);
+    CU_ASSERT(err.message[0] != '\0');
+    CU_ASSERT_EQUAL(tc_wisdom_count(), before);
+    if (s != TC_EINPUT || err.line != line || err.column != column ||
+        tc_wisdom_count() != before)
+        fprintf(stderr, "\n  damaged wisdom (%s): status %d at %d:%d (want %d:%d), "
+                        "count %d -> %d: %s\n",
+                what, (int)s, err.line, err.column, line, column, before, tc_wisdom_count(),
+                err.message);
+}
+
+#define HEADER "# tcgen wisdom 1\n"
+
+static void test_wisdom_damaged(void)
+{
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    static good_entry g;
+    CU_ASSERT_EQUAL_FATAL(make_good_entry(text, sizes, &g), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_wisdom_count(), 1);
+
+    char entry[4096], file[16384];
+    int col;
+
+    /* Positive control: the good line itself imports (replacing its twin). */
+    snprintf(file, sizeof file, HEADER "%s\n", g.line);
+    char path[400];
+    tmp_path("bad.wisdom", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+
+    /* Wrong first line. */
+    snprintf(file, sizeof file, "# tcgen wisdom 2\n%s\n", g.line);
+    expect_damaged("version 2", file, 1, 1);
+    snprintf(file, sizeof file, "%s\n", g.line);
+    expect_damaged("no header", file, 1, 1);
+    expect_damaged("empty file", "", 1, 1);
+
+    /* An entry with 8 fields (the origin dropped), and with 10. */
+    entry_with(&g, -1, NULL, entry, sizeof entry);
+    *strrchr(entry, '\t') = '\0';
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    expect_damaged("8 fields", file, 2, 1);
+    entry_with(&g, -1, NULL, entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\textra\n", entry);
+    expect_damaged("10 fields", file, 2, 1);
+
+    /* One bad field at a time; comments and blank lines count as lines. */
+    static const struct {
+        int field;
+        const char *value;
+    } bad[] = {
+        {2, "diag"},       {4, "0"},        {4, "-1"},       {4, "two"},
+        {7, "-1"},       {7, "abc"},      {7, "0"},
+        {7, "inf"},        {7, "1e-3x"},    {6, "zz-dgemm"}, {6, ""},
+        {8, "guess"},      {3, ""},         {5, ""},         {0, ""},
+        {1, ""},           {0, "C[a,b,c]=A[a,i]*B[i,b,c]"}, /* not the normal form */
+        {1, "i=8,a=24,b=24,c=24"},                          /* sizes not in index order */
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        col = entry_with(&g, bad[k].field, bad[k].value, entry, sizeof entry);
+        snprintf(file, sizeof file, HEADER "# a comment\n\n%s\n", entry);
+        char what[128];
+        snprintf(what, sizeof what, "field %d = '%s'", bad[k].field, bad[k].value);
+        expect_damaged(what, file, 4, col);
+    }
+
+    /* A contraction that does not parse: located inside the field. */
+    const char *broken = "C[a] = A[a,i] * B[j]";
+    tc_contraction c;
+    tc_error perr;
+    CU_ASSERT_NOT_EQUAL_FATAL(tc_parse(broken, &c, &perr), TC_OK);
+    CU_ASSERT_FATAL(perr.column >= 1);
+    col = entry_with(&g, 0, broken, entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    expect_damaged("contraction does not parse", file, 2, col + perr.column - 1);
+
+    /* Sizes that do not parse: located at the bad byte. */
+    const char *bad_sizes = "a=24,b=24,c=24,i=3x";
+    col = entry_with(&g, 1, bad_sizes, entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    expect_damaged("sizes do not parse", file, 2,
+                   col + (int)(strstr(bad_sizes, "3x") - bad_sizes));
+    /* A size missing ('i'): an error of the sizes field. */
+    col = entry_with(&g, 1, "a=24,b=24,c=24", entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    {
+        char p2[400];
+        tmp_path("bad.wisdom", p2, sizeof p2);
+        CU_ASSERT_EQUAL_FATAL(write_text(p2, file), 0);
+        int before = tc_wisdom_count();
+        tc_error e2;
+        memset(&e2, 0, sizeof e2);
+        CU_ASSERT_EQUAL(tc_wisdom_import_file(p2, &e2), TC_EINPUT);
+        CU_ASSERT_EQUAL(e2.line, 2);
+        CU_ASSERT(e2.column >= col && e2.column <= col + (int)strlen("a=24,b=24,c=24"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(e2.message, "'i'"));
+        CU_ASSERT_EQUAL(tc_wisdom_count(), before);
+    }
+
+    /* An algorithm of another contraction. */
+    col = entry_with(&g, 6, "i'c-dgemm", entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    expect_damaged("algorithm of another contraction", file, 2, col);
+
+    /* A valid first entry (a new key: another machine) followed by a damaged
+     * second: rejected whole, the valid entry not loaded. */
+    char good2[4096];
+    entry_with(&g, 5, "another machine", good2, sizeof good2);
+    col = entry_with(&g, 2, "diag", entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n%s\n", good2, entry);
+    expect_damaged("valid then damaged", file, 3, col);
+    /* ... while the valid entry alone does load (the count can tell). */
+    snprintf(file, sizeof file, HEADER "%s\n", good2);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 2);
+
+    /* Damage after many good lines, with CRLF line ends. */
+    snprintf(file, sizeof file, HEADER "%s\r\n%s\r\n# note\r\n%s\r\n", g.line, good2, entry);
+    expect_damaged("valid, valid, damaged (CRLF)", file, 5, col);
+
+    /* A missing file. */
+    char missing[400];
+    tmp_path("never-written.wisdom", missing, sizeof missing);
+    unlink(missing);
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(missing, &err), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(err.code, TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 2);
+    tc_wisdom_forget();
+}
+
+static void test_wisdom_other_machine(void)
+{
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    static good_entry g;
+    CU_ASSERT_EQUAL_FATAL(make_good_entry(text, sizes, &g), 0);
+    char entry[4096], file[16384], path[400];
+    entry_with(&g, 5, "other machine", entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    tmp_path("other.wisdom", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
+
+    tc_wisdom_forget();
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    memset(&err, 0, sizeof err);
+    tc_plan *p = tc_plan_create(text, sizes, TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NULL(p);
+    tc_plan_destroy(p);
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+
+    /* Other thread count and other BLAS library: kept, not used. */
+    entry_with(&g, 4, "7", entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    entry_with(&g, 3, "someblas", entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 3);
+    p = tc_plan_create(text, sizes, TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NULL(p);
+    tc_plan_destroy(p);
+
+    /* They are exported again, untouched. */
+    CU_ASSERT_EQUAL_FATAL(tc_wisdom_export_file(path, &err), TC_OK);
+    char *out = read_text(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tother machine\t"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "\tsomeblas\t"));
+    free(out);
+    tc_wisdom_forget();
+}
+
+/* ---- 5. errors in the contraction, sizes and flags -------------------- */
+
+static void test_errors(void)
+{
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]";
+    tc_error err;
+
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, "a=b=c=24", TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'i'"));
+
+    /* "i=x": sizes may chain names ("a=b=c=24"), so 'x' reads as the next
+     * name and the error is the '=' expected right after it. */
+    const char *sizes = "a=b=c=24,i=x";
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_EQUAL(err.line, 1);
+    CU_ASSERT_EQUAL(err.column, (int)(strchr(sizes, 'x') - sizes) + 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "in the sizes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'x'"));
+    static const char *const bad_values[] = {"a=b=c=24,i=3x", "a=b=c=24,i=-3", "a=b=c=24,i=0"};
+    for (size_t k = 0; k < sizeof bad_values / sizeof bad_values[0]; k++) {
+        const char *v = bad_values[k];
+        memset(&err, 0, sizeof err);
+        CU_ASSERT_PTR_NULL(tc_plan_create(text, v, TC_ESTIMATE, &err));
+        CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+        CU_ASSERT_EQUAL(err.line, 1);
+        CU_ASSERT_EQUAL(err.column, (int)(strstr(v, "i=") - v) + 3); /* the value */
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "in the sizes"));
+        if (err.column != (int)(strstr(v, "i=") - v) + 3)
+            fprintf(stderr, "\n  sizes '%s': column %d: %s\n", v, err.column, err.message);
+    }
+
+    const char *bad = "C[a,b,c] = A[a,x] * B[i,b,c]";
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(bad, "a=b=c=24,i=8,x=2", TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_EQUAL(err.line, 1);
+    CU_ASSERT_EQUAL(err.column, (int)(strchr(bad, 'x') - bad) + 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "in the contraction"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'x'"));
+
+    const char *syntax = "C[a,b] = A[a,i] * * B[i,b]";
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(syntax, "a=b=4,i=2", TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_EQUAL(err.line, 1);
+    CU_ASSERT_EQUAL(err.column, (int)(strstr(syntax, "* *") - syntax) + 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "in the contraction"));
+
+    /* Both bad: the contraction is reported. */
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(syntax, "a=x", TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "in the contraction"));
+
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(NULL, "a=b=c=24,i=8", TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EUSAGE);
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, NULL, TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EUSAGE);
+    /* err may be NULL. */
+    CU_ASSERT_PTR_NULL(tc_plan_create(NULL, NULL, TC_ESTIMATE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, "a=b=c=24", TC_ESTIMATE, NULL));
+
+    /* Sizes whose tensors overflow: bad input; too large to sample or
+     * measure: a resource error. Neither leaves wisdom behind. */
+    int count0 = tc_wisdom_count();
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, "a=b=c=2000000000,i=2000000000", TC_ESTIMATE, &err));
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "too large"));
+    memset(&err, 0, sizeof err);
+    CU_ASSERT_PTR_NULL(tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=b=i=10000000", TC_MEASURE,
+                                      &err));
+    CU_ASSERT_EQUAL(err.code, TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), count0);
+
+    static const unsigned flags[] = {0,
+                                     TC_ESTIMATE | TC_MEASURE,
+                                     TC_ESTIMATE | TC_WISDOM_ONLY,
+                                     TC_MEASURE | TC_WISDOM_ONLY,
+                                     TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY,
+                                     TC_ROW_MAJOR,
+                                     0x100,
+                                     TC_ESTIMATE | 0x100,
+                                     TC_ESTIMATE | 0x80000000u};
+    int before = tc_wisdom_count();
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        memset(&err, 0, sizeof err);
+        tc_plan *p = tc_plan_create(text, "a=b=c=24,i=8", flags[k], &err);
+        CU_ASSERT_PTR_NULL(p);
+        tc_plan_destroy(p);
+        CU_ASSERT_EQUAL(err.code, TC_EUSAGE);
+        if (err.code != TC_EUSAGE)
+            fprintf(stderr, "\n  flags 0x%x: code %d\n", flags[k], (int)err.code);
+    }
+    CU_ASSERT_EQUAL(tc_wisdom_count(), before);
+}
+
+/* ---- 6. one plan, two threads ----------------------------------------- */
+
+#define CONC_TEXT "C[a,b,c] = A[i,j,a] * B[j,b,i,c]"
+#define CONC_SIZES "i=j=4,a=b=c=12"
+#define CONC_RUNS 20
+
+typedef struct worker {
+    const tc_plan *p;
+    const tc_contraction *c;
+    uint64_t seed;
+    int failures;   /* executions not TC_OK or wrong */
+    double worst;   /* largest relative error */
+} worker;
+
+static void *work(void *arg)
+{
+    worker *w = arg;
+    const tc_contraction *c = w->c;
+    int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements;
+    int64_t nc = c->tensor[TC_C].elements;
+    double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
+    double *C = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL);
+    w->failures = 0;
+    w->worst = 0;
+    if (!A || !B || !C || !want) {
+        w->failures = CONC_RUNS;
+    } else {
+        uint64_t st = w->seed;
+        tc_corpus_fill(A, na, &st);
+        tc_corpus_fill(B, nb, &st);
+        for (int64_t k = 0; k < nc; k++)
+            want[k] = NAN;
+        tc_rt_reference(c, A, B, want);
+        for (int r = 0; r < CONC_RUNS; r++) {
+            for (int64_t k = 0; k < nc; k++)
+                C[k] = NAN;
+            double e = INFINITY;
+            if (tc_execute(w->p, A, B, C) == TC_OK)
+                e = tc_corpus_relerr(C, want, nc);
+            if (!(e <= TOL))
+                w->failures++;
+            if (!(e <= w->worst))
+                w->worst = e;
+        }
+    }
+    tc_rt_free(A);
+    tc_rt_free(B);
+    tc_rt_free(C);
+    tc_rt_free(want);
+    return NULL;
+}
+
+static void test_concurrent(void)
+{
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(CONC_TEXT, CONC_SIZES, &c), 0);
+    tc_error err;
+    tc_plan *p = tc_plan_create(CONC_TEXT, CONC_SIZES, TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT(is_algorithm_of(tc_plan_algorithm(p), CONC_TEXT, CONC_SIZES));
+
+    worker w[2] = {{p, &c, 41, 0, 0}, {p, &c, 42, 0, 0}};
+    pthread_t t[2];
+    int started[2];
+    for (int k = 0; k < 2; k++)
+        started[k] = pthread_create(&t[k], NULL, work, &w[k]) == 0;
+    for (int k = 0; k < 2; k++)
+        if (started[k])
+            pthread_join(t[k], NULL);
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT(started[k]);
+        CU_ASSERT_EQUAL(w[k].failures, 0);
+        if (w[k].failures)
+            fprintf(stderr, "\n  thread %d with %s: %d of %d runs wrong (worst %g)\n", k,
+                    tc_plan_algorithm(p), w[k].failures, CONC_RUNS, w[k].worst);
+    }
+    tc_plan_destroy(p);
+}
+
+/* An algorithm with a temporary (a copy) run by two threads at once: taken
+ * from the wisdom so the choice is forced, whatever the ranking says. */
+static void test_concurrent_with_copies(void)
+{
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(CONC_TEXT, CONC_SIZES, &c), 0);
+    static good_entry g;
+    CU_ASSERT_EQUAL_FATAL(make_good_entry(CONC_TEXT, CONC_SIZES, &g), 0);
+
+    /* Pick an algorithm that copies into a temporary. */
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
+    char name[256] = "";
+    for (int k = 0; k < set->count && !name[0]; k++)
+        if (set->alg[k]->ntemps > 0 && set->alg[k]->kernel == TC_KERNEL_DGEMM)
+            snprintf(name, sizeof name, "%s", set->alg[k]->name);
+    tc_alg_set_free(set);
+    CU_ASSERT_FATAL(name[0] != '\0');
+
+    char entry[4096], file[16384], path[400];
+    entry_with(&g, 6, name, entry, sizeof entry);
+    snprintf(file, sizeof file, HEADER "%s\n", entry);
+    tmp_path("good.wisdom", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
+    tc_wisdom_forget();
+    CU_ASSERT_EQUAL_FATAL(tc_wisdom_import_file(path, &err), TC_OK);
+    tc_plan *p = tc_plan_create(CONC_TEXT, CONC_SIZES, TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(p), name);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "wisdom");
+
+    worker w[2] = {{p, &c, 51, 0, 0}, {p, &c, 52, 0, 0}};
+    pthread_t t[2];
+    int started[2];
+    for (int k = 0; k < 2; k++)
+        started[k] = pthread_create(&t[k], NULL, work, &w[k]) == 0;
+    for (int k = 0; k < 2; k++)
+        if (started[k])
+            pthread_join(t[k], NULL);
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT(started[k]);
+        CU_ASSERT_EQUAL(w[k].failures, 0);
+        if (w[k].failures)
+            fprintf(stderr, "\n  thread %d with %s: %d of %d runs wrong (worst %g)\n", k,
+                    name, w[k].failures, CONC_RUNS, w[k].worst);
+    }
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+}
+
+/* ---- 7. row-major ------------------------------------------------------ */
+
+static double max_diff(const double *got, const double *want, int n)
+{
+    double scale = 1, err = 0;
+    for (int k = 0; k < n; k++)
+        if (fabs(want[k]) > scale)
+            scale = fabs(want[k]);
+    for (int k = 0; k < n; k++) {
+        double d = fabs(got[k] - want[k]);
+        if (!(d <= err))
+            err = isnan(d) ? INFINITY : d;
+    }
+    return err / scale;
+}
+
+static void test_row_major_2d(void)
+{
+    tc_wisdom_forget();
+    enum { NA = 5, NB = 7, NI = 3 };
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=5,b=7,i=3",
+                                TC_ESTIMATE | TC_ROW_MAJOR, &err);
+    if (!p)
+        fprintf(stderr, "\n  row-major: %s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "estimate");
+    double A[NA * NI], B[NI * NB], C[NA * NB], want[NA * NB];
+    uint64_t st = 71;
+    tc_corpus_fill(A, NA * NI, &st);
+    tc_corpus_fill(B, NI * NB, &st);
+    for (int k = 0; k < NA * NB; k++) {
+        C[k] = NAN;
+        want[k] = 0;
+    }
+    for (int a = 0; a < NA; a++)
+        for (int b = 0; b < NB; b++)
+            for (int i = 0; i < NI; i++)
+                want[a * NB + b] += A[a * NI + i] * B[i * NB + b];
+    CU_ASSERT_EQUAL(tc_execute(p, A, B, C), TC_OK);
+    double e = max_diff(C, want, NA * NB);
+    CU_ASSERT(e <= TOL);
+    if (!(e <= TOL))
+        fprintf(stderr, "\n  row-major 2d with %s: relative error %g\n", tc_plan_algorithm(p),
+                e);
+
+    /* The column-major problem is another wisdom key. */
+    tc_plan *q = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=5,b=7,i=3", TC_WISDOM_ONLY,
+                                &err);
+    CU_ASSERT_PTR_NULL(q);
+    tc_plan_destroy(q);
+    q = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=5,b=7,i=3",
+                       TC_WISDOM_ONLY | TC_ROW_MAJOR, &err);
+    CU_ASSERT_PTR_NOT_NULL(q);
+    tc_plan_destroy(q);
+    tc_plan_destroy(p);
+}
+
+static void test_row_major_3d(void)
+{
+    tc_wisdom_forget();
+    /* C[a,b,c] += 1.5 * A[a,i] * B[i,b,c], row-major. */
+    enum { NA = 3, NB = 4, NC = 5, NI = 6 };
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b,c] += 1.5 * A[a,i] * B[i,b,c]", "a=3,b=4,c=5,i=6",
+                                TC_ESTIMATE | TC_ROW_MAJOR, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    double A[NA * NI], B[NI * NB * NC], C[NA * NB * NC], want[NA * NB * NC];
+    uint64_t st = 81;
+    tc_corpus_fill(A, NA * NI, &st);
+    tc_corpus_fill(B, NI * NB * NC, &st);
+    tc_corpus_fill(C, NA * NB * NC, &st);
+    memcpy(want, C, sizeof C);
+    for (int a = 0; a < NA; a++)
+        for (int b = 0; b < NB; b++)
+            for (int c = 0; c < NC; c++) {
+                double s = 0;
+                for (int i = 0; i < NI; i++)
+                    s += A[a * NI + i] * B[(i * NB + b) * NC + c];
+                want[(a * NB + b) * NC + c] += 1.5 * s;
+            }
+    CU_ASSERT_EQUAL(tc_execute(p, A, B, C), TC_OK);
+    double e = max_diff(C, want, NA * NB * NC);
+    CU_ASSERT(e <= TOL);
+    if (!(e <= TOL))
+        fprintf(stderr, "\n  row-major 3d with %s: relative error %g\n", tc_plan_algorithm(p),
+                e);
+    tc_plan_destroy(p);
+
+    /* C[a,b,c] = A[i,j,a] * B[j,b,i,c], row-major (permuted, two contracted). */
+    enum { MA = 3, MB = 4, MC = 2, MI = 5, MJ = 3 };
+    p = tc_plan_create(CONC_TEXT, "a=3,b=4,c=2,i=5,j=3", TC_ESTIMATE | TC_ROW_MAJOR, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    double A2[MI * MJ * MA], B2[MJ * MB * MI * MC], C2[MA * MB * MC], want2[MA * MB * MC];
+    tc_corpus_fill(A2, MI * MJ * MA, &st);
+    tc_corpus_fill(B2, MJ * MB * MI * MC, &st);
+    for (int k = 0; k < MA * MB * MC; k++) {
+        C2[k] = NAN;
+        want2[k] = 0;
+    }
+    for (int a = 0; a < MA; a++)
+        for (int b = 0; b < MB; b++)
+            for (int c = 0; c < MC; c++)
+                for (int i = 0; i < MI; i++)
+                    for (int j = 0; j < MJ; j++)
+                        want2[(a * MB + b) * MC + c] +=
+                            A2[(i * MJ + j) * MA + a] * B2[((j * MB + b) * MI + i) * MC + c];
+    CU_ASSERT_EQUAL(tc_execute(p, A2, B2, C2), TC_OK);
+    e = max_diff(C2, want2, MA * MB * MC);
+    CU_ASSERT(e <= TOL);
+    if (!(e <= TOL))
+        fprintf(stderr, "\n  row-major permuted with %s: relative error %g\n",
+                tc_plan_algorithm(p), e);
+    tc_plan_destroy(p);
+}
+
+/* ---- 8. emission, accessors, NULLs ------------------------------------ */
+
+/* The emitted text of p with function name fn, or NULL (status in *s). */
+static char *emit_text(const tc_plan *p, const char *fn, tc_status *s)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return NULL;
+    *s = tc_plan_emit_c(p, f, fn);
+    fclose(f);
+    return buf;
+}
+
+static void test_emit(void)
+{
+    tc_wisdom_forget();
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]";
+    tc_error err;
+    tc_plan *p = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    tc_status s = TC_EINTERNAL;
+    char *out = emit_text(p, NULL, &s);
+    CU_ASSERT_EQUAL(s, TC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "int contraction(const double *A, const double *B, "
+                                       "double *C)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, tc_plan_algorithm(p)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "predicted"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, text));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "cblas_"));
+    free(out);
+
+    s = TC_EINTERNAL;
+    out = emit_text(p, "my_contract2", &s);
+    CU_ASSERT_EQUAL(s, TC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "int my_contract2("));
+    CU_ASSERT_PTR_NULL(strstr(out, "int contraction("));
+    free(out);
+
+    static const char *const bad_names[] = {"9x", "", "a-b", "my fn", "x;"};
+    for (size_t k = 0; k < sizeof bad_names / sizeof bad_names[0]; k++) {
+        s = TC_OK;
+        out = emit_text(p, bad_names[k], &s);
+        CU_ASSERT_EQUAL(s, TC_EUSAGE);
+        if (s != TC_EUSAGE)
+            fprintf(stderr, "\n  function name '%s' accepted\n", bad_names[k]);
+        free(out);
+    }
+
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(tc_plan_emit_c(NULL, f, NULL), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_plan_emit_c(p, NULL, NULL), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, "fn"), TC_OK);
+    CU_ASSERT(ftell(f) > 0);
+    fclose(f);
+
+    /* A plan from wisdom says so ("remembered"), still names the machine. */
+    tc_plan *q = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
+    out = emit_text(q, NULL, &s);
+    CU_ASSERT_EQUAL(s, TC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, tc_plan_algorithm(q)));
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "machine"));
+    free(out);
+    tc_plan_destroy(q);
+
+    /* A row-major plan says it is row-major. */
+    q = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE | TC_ROW_MAJOR, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    out = emit_text(q, NULL, &s);
+    CU_ASSERT_EQUAL(s, TC_OK);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    CU_ASSERT_PTR_NOT_NULL(strstr(out, "row-major"));
+    free(out);
+    tc_plan_destroy(q);
+
+    tc_plan_destroy(p);
+}
+
+static void test_null_accessors(void)
+{
+    tc_plan_destroy(NULL);
+    CU_ASSERT_PTR_NULL(tc_plan_algorithm(NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_origin(NULL));
+    CU_ASSERT_EQUAL(tc_plan_predicted_seconds(NULL), 0.0);
+    double x[4] = {0, 0, 0, 0};
+    CU_ASSERT_EQUAL(tc_execute(NULL, x, x, x), TC_EUSAGE);
+
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=b=i=2", TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    double A[4] = {1, 2, 3, 4}, B[4] = {1, 0, 0, 1}, C[4] = {7, 7, 7, 7};
+    CU_ASSERT_EQUAL(tc_execute(p, NULL, B, C), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_execute(p, A, NULL, C), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_execute(p, A, B, NULL), TC_EUSAGE);
+    /* nothing done */
+    CU_ASSERT_EQUAL(C[0], 7.0);
+    CU_ASSERT_EQUAL(C[3], 7.0);
+    CU_ASSERT_EQUAL(tc_execute(p, A, B, C), TC_OK);
+    CU_ASSERT_EQUAL(C[0], 1.0);
+    CU_ASSERT_EQUAL(C[1], 2.0);
+    CU_ASSERT_EQUAL(C[2], 3.0);
+    CU_ASSERT_EQUAL(C[3], 4.0);
+    tc_plan_destroy(p);
+}
+
+int tc_suite_plan(void)
+{
+    CU_pSuite s = CU_add_suite("plan", suite_init, suite_clean);
+    if (!s)
+        return -1;
+    if (!CU_add_test(s, "estimate: chosen, predicted, correct", test_estimate) ||
+        !CU_add_test(s, "estimate: +=, factors, scalar C", test_estimate_accumulate) ||
+        !CU_add_test(s, "measure: correct, remembered", test_measure) ||
+        !CU_add_test(s, "wisdom: export, forget, import, file text", test_wisdom_round_trip) ||
+        !CU_add_test(s, "wisdom: damaged files rejected whole, located",
+                     test_wisdom_damaged) ||
+        !CU_add_test(s, "wisdom: other machine kept, not used", test_wisdom_other_machine) ||
+        !CU_add_test(s, "errors: contraction, sizes, flags, NULL", test_errors) ||
+        !CU_add_test(s, "concurrent: one plan, two threads", test_concurrent) ||
+        !CU_add_test(s, "concurrent: an algorithm with temporaries",
+                     test_concurrent_with_copies) ||
+        !CU_add_test(s, "row-major: 2 indices, non-square", test_row_major_2d) ||
+        !CU_add_test(s, "row-major: 3 indices, +=, permuted", test_row_major_3d) ||
+        !CU_add_test(s, "emit: text, function names, NULLs", test_emit) ||
+        !CU_add_test(s, "accessors and execute on NULL", test_null_accessors))
+        return -1;
+    return 0;
+}
