@@ -17,11 +17,16 @@ const tc_command tc_commands[] = {
      "copy, '-', the kernel (\"i'c-dgemm\"); a kernel without loops is named\n"
      "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n",
      tc_cmd_list},
-    {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME]",
+    {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
+             "[--layout col|row]",
      "Writes the named algorithm (see 'tcgen list') as one C99 function\n"
      "  int NAME(const double *A, const double *B, double *C)\n"
      "that calls CBLAS (default name: contraction), returning 0, or -1 when a\n"
-     "temporary cannot be allocated. Compile it with any CBLAS library.\n",
+     "temporary cannot be allocated. Compile it with any CBLAS library.\n"
+     "  --generic          sizes as parameters, one size_t per index (in order of\n"
+     "                     first appearance in C, A, B) before A, B, C; valid for any\n"
+     "                     sizes, returns -2 when one overflows a BLAS int argument\n"
+     "  --layout col|row   tensors in Fortran order (default) or C order\n",
      tc_cmd_emit},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
      "Predicts the runtime of every algorithm without running it: each\n"
