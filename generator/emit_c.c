@@ -542,9 +542,8 @@ static void collect_int_args(const emitter *e, const tc_node *n, char list[][256
                 len += (size_t)snprintf(expr + len, sizeof expr - len, "%s%s",
                                         j ? " * " : "", e->param[x->index[j]]);
             if (j > 1) { /* a product: in double, which cannot overflow */
-                char prod[256];
-                snprintf(prod, sizeof prod, "(double)%s", expr);
-                add_unique(list, count, max, prod);
+                char prod[sizeof expr + 8] = "(double)";
+                add_unique(list, count, max, strcat(prod, expr));
             } else if (j == 1) {
                 add_unique(list, count, max, expr);
             }

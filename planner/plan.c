@@ -33,8 +33,11 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
         w = 1;
         s = tc_parse_sizes(sizes, 1, &sz, err);
     }
-    if (s == TC_OK)
+    if (s == TC_OK) {
         s = tc_contraction_set_sizes(&c, &sz, &c, err, NULL);
+        /* located errors here (a tensor too large) point into the contraction */
+        w = s != TC_OK && err && err->line ? 0 : 1;
+    }
     if (which)
         *which = w;
     if (s != TC_OK)

@@ -185,7 +185,7 @@ static tc_status parse_entry(char **field, const int *col, int line, tc_wisdom_e
     tc_contraction_format(&user, form, sizeof form);
     tc_contraction_format_sizes(&user, sizes, sizeof sizes);
     if (strcmp(form, e->contraction) || strcmp(sizes, e->sizes))
-        return tc_error_set(err, TC_EINPUT, line, col[0],
+        return tc_error_set(err, TC_EINPUT, line, col[strcmp(form, e->contraction) ? 0 : 1],
                             "not in normal form: write '%s' with sizes '%s'", form, sizes);
     tc_algorithm_set *set = NULL;
     s = tc_gen_enumerate(&storage, TC_KERNEL_MASK_ALL, &set, &sub);
@@ -229,7 +229,7 @@ static tc_status read_entries(FILE *f, tc_wisdom_entry **list, int *n, int *cap,
             field[nf] = p;
             col[nf++] = (int)(p - buf) + 1;
             char *tab = strchr(p, '\t');
-            if (!tab)
+            if (!tab || nf == NFIELDS) /* a tab left in the last field: too many */
                 break;
             *tab = '\0';
             p = tab + 1;

@@ -756,12 +756,15 @@ static void test_errors(void)
 
 #define CONC_TEXT "C[a,b,c] = A[i,j,a] * B[j,b,i,c]"
 #define CONC_SIZES "i=j=4,a=b=c=12"
-#define CONC_RUNS 20
+#define CONC_RUNS 20          /* executions per thread */
+#define CONC_RUNS_TEMPS 1000 /* with temporaries: more, for a race to show */
 
 typedef struct worker {
     const tc_plan *p;
     const tc_contraction *c;
     uint64_t seed;
+    int runs;
+    pthread_barrier_t *start; /* both threads begin executing together */
     int failures;   /* executions not TC_OK or wrong */
     double worst;   /* largest relative error */
 } worker;
@@ -776,16 +779,20 @@ static void *work(void *arg)
     double *C = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL);
     w->failures = 0;
     w->worst = 0;
-    if (!A || !B || !C || !want) {
-        w->failures = CONC_RUNS;
-    } else {
+    int ok = A && B && C && want;
+    if (ok) {
         uint64_t st = w->seed;
         tc_corpus_fill(A, na, &st);
         tc_corpus_fill(B, nb, &st);
         for (int64_t k = 0; k < nc; k++)
             want[k] = NAN;
         tc_rt_reference(c, A, B, want);
-        for (int r = 0; r < CONC_RUNS; r++) {
+    }
+    pthread_barrier_wait(w->start);
+    if (!ok) {
+        w->failures = w->runs;
+    } else {
+        for (int r = 0; r < w->runs; r++) {
             for (int64_t k = 0; k < nc; k++)
                 C[k] = NAN;
             double e = INFINITY;
@@ -804,6 +811,41 @@ static void *work(void *arg)
     return NULL;
 }
 
+/* Runs p on two threads at once, each `runs` times on its own data, and
+ * checks both got the reference result every time. */
+static void run_two_threads(const tc_plan *p, const tc_contraction *c, uint64_t seed, int runs)
+{
+    pthread_barrier_t start;
+    CU_ASSERT_EQUAL_FATAL(pthread_barrier_init(&start, NULL, 2), 0);
+    worker w[2];
+    memset(w, 0, sizeof w);
+    for (int k = 0; k < 2; k++) {
+        w[k].p = p;
+        w[k].c = c;
+        w[k].seed = seed + (uint64_t)k;
+        w[k].runs = runs;
+        w[k].start = &start;
+    }
+    pthread_t t[2];
+    int started[2];
+    started[0] = pthread_create(&t[0], NULL, work, &w[0]) == 0;
+    started[1] = started[0] && pthread_create(&t[1], NULL, work, &w[1]) == 0;
+    if (started[0] && !started[1])
+        work(&w[1]); /* meets thread 0 at the barrier */
+    for (int k = 0; k < 2; k++)
+        if (started[k])
+            pthread_join(t[k], NULL);
+    pthread_barrier_destroy(&start);
+    CU_ASSERT_FATAL(started[0]);
+    CU_ASSERT(started[1]);
+    for (int k = 0; k < 2; k++) {
+        CU_ASSERT_EQUAL(w[k].failures, 0);
+        if (w[k].failures)
+            fprintf(stderr, "\n  thread %d with %s: %d of %d runs wrong (worst %g)\n", k,
+                    tc_plan_algorithm(p), w[k].failures, runs, w[k].worst);
+    }
+}
+
 static void test_concurrent(void)
 {
     tc_contraction c;
@@ -813,21 +855,7 @@ static void test_concurrent(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     CU_ASSERT(is_algorithm_of(tc_plan_algorithm(p), CONC_TEXT, CONC_SIZES));
 
-    worker w[2] = {{p, &c, 41, 0, 0}, {p, &c, 42, 0, 0}};
-    pthread_t t[2];
-    int started[2];
-    for (int k = 0; k < 2; k++)
-        started[k] = pthread_create(&t[k], NULL, work, &w[k]) == 0;
-    for (int k = 0; k < 2; k++)
-        if (started[k])
-            pthread_join(t[k], NULL);
-    for (int k = 0; k < 2; k++) {
-        CU_ASSERT(started[k]);
-        CU_ASSERT_EQUAL(w[k].failures, 0);
-        if (w[k].failures)
-            fprintf(stderr, "\n  thread %d with %s: %d of %d runs wrong (worst %g)\n", k,
-                    tc_plan_algorithm(p), w[k].failures, CONC_RUNS, w[k].worst);
-    }
+    run_two_threads(p, &c, 41, CONC_RUNS);
     tc_plan_destroy(p);
 }
 
@@ -863,21 +891,7 @@ static void test_concurrent_with_copies(void)
     CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(p), name);
     CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "wisdom");
 
-    worker w[2] = {{p, &c, 51, 0, 0}, {p, &c, 52, 0, 0}};
-    pthread_t t[2];
-    int started[2];
-    for (int k = 0; k < 2; k++)
-        started[k] = pthread_create(&t[k], NULL, work, &w[k]) == 0;
-    for (int k = 0; k < 2; k++)
-        if (started[k])
-            pthread_join(t[k], NULL);
-    for (int k = 0; k < 2; k++) {
-        CU_ASSERT(started[k]);
-        CU_ASSERT_EQUAL(w[k].failures, 0);
-        if (w[k].failures)
-            fprintf(stderr, "\n  thread %d with %s: %d of %d runs wrong (worst %g)\n", k,
-                    name, w[k].failures, CONC_RUNS, w[k].worst);
-    }
+    run_two_threads(p, &c, 51, CONC_RUNS_TEMPS);
     tc_plan_destroy(p);
     tc_wisdom_forget();
 }

@@ -216,7 +216,7 @@ static void test_load_missing_symbol(void)
 
 static void test_load_bad_threads(void)
 {
-    static const int bad[] = {0, -1, -1000};
+    static const int bad[] = {-1, -1000};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         tc_blas *b = NULL;
         tc_error err;
@@ -228,9 +228,18 @@ static void test_load_bad_threads(void)
     }
     /* a NULL error pointer is allowed */
     tc_blas *b = NULL;
-    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 0, &b, NULL), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", -1, &b, NULL), TC_EUSAGE);
     CU_ASSERT_PTR_NULL(b);
     tc_rt_blas_unload(NULL);
+    /* 0 leaves the library's thread count as it is, and records it */
+    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 3, &b, NULL), TC_OK);
+    tc_rt_blas_unload(b);
+    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 0, &b, NULL), TC_OK);
+    if (b)
+        CU_ASSERT_EQUAL(b->threads, 3);
+    tc_rt_blas_unload(b);
+    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 1, &b, NULL), TC_OK);
+    tc_rt_blas_unload(b);
 }
 
 /* An explicit path, and a library without a thread setter. */
