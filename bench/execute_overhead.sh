@@ -39,8 +39,7 @@ for c in "${cases[@]}"; do
     awk -F'\t' -v OFS='\t' -v alg="$alg" '/^#/ {print; next} {$7 = alg; print}' "$w" > "$w.2"
     "$TCGEN" emit "$con" "$sizes" --algorithm "$alg" --function bench_fn -o "$tmp/f$n.c"
     read -r na nb nc < <("$TCGEN" parse "$con" "$sizes" --format tsv |
-        awk -F'\t' '$1 == "tensor" {e[$2 == "C" ? 3 : $2 == "A" ? 1 : 2] = $7 / 8}
-                    END {print e[1], e[2], e[3]}')
+        awk -F'\t' '$1 == "tensor" {e[++t] = $7 / 8} END {print e[2], e[3], e[1]}')  # C, A, B rows
     cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -Iinclude -DFUNC=bench_fn -o "$tmp/b$n" bench/execute_overhead.c "$tmp/f$n.c" \
         "$BUILD/libtcgen.a" -lopenblas -lhwloc -ldl -lm -lpthread
     row=$("$tmp/b$n" "$con" "$sizes" "$w.2" "$na" "$nb" "$nc" "$REPS")

@@ -16,6 +16,11 @@ typedef struct run {
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
     unsigned calls;    /* kernel calls since the last look at the clock */
     int stopped;       /* the deadline passed: unwind */
+    /* The kernel's operands are not recomputed per call: kp[] holds their
+     * addresses at the current loop values, and each loop steps them by
+     * kstep[its index][] (how far each operand moves per iteration). */
+    double *kp[3];
+    int64_t kstep[TC_MAX_INDICES][3];
 } run;
 
 /* Looks at the clock every 256 calls, so a deadline costs next to nothing. */
@@ -94,25 +99,89 @@ static int64_t step_of(const tc_operand *op, int i)
 
 /* The innermost loop of most algorithms: one kernel call per iteration.
  * Its operands move by a fixed step, so their addresses are computed once
- * and stepped: this keeps tc_execute within a few percent of the emitted
- * C even when the calls are tiny (ddot of 8 elements). */
+ * and stepped, and the kernel's arguments and function are fetched once:
+ * this keeps tc_execute close to the emitted C even when the calls are
+ * tiny (a ddot of 8 elements takes a few nanoseconds). With a deadline
+ * (measuring) the plain loop below checks the clock instead. */
 static void exec_kernel_loop(run *r, const tc_node *loop)
 {
     const tc_call *k = loop->child->call;
-    double *p[3];
-    int64_t step[3];
-    r->value[loop->index] = 0;
-    for (int a = 0; a < 3; a++) {
-        p[a] = address(r, &k->arg[a]);
-        step[a] = step_of(&k->arg[a], loop->index);
+    const tc_blas *b = r->blas;
+    double *p0, *p1, *p2, alpha = r->alpha;
+    p0 = r->kp[0];
+    p1 = r->kp[1];
+    p2 = r->kp[2];
+    const int64_t *step = r->kstep[loop->index];
+    const int64_t s0 = step[0], s1 = step[1], s2 = step[2], n = loop->extent;
+    const int l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld;
+    const int kn = (int)k->n;
+    if (r->deadline > 0) {
+        for (int64_t v = 0; v < n && !r->stopped; v++, p0 += s0, p1 += s1, p2 += s2) {
+            tc_rt_call(b, k, alpha, p0, p1, p2);
+            check_deadline(r);
+        }
+        return;
     }
-    for (int64_t v = 0; v < loop->extent && !r->stopped; v++) {
-        tc_rt_call(r->blas, k, r->alpha, p[0], p[1], p[2]);
-        p[0] += step[0];
-        p[1] += step[1];
-        p[2] += step[2];
-        check_deadline(r);
+    switch (k->kernel) {
+    case TC_KERNEL_DDOT: {
+        double (*ddot)(int, const double *, int, const double *, int) = b->ddot;
+        for (int64_t v = 0; v < n; v++, p0 += s0, p1 += s1, p2 += s2)
+            *p2 += alpha * ddot(kn, p0, l0, p1, l1);
+        break;
     }
+    case TC_KERNEL_DAXPY: {
+        void (*daxpy)(int, double, const double *, int, double *, int) = b->daxpy;
+        for (int64_t v = 0; v < n; v++, p0 += s0, p1 += s1, p2 += s2)
+            daxpy(kn, alpha * *p0, p1, l1, p2, l2);
+        break;
+    }
+    default:
+        for (int64_t v = 0; v < n; v++, p0 += s0, p1 += s1, p2 += s2)
+            tc_rt_call(b, k, alpha, p0, p1, p2);
+        break;
+    }
+}
+
+/*
+ * A perfect nest - loops that each hold only the next loop, the last
+ * holding only the kernel - runs as an odometer around exec_kernel_loop:
+ * no recursion per iteration of the outer loops, which matters when the
+ * innermost loop is short. Returns 0 (doing nothing) when n does not start
+ * a perfect nest.
+ */
+static int exec_perfect_nest(run *r, const tc_node *n)
+{
+    const tc_node *level[TC_MAX_INDICES];
+    int depth = 0;
+    for (const tc_node *x = n; x->kind == TC_NODE_LOOP; x = x->child) {
+        if (!x->child || x->child->next || depth == TC_MAX_INDICES)
+            return 0;
+        level[depth++] = x;
+        if (x->child->kind == TC_NODE_KERNEL)
+            break;
+    }
+    if (depth < 2 || level[depth - 1]->child->kind != TC_NODE_KERNEL)
+        return 0;
+    double *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
+    int64_t count[TC_MAX_INDICES] = {0};
+    for (;;) {
+        exec_kernel_loop(r, level[depth - 1]);
+        int l = depth - 2;
+        for (; l >= 0 && !r->stopped; l--) {
+            const int64_t *step = r->kstep[level[l]->index], e = level[l]->extent;
+            for (int a = 0; a < 3; a++)
+                r->kp[a] += step[a];
+            if (++count[l] < e)
+                break;
+            count[l] = 0;
+            for (int a = 0; a < 3; a++)
+                r->kp[a] -= step[a] * e;
+        }
+        if (l < 0 || r->stopped)
+            break;
+    }
+    memcpy(r->kp, saved, sizeof saved);
+    return 1;
 }
 
 static void exec_list(run *r, const tc_node *n)
@@ -124,22 +193,29 @@ static void exec_list(run *r, const tc_node *n)
                 exec_kernel_loop(r, n);
                 break;
             }
-            for (int64_t v = 0; v < n->extent && !r->stopped; v++) {
-                r->value[n->index] = v;
-                exec_list(r, n->child);
+            if (exec_perfect_nest(r, n))
+                break;
+            {
+                double *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
+                const int64_t *step = r->kstep[n->index];
+                for (int64_t v = 0; v < n->extent && !r->stopped; v++) {
+                    r->value[n->index] = v;
+                    exec_list(r, n->child);
+                    r->kp[0] += step[0];
+                    r->kp[1] += step[1];
+                    r->kp[2] += step[2];
+                }
+                memcpy(r->kp, saved, sizeof saved);
             }
             break;
         case TC_NODE_COPY:
             tc_rt_copy(n->copy, address(r, &n->copy->slice),
                        r->base[TC_BASE_TEMP + n->copy->temp]);
             break;
-        case TC_NODE_KERNEL: {
-            const tc_operand *a = n->call->arg;
-            tc_rt_call(r->blas, n->call, r->alpha, address(r, &a[0]), address(r, &a[1]),
-                       address(r, &a[2]));
+        case TC_NODE_KERNEL:
+            tc_rt_call(r->blas, n->call, r->alpha, r->kp[0], r->kp[1], r->kp[2]);
             check_deadline(r);
             break;
-        }
         }
     }
 }
@@ -180,6 +256,12 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
                 tc_rt_free(r.base[TC_BASE_TEMP + u]);
             return TC_ERESOURCE;
         }
+    }
+    const tc_call *k = alg->kernel_node->call;
+    for (int a = 0; a < 3; a++) {
+        r.kp[a] = r.base[k->arg[a].base]; /* every loop value is 0 */
+        for (int i = 0; i < c->nindex; i++)
+            r.kstep[i][a] = step_of(&k->arg[a], i);
     }
     int64_t nc = c->tensor[TC_C].elements;
     if (c->beta == 0.0) {
