@@ -76,7 +76,7 @@ $(LIB_A): $(LIB_OBJ) $(GEN_OBJ)
 
 $(LIB_SO): $(LIB_OBJ) $(GEN_OBJ)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) -shared -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,$(TC_SONAME) -o $@ $^ $(LDLIBS)
 
 $(TCGEN): $(CLI_OBJ) $(LIB_A)
 	$(if $(Q),@echo "  LD      $@")
@@ -132,7 +132,7 @@ clean:
 
 # make examples (examples/examples.mk); make install, uninstall, test-install
 # (scripts/install.mk).
--include examples/examples.mk
--include scripts/install.mk
+include examples/examples.mk
+include scripts/install.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

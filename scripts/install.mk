@@ -44,8 +44,8 @@ install: all
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' "$$pc" 2>/dev/null || true); \
 	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1'; do \
 	  a=$$d; \
-	  while [ ! -d '$(DESTDIR)'"$$a" ]; do \
-	    [ -n '$(DESTDIR)' ] || made="$$made $$a"; a=$$(dirname "$$a"); \
+	  while [ -z '$(DESTDIR)' ] && [ ! -d "$$a" ] && [ "$$a" != / ] && [ "$$a" != . ]; do \
+	    made="$$made $$a"; a=$$(dirname "$$a"); \
 	  done; \
 	  mkdir -p '$(DESTDIR)'"$$d"; \
 	done; \
@@ -70,7 +70,7 @@ uninstall:
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' '$(DESTDIR)$(PKGCONFIGDIR)/tcgen.pc' 2>/dev/null || true); \
 	rm -f $(foreach f,$(TC_INSTALLED),'$(DESTDIR)$(f)'); \
 	for d in $$(printf '%s\n' $$made | LC_ALL=C sort -r); do \
-	  case "$$d" in '$(PREFIX)'|'$(PREFIX)'/*) rmdir '$(DESTDIR)'"$$d" 2>/dev/null || true ;; esac; \
+	  rmdir "$$d" 2>/dev/null || true; \
 	done
 
 # The test installs with the same BUILD (and OPT, SAN from the command line,

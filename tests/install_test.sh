@@ -97,7 +97,7 @@ text=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$man1")
 for c in $(sed -n 's/^ *{"\([a-z]*\)", .*/\1/p' cli/commands.c); do
     grep -qE "^\.BI? \"?$c( |\"|\$)" <<<"$text" && ok || bad "tcgen.1 does not document command '$c'"
 done
-opts=$( (grep -oE '"--?[a-z][a-z-]*"' cli/main.c | tr -d '"'; grep -ohE -- '--[a-z][a-z-]*' cli/commands.c cli/main.c;
+opts=$( (grep -oE '"--?[a-z][a-z-]*"' cli/main.c | tr -d '"'; grep -h '"' cli/commands.c cli/main.c | grep -oE -- '--[a-z][a-z-]*';
          echo --generic --layout --measure --candidates --wisdom) | tr ' ' '\n' | sort -u)
 for o in $opts; do
     grep -qw -- "$o" <<<"$text" && ok || bad "tcgen.1 does not document option $o"
@@ -105,7 +105,7 @@ done
 for v in TCGEN_BLAS TCGEN_THREADS; do
     grep -qE "^\.B $v\$" "$man1" && ok || bad "tcgen.1 does not document $v"
 done
-grep -qF "tcgen \\(aqC[a,b,c] = A[a,i] * B[i,b,c]\\(aq \\(aqa=b=c=400,i=8\\(aq" "$man1" && ok \
+grep -qF "tcgen \\(aqC[a,b,c] = A[a,i] * B[i,b,c]\\(aq a=b=c=400,i=8 \\-o contract.c" "$man1" && ok \
     || bad "tcgen.1 lacks the README's main example"
 
 # --- pkg-config -------------------------------------------------------------
@@ -200,7 +200,8 @@ if command -v pkg-config >/dev/null; then
             readelf -d "$tmp/prog_static" | grep -q 'NEEDED.*libtcgen' \
                 && bad "the static program needs libtcgen.so" || ok
         fi
-        out=$("$tmp/prog_static" 2>&1) && [ "${out##*$'\n'}" = ok ] && ok \
+        out=$("$tmp/prog_static" 2>&1) && [ "${out##*$'\n'}" = ok ] \
+            && { [ ${#defs[@]} -eq 0 ] || grep -q '^plan .* ok$' <<<"$out"; } && ok \
             || bad "program linked with libtcgen.a: $(head -c 500 <<<"$out")"
     else
         bad "cannot build against libtcgen.a with pkg-config --static: $(head -c 800 "$tmp/cc.log")"
@@ -213,7 +214,8 @@ if command -v pkg-config >/dev/null; then
             readelf -d "$tmp/prog_shared" | grep -q "NEEDED.*\[libtcgen.so.$major\]" && ok \
                 || bad "the shared program does not need libtcgen.so.$major: $(readelf -d "$tmp/prog_shared" | grep NEEDED | tr -s ' ' | tr '\n' ' ')"
         fi
-        out=$("$tmp/prog_shared" 2>&1) && [ "${out##*$'\n'}" = ok ] && ok \
+        out=$("$tmp/prog_shared" 2>&1) && [ "${out##*$'\n'}" = ok ] \
+            && { [ ${#defs[@]} -eq 0 ] || grep -q '^plan .* ok$' <<<"$out"; } && ok \
             || bad "program linked with libtcgen.so: $(head -c 500 <<<"$out")"
     else
         bad "cannot build against libtcgen.so with pkg-config: $(head -c 800 "$tmp/cc.log")"
