@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TCGEN=${1:-build/tcgen}
-REPS=${2:-31}
+REPS=${2:-101}
 BUILD=$(dirname "$TCGEN")
 out=bench/results/execute_overhead.tsv
 tmp=$(mktemp -d)

@@ -43,7 +43,7 @@ static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction 
 {
     char how[256], name[128], setup[512], op[96];
     tc_alg_print(a->alg, c, out);
-    tc_cli_predictor_describe(p, how, sizeof how);
+    tc_plan_setup_describe(p, how, sizeof how);
     fprintf(out, "\n%s\n", how);
     fprintf(out, "kernel calls %lld; truncation at 5/4 of the LLC = %lld doubles\n",
             (long long)a->calls, (long long)(p->params.llc_bytes / 8 * 5 / 4));

@@ -308,7 +308,7 @@ static int run(const tc_cli *cli, int mode)
                 j.abs_error_n ? 100.0 * j.abs_error_sum / j.abs_error_n : NAN);
     if (!rc && j.predictor_open) {
         char how[256];
-        tc_cli_predictor_describe(&j.p, how, sizeof how);
+        tc_plan_setup_describe(&j.p, how, sizeof how);
         fprintf(j.summary, "# cases_timed %lld reused %lld\n# %s\n",
                 (long long)tc_mb_sampler_timed(j.p.sampler),
                 (long long)tc_mb_sampler_reused(j.p.sampler), how);

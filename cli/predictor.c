@@ -102,8 +102,3 @@ int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
     }
     return 0;
 }
-
-void tc_cli_predictor_describe(const tc_cli_predictor *p, char *buf, size_t n)
-{
-    tc_plan_setup_describe(p, buf, n);
-}

@@ -31,7 +31,4 @@ int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
 /* Progress callback: "\rtcgen: <data> done/total" on stderr. */
 void tc_cli_progress(int done, int total, void *data);
 
-/* "model full, 10 reps, openblas 0.3.21 (1 thread), LLC 32 MiB (hwloc), flush clflush" */
-void tc_cli_predictor_describe(const tc_cli_predictor *p, char *buf, size_t n);
-
 #endif

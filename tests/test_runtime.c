@@ -231,14 +231,14 @@ static void test_load_bad_threads(void)
     CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", -1, &b, NULL), TC_EUSAGE);
     CU_ASSERT_PTR_NULL(b);
     tc_rt_blas_unload(NULL);
-    /* 0 leaves the library's thread count as it is, and records it */
-    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 3, &b, NULL), TC_OK);
+    /* 0 leaves the library's thread count as it is (1 here, where OpenBLAS
+     * would default to one per CPU), and records it. (More threads than
+     * one would crash LeakSanitizer's tracer at exit under make test-asan.) */
+    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 1, &b, NULL), TC_OK);
     tc_rt_blas_unload(b);
     CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 0, &b, NULL), TC_OK);
     if (b)
-        CU_ASSERT_EQUAL(b->threads, 3);
-    tc_rt_blas_unload(b);
-    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 1, &b, NULL), TC_OK);
+        CU_ASSERT_EQUAL(b->threads, 1);
     tc_rt_blas_unload(b);
 }
 
