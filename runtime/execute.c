@@ -97,90 +97,89 @@ static int64_t step_of(const tc_operand *op, int i)
     return 0;
 }
 
-/* The innermost loop of most algorithms: one kernel call per iteration.
- * Its operands move by a fixed step, so their addresses are computed once
- * and stepped, and the kernel's arguments and function are fetched once:
- * this keeps tc_execute close to the emitted C even when the calls are
- * tiny (a ddot of 8 elements takes a few nanoseconds). With a deadline
- * (measuring) the plain loop below checks the clock instead. */
-static void exec_kernel_loop(run *r, const tc_node *loop)
+/*
+ * A perfect nest: loops that each hold only the next loop, the innermost
+ * holding only the kernel (the whole algorithm when it has no copies, else
+ * the loops inside the last copy). It runs as an odometer with the
+ * kernel's function and arguments fetched once and its operands stepped,
+ * not recomputed: a call costs what it costs in the emitted C, even when
+ * the calls are tiny (a ddot of 8 elements takes a few nanoseconds).
+ */
+typedef struct nest {
+    int depth;
+    int64_t extent[TC_MAX_INDICES], count[TC_MAX_INDICES];
+    const int64_t *step[TC_MAX_INDICES]; /* kstep row of each level */
+    double *p[3];                         /* the kernel's operands now */
+} nest;
+
+/* Moves to the next call: steps the innermost level, carrying outwards.
+ * Returns 0 when the nest is done. */
+static inline int advance(nest *x)
 {
-    const tc_call *k = loop->child->call;
+    for (int l = x->depth - 1; l >= 0; l--) {
+        const int64_t *s = x->step[l];
+        x->p[0] += s[0];
+        x->p[1] += s[1];
+        x->p[2] += s[2];
+        if (++x->count[l] < x->extent[l])
+            return 1;
+        x->count[l] = 0;
+        x->p[0] -= s[0] * x->extent[l];
+        x->p[1] -= s[1] * x->extent[l];
+        x->p[2] -= s[2] * x->extent[l];
+    }
+    return 0;
+}
+
+/* Runs n as a perfect nest; returns 0 (doing nothing) when it is not one. */
+static int exec_perfect_nest(run *r, const tc_node *n)
+{
+    nest x;
+    x.depth = 0;
+    const tc_node *t = n;
+    for (; t->kind == TC_NODE_LOOP; t = t->child) {
+        if (!t->child || t->child->next || x.depth == TC_MAX_INDICES)
+            return 0;
+        x.extent[x.depth] = t->extent;
+        x.count[x.depth] = 0;
+        x.step[x.depth++] = r->kstep[t->index];
+    }
+    if (t->kind != TC_NODE_KERNEL)
+        return 0;
+    const tc_call *k = t->call;
     const tc_blas *b = r->blas;
-    double *p0, *p1, *p2, alpha = r->alpha;
-    p0 = r->kp[0];
-    p1 = r->kp[1];
-    p2 = r->kp[2];
-    const int64_t *step = r->kstep[loop->index];
-    const int64_t s0 = step[0], s1 = step[1], s2 = step[2], n = loop->extent;
+    const double alpha = r->alpha;
     const int l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld;
     const int kn = (int)k->n;
-    if (r->deadline > 0) {
-        for (int64_t v = 0; v < n && !r->stopped; v++, p0 += s0, p1 += s1, p2 += s2) {
-            tc_rt_call(b, k, alpha, p0, p1, p2);
+    memcpy(x.p, r->kp, sizeof x.p);
+    if (r->deadline > 0) { /* measuring: look at the clock now and then */
+        do {
+            tc_rt_call(b, k, alpha, x.p[0], x.p[1], x.p[2]);
             check_deadline(r);
-        }
-        return;
+        } while (!r->stopped && advance(&x));
+        return 1;
     }
     switch (k->kernel) {
     case TC_KERNEL_DDOT: {
         double (*ddot)(int, const double *, int, const double *, int) = b->ddot;
-        for (int64_t v = 0; v < n; v++, p0 += s0, p1 += s1, p2 += s2)
-            *p2 += alpha * ddot(kn, p0, l0, p1, l1);
+        do
+            *x.p[2] += alpha * ddot(kn, x.p[0], l0, x.p[1], l1);
+        while (advance(&x));
         break;
     }
     case TC_KERNEL_DAXPY: {
         void (*daxpy)(int, double, const double *, int, double *, int) = b->daxpy;
-        for (int64_t v = 0; v < n; v++, p0 += s0, p1 += s1, p2 += s2)
-            daxpy(kn, alpha * *p0, p1, l1, p2, l2);
+        do
+            daxpy(kn, alpha * *x.p[0], x.p[1], l1, x.p[2], l2);
+        while (advance(&x));
         break;
     }
     default:
-        for (int64_t v = 0; v < n; v++, p0 += s0, p1 += s1, p2 += s2)
-            tc_rt_call(b, k, alpha, p0, p1, p2);
+        do
+            tc_rt_call(b, k, alpha, x.p[0], x.p[1], x.p[2]);
+        while (advance(&x));
         break;
     }
-}
-
-/*
- * A perfect nest - loops that each hold only the next loop, the last
- * holding only the kernel - runs as an odometer around exec_kernel_loop:
- * no recursion per iteration of the outer loops, which matters when the
- * innermost loop is short. Returns 0 (doing nothing) when n does not start
- * a perfect nest.
- */
-static int exec_perfect_nest(run *r, const tc_node *n)
-{
-    const tc_node *level[TC_MAX_INDICES];
-    int depth = 0;
-    for (const tc_node *x = n; x->kind == TC_NODE_LOOP; x = x->child) {
-        if (!x->child || x->child->next || depth == TC_MAX_INDICES)
-            return 0;
-        level[depth++] = x;
-        if (x->child->kind == TC_NODE_KERNEL)
-            break;
-    }
-    if (depth < 2 || level[depth - 1]->child->kind != TC_NODE_KERNEL)
-        return 0;
-    double *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
-    int64_t count[TC_MAX_INDICES] = {0};
-    for (;;) {
-        exec_kernel_loop(r, level[depth - 1]);
-        int l = depth - 2;
-        for (; l >= 0 && !r->stopped; l--) {
-            const int64_t *step = r->kstep[level[l]->index], e = level[l]->extent;
-            for (int a = 0; a < 3; a++)
-                r->kp[a] += step[a];
-            if (++count[l] < e)
-                break;
-            count[l] = 0;
-            for (int a = 0; a < 3; a++)
-                r->kp[a] -= step[a] * e;
-        }
-        if (l < 0 || r->stopped)
-            break;
-    }
-    memcpy(r->kp, saved, sizeof saved);
     return 1;
 }
 
@@ -189,10 +188,6 @@ static void exec_list(run *r, const tc_node *n)
     for (; n; n = n->next) {
         switch (n->kind) {
         case TC_NODE_LOOP:
-            if (n->child && n->child->kind == TC_NODE_KERNEL && !n->child->next) {
-                exec_kernel_loop(r, n);
-                break;
-            }
             if (exec_perfect_nest(r, n))
                 break;
             {
