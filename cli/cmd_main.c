@@ -71,9 +71,10 @@ int tc_cmd_main(const tc_cli *cli)
     }
     if (!cli->quiet)
         fprintf(stderr, "tcgen: %s, %s %.3g s; %s in %.2f s\n", tc_plan_algorithm(plan),
-                plan->measured ? "measured" : plan->ranked ? "predicted" : "remembered",
-                tc_plan_predicted_seconds(plan),
-                plan->ranked ? "ranked by prediction" : "from wisdom", plan->planning_s);
+                tc_plan_time_kind(plan), tc_plan_predicted_seconds(plan),
+                plan->measured ? "best candidates run" :
+                plan->ranked   ? "ranked by prediction" : "from wisdom",
+                plan->planning_s);
 
     main_job job = {plan, {0}};
     job.opt.function = cli->function;

@@ -262,6 +262,12 @@ double tc_plan_predicted_seconds(const tc_plan *p)
     return p ? p->seconds : 0.0;
 }
 
+const char *tc_plan_time_kind(const tc_plan *p)
+{
+    return strcmp(p->origin, "measure") == 0  ? "measured" :
+           strcmp(p->origin, "wisdom") == 0   ? "remembered" : "predicted";
+}
+
 const char *tc_plan_origin(const tc_plan *p)
 {
     return p ? p->origin : NULL;

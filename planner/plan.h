@@ -46,6 +46,9 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
                           tc_contraction *user, tc_contraction *storage, int *which,
                           tc_error *err);
 
+/* What the plan's time is: "predicted", "measured" or "remembered". */
+const char *tc_plan_time_kind(const tc_plan *p);
+
 /* tc_plan_create for a parsed problem (*user, with sizes) and options. */
 tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
                              const tc_plan_options *o, tc_error *err);

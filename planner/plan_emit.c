@@ -33,10 +33,8 @@ static void notes(const tc_plan *p, char *buf, size_t n)
     double flops = tc_contraction_flops(&p->c);
     size_t len = 0;
     buf[0] = '\0';
-    put(buf, n, &len, "%s %.3g s (%.3g GFLOP/s)\n",
-        strcmp(p->origin, "measure") == 0  ? "measured    " :
-        strcmp(p->origin, "wisdom") == 0   ? "remembered  " : "predicted   ",
-        p->seconds, flops / p->seconds / 1e9);
+    put(buf, n, &len, "%-12s %.3g s (%.3g GFLOP/s)\n", tc_plan_time_kind(p), p->seconds,
+        flops / p->seconds / 1e9);
     for (int k = 0; k < p->nrunners; k++)
         put(buf, n, &len, "%s %s %.3g s%s", k ? "," : "runner-ups  ", p->runner[k].name,
             p->runner[k].seconds, k + 1 == p->nrunners ? "\n" : "");

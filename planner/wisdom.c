@@ -138,7 +138,7 @@ static tc_status parse_entry(char **field, const int *col, int line, tc_wisdom_e
                                                "seconds", "origin"};
     memset(e, 0, sizeof *e);
     char *end;
-    long threads = strtol(field[4], &end, 10);
+    long threads = strtol(field[4], NULL, 10); /* digits only: checked below */
     e->seconds = strtod(field[7], &end);
     int bad = -1;
     if (!take(e->contraction, sizeof e->contraction, field[0]))
@@ -156,7 +156,7 @@ static tc_status parse_entry(char **field, const int *col, int line, tc_wisdom_e
         bad = 5;
     else if (!take(e->algorithm, sizeof e->algorithm, field[6]))
         bad = 6;
-    else if (strtod(field[7], &end), !field[7][0] || *end || !isfinite(e->seconds) ||
+    else if (!field[7][0] || *end || !isfinite(e->seconds) ||
              e->seconds <= 0)
         bad = 7;
     else if (strcmp(field[8], "estimate") && strcmp(field[8], "measure"))
