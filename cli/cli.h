@@ -39,6 +39,8 @@ typedef struct tc_cli {
     const char *wisdom;         /* --wisdom FILE: decisions read and added */
     const char *layout;         /* --layout row|col */
     int generic;                /* --generic: sizes as parameters */
+    const char *repeat;         /* --repeat N: independent predictions (predict) */
+    const char *fortran;        /* --fortran FILE: Fortran interface of the emitted C */
     int argc;                   /* the original command line, for headers */
     char **argv;
 } tc_cli;

@@ -78,6 +78,7 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--time-limit", offsetof(tc_cli, time_limit)}, {"--sweep", offsetof(tc_cli, sweep)},
         {"--plot", offsetof(tc_cli, plot)},     {"--candidates", offsetof(tc_cli, candidates)},
         {"--wisdom", offsetof(tc_cli, wisdom)}, {"--layout", offsetof(tc_cli, layout)},
+        {"--repeat", offsetof(tc_cli, repeat)}, {"--fortran", offsetof(tc_cli, fortran)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
