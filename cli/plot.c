@@ -1,7 +1,10 @@
 /*
  * plot.c - --plot FILE.svg|FILE.png: writes a gnuplot script (the data as
  * inline data blocks, one per algorithm and quantity) to a temporary file,
- * runs gnuplot on it and reports gnuplot's first error.
+ * runs gnuplot on it and reports gnuplot's first error. gnuplot never sees
+ * the user's file name (a name starting with '|' would make it run a shell
+ * command): it draws to its standard output, which is a temporary file
+ * tcgen created beside the target and renames over it on success.
  *
  * Layout (the dissertation's Figure 6.9): GFLOP/s over the swept size, one
  * line per algorithm, a colour per kernel, predicted solid, measured dashed.
@@ -370,9 +373,7 @@ static void put_terminal(FILE *f, const layout *l)
         fputs("set terminal svg size 1000,700 dynamic enhanced font \"sans,11\" "
               "background \"white\"\n",
               f);
-    fputs("set encoding utf8\nset output ", f);
-    put_str(f, l->p->file);
-    fputc('\n', f);
+    fputs("set encoding utf8\nset output\n", f); /* standard output: see the top */
 }
 
 /* ---- layout ---- */
@@ -787,14 +788,15 @@ static const char *first_error(char *err, const char *script)
     return pick && *pick ? pick : NULL;
 }
 
-static void child(const char *gnuplot, const char *script, int errfd)
+static void child(const char *gnuplot, const char *script, int outfd, int errfd)
 {
     int null = open("/dev/null", O_RDWR);
     if (null >= 0) {
         dup2(null, STDIN_FILENO);
-        dup2(null, STDOUT_FILENO);
         close(null);
     }
+    dup2(outfd, STDOUT_FILENO);
+    close(outfd);
     dup2(errfd, STDERR_FILENO);
     close(errfd);
     execl(gnuplot, gnuplot, script, (char *)NULL);
@@ -804,7 +806,8 @@ static void child(const char *gnuplot, const char *script, int errfd)
     _exit(127);
 }
 
-static int run_gnuplot(const char *gnuplot, const char *script, const char *file)
+/* Runs gnuplot with its standard output on outfd (the temporary file). */
+static int run_gnuplot(const char *gnuplot, const char *script, const char *file, int outfd)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -819,7 +822,7 @@ static int run_gnuplot(const char *gnuplot, const char *script, const char *file
     }
     if (pid == 0) {
         close(fds[0]);
-        child(gnuplot, script, fds[1]);
+        child(gnuplot, script, outfd, fds[1]);
     }
     close(fds[1]);
     char err[ERR_CAPTURE];
@@ -841,28 +844,73 @@ static int run_gnuplot(const char *gnuplot, const char *script, const char *file
                         WEXITSTATUS(st));
 }
 
+/* Draws into a temporary beside p->file, renamed over it when gnuplot
+ * succeeded; removed otherwise, so a failure leaves any old plot intact. */
+static int draw(const char *gnuplot, const char *script, const char *file)
+{
+    size_t n = strlen(file) + 32;
+    char *tmp = malloc(n);
+    if (!tmp)
+        return tc_cli_failf(TC_ERESOURCE, "out of memory");
+    snprintf(tmp, n, "%s.tmp.%ld", file, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    int status;
+    if (fd < 0) {
+        status = tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", file, strerror(errno));
+    } else {
+        status = run_gnuplot(gnuplot, script, file, fd);
+        if (close(fd) != 0 && status == 0)
+            status = tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", file, strerror(errno));
+        if (status == 0 && rename(tmp, file) != 0)
+            status = tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", file, strerror(errno));
+        if (status != 0)
+            unlink(tmp);
+    }
+    free(tmp);
+    return status;
+}
+
+/* The gnuplot to use, or NULL after printing why there is none. */
+static char *gnuplot_or_fail(int *status)
+{
+    char *gnuplot = find_gnuplot();
+    if (gnuplot)
+        return gnuplot;
+    const char *env = getenv("TCGEN_GNUPLOT");
+    if (env && *env)
+        *status = tc_cli_failf(TC_ERESOURCE, "--plot needs gnuplot, but TCGEN_GNUPLOT='%s' is "
+                                             "not an executable (unset it, and install "
+                                             "gnuplot-nox)", env);
+    else
+        *status = tc_cli_failf(TC_ERESOURCE, "--plot needs gnuplot, which is not in PATH: "
+                                             "install gnuplot-nox (apt-get install gnuplot-nox)");
+    return NULL;
+}
+
+int tc_cli_plot_check(const char *file)
+{
+    if (!file || !*file)
+        return tc_cli_failf(TC_EUSAGE, "--plot needs a file name ending in .svg or .png");
+    if (extension_png(file) < 0)
+        return tc_cli_failf(TC_EUSAGE, "cannot plot to '%s': the file name must end in .svg "
+                                       "or .png", file);
+    int status = 0;
+    free(gnuplot_or_fail(&status));
+    return status;
+}
+
 int tc_cli_plot(const tc_plot *p)
 {
-    if (!p || !p->file || !*p->file)
-        return tc_cli_failf(TC_EUSAGE, "--plot needs a file name ending in .svg or .png");
-    int png = extension_png(p->file);
-    if (png < 0)
-        return tc_cli_failf(TC_EUSAGE, "cannot plot to '%s': the file name must end in .svg "
-                                       "or .png", p->file);
+    int status = tc_cli_plot_check(p ? p->file : NULL);
+    if (status)
+        return status;
     if (p->n <= 0 || !p->rows)
         return tc_cli_failf(TC_EINPUT, "nothing to plot");
-    char *gnuplot = find_gnuplot();
-    if (!gnuplot) {
-        const char *env = getenv("TCGEN_GNUPLOT");
-        if (env && *env)
-            return tc_cli_failf(TC_ERESOURCE, "--plot needs gnuplot, but TCGEN_GNUPLOT='%s' is "
-                                              "not an executable (unset it, and install "
-                                              "gnuplot-nox)", env);
-        return tc_cli_failf(TC_ERESOURCE, "--plot needs gnuplot, which is not in PATH: install "
-                                          "gnuplot-nox (apt-get install gnuplot-nox)");
-    }
+    int png = extension_png(p->file);
+    char *gnuplot = gnuplot_or_fail(&status);
+    if (!gnuplot)
+        return status;
     layout l;
-    int status = 0;
     if (build(&l, p, png) != 0)
         status = tc_cli_failf(TC_ERESOURCE, "out of memory");
     else if (l.npts == 0)
@@ -871,7 +919,7 @@ int tc_cli_plot(const tc_plot *p)
         place(&l);
         char *script = write_script(&l, &status);
         if (script) {
-            status = run_gnuplot(gnuplot, script, p->file);
+            status = draw(gnuplot, script, p->file);
             unlink(script);
             free(script);
         }

@@ -35,4 +35,8 @@ typedef struct tc_plot {
  * gnuplot missing or failing (e.g. the file is not writable); 0 on success. */
 int tc_cli_plot(const tc_plot *p);
 
+/* Checks --plot FILE before any work: the extension and that gnuplot can
+ * be found. Prints the problem and returns the exit status; 0 when fine. */
+int tc_cli_plot_check(const char *file);
+
 #endif
