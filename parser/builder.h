@@ -21,7 +21,8 @@ typedef struct tc_builder {
     int ntensor;               /* tensors seen, may exceed 3 */
     int extra_line, extra_column; /* where the first tensor beyond 3 starts */
     double alpha;
-    int accumulate;            /* 1 for '+=' */
+    int accumulate;            /* 1 for '+=' and '-=' */
+    int subtract;              /* 1 for '-=': alpha is negated */
     tc_error *err;
     int failed;                /* 1 once *err holds the first error */
     int depth;                 /* '[' not yet closed (0 or 1) */

@@ -101,7 +101,7 @@ static int compact_tensor(tc_builder *b, const char *word, const TC_YYLTYPE *loc
 
 %token <name> NAME "name"
 %token <number> NUMBER "number"
-%token ASSIGN "'='" ACCUMULATE "'+='" ERROR "invalid token"
+%token ASSIGN "'='" ACCUMULATE "'+='" SUBTRACT "'-='" ERROR "invalid token"
 %token LBRACKET "'['" RBRACKET "']'" COMMA "','" STAR "'*'" MINUS "'-'" PLUS "'+'"
 %type <number> factor
 
@@ -111,14 +111,19 @@ contraction
     : tensor assignment operands
     ;
 
+/* "C -= X" is "C += -X", as coupled-cluster terms are written. */
 assignment
     : ASSIGN      { b->accumulate = 0; }
     | ACCUMULATE  { b->accumulate = 1; }
+    | SUBTRACT    { b->accumulate = 1; b->subtract = 1; }
     ;
 
+/* A sign alone stands for a factor of 1: "+= -T[..] * W[..]". */
 operands
     : tensor_list
     | factor optional_star tensor_list   { b->alpha = $1; }
+    | MINUS tensor_list                  { b->alpha = -1.0; }
+    | PLUS tensor_list
     ;
 
 factor

@@ -34,7 +34,7 @@ static tc_status build(const tc_builder *b, tc_contraction *out, tc_error *err)
 {
     tc_contraction c;
     memset(&c, 0, sizeof c);
-    c.alpha = b->alpha;
+    c.alpha = b->subtract ? -b->alpha : b->alpha;
     c.beta = b->accumulate ? 1.0 : 0.0;
     for (int t = 0; t < 3; t++) {
         const tc_raw_tensor *r = &b->tensor[t];

@@ -17,6 +17,22 @@ static int is_space(char ch) { return ch == ' ' || ch == '\t' || ch == '\r' || c
 static int is_alpha(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 static int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
+/* Up to 40 bytes of s for a message, with anything but printable ASCII
+ * written as \xNN so that a message never carries raw bytes. */
+static const char *quoted(const char *s, size_t len, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < len && i < 40 && k + 5 < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch >= 0x20 && ch < 0x7f)
+            buf[k++] = (char)ch;
+        else
+            k += (size_t)snprintf(buf + k, n - k, "\\x%02x", ch);
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
 static tc_status add_entry(tc_sizes *sizes, const char *name, size_t len, int64_t value,
                            int line, int column, tc_error *err)
 {
@@ -57,17 +73,18 @@ static tc_status parse_value(const char *s, size_t *pos, const char *name, size_
     if (len == 0)
         return tc_error_set(err, TC_EINPUT, line, col, "missing size after '%.*s='",
                             (int)name_len, name);
+    char q[200];
     for (size_t i = start; i < end; i++)
         if (!is_digit(s[i]))
             return tc_error_set(err, TC_EINPUT, line, col,
-                                "size of '%.*s' must be a positive integer, found '%.*s'",
-                                (int)name_len, name, len > 40 ? 40 : len, s + start);
+                                "size of '%.*s' must be a positive integer, found '%s'",
+                                (int)name_len, name, quoted(s + start, (size_t)len, q, sizeof q));
     errno = 0;
     long long v = strtoll(s + start, NULL, 10);
     if (errno == ERANGE)
         return tc_error_set(err, TC_EINPUT, line, col,
-                            "size of '%.*s' does not fit in 63 bits: '%.*s'", (int)name_len,
-                            name, len > 40 ? 40 : len, s + start);
+                            "size of '%.*s' does not fit in 63 bits: '%s'", (int)name_len,
+                            name, quoted(s + start, (size_t)len, q, sizeof q));
     if (v == 0)
         return tc_error_set(err, TC_EINPUT, line, col,
                             "size of '%.*s' is 0; sizes must be positive", (int)name_len, name);
@@ -75,13 +92,32 @@ static tc_status parse_value(const char *s, size_t *pos, const char *name, size_
     return TC_OK;
 }
 
+/* Skips blanks and at most one ',' between items: "a=4,,b=4" and a ','
+ * with no item before or after it are refused, not read as nothing. */
+static tc_status skip_separator(const char *s, size_t *pos, int first, int line, tc_error *err)
+{
+    while (is_space(s[*pos]))
+        (*pos)++;
+    if (s[*pos] != ',')
+        return TC_OK;
+    size_t comma = *pos;
+    (*pos)++;
+    while (is_space(s[*pos]))
+        (*pos)++;
+    if (first || s[*pos] == ',' || s[*pos] == '\0')
+        return tc_error_set(err, TC_EINPUT, line, (int)comma + 1,
+                            "empty item in sizes: a ',' %s", first ? "before the first size" :
+                            s[*pos] == ',' ? "followed by another ','" : "after the last size");
+    return TC_OK;
+}
+
 tc_status tc_parse_sizes(const char *s, int line, tc_sizes *sizes, tc_error *err)
 {
     size_t pos = 0;
     tc_error_clear(err);
-    for (;;) {
-        while (is_sep(s[pos]))
-            pos++;
+    for (int first = 1;; first = 0) {
+        if (skip_separator(s, &pos, first, line, err) != TC_OK)
+            return TC_EINPUT;
         if (!s[pos])
             return TC_OK;
         /* a group: name { '=' name } '=' value */
@@ -89,9 +125,11 @@ tc_status tc_parse_sizes(const char *s, int line, tc_sizes *sizes, tc_error *err
         int n = 0;
         for (;;) {
             size_t start = pos;
+            char q[16];
             if (!is_alpha(s[pos]))
                 return tc_error_set(err, TC_EINPUT, line, (int)pos + 1,
-                                    "expected an index name in sizes, found '%c'", s[pos]);
+                                    "expected an index name in sizes, found '%s'",
+                                    quoted(s + pos, 1, q, sizeof q));
             while (is_alpha(s[pos]) || is_digit(s[pos]) || s[pos] == '_')
                 pos++;
             if (pos - start >= TC_NAME_MAX)
