@@ -101,6 +101,19 @@ tc_status tc_contraction_validate(tc_contraction *c, tc_error *err)
                                 "operand are not supported)",
                                 name, x->name);
     }
+    /* Every algorithm is a loop nest around a BLAS kernel, and a kernel
+     * needs an index that is free or contracted: with batch indices only
+     * (an element-wise product, C[] = A[] * B[]) there is none. */
+    int kernel_index = 0;
+    for (int i = 0; i < c->nindex; i++)
+        kernel_index |= c->index[i].role != TC_ROLE_BATCH;
+    if (!kernel_index)
+        return tc_error_set(err, TC_EINPUT, c->tensor[TC_C].line, c->tensor[TC_C].column,
+                            "no BLAS kernel applies: %s (tcgen needs an index that is "
+                            "contracted or in only one of %s and %s)",
+                            c->nindex ? "every index is in all three tensors, an element-wise "
+                                        "product" : "no tensor has an index",
+                            c->tensor[TC_A].name, c->tensor[TC_B].name);
     return TC_OK;
 }
 
