@@ -51,10 +51,15 @@ typedef struct tc_command {
     const char *synopsis;       /* one line, after "tcgen " */
     const char *help;           /* the rest of --help */
     int (*run)(const tc_cli *cli);
+    const char *options;        /* the options it takes besides -h, --help,
+                                   --version, -q, -v: "-o --format ..." (long
+                                   names; -f and -o stand for --file, --output) */
 } tc_command;
 
-/* The table of subcommands, NULL-name terminated (commands.c). */
+/* The table of subcommands, NULL-name terminated, and the main job
+ * (`tcgen CONTRACTION SIZES`) described the same way (commands.c). */
 extern const tc_command tc_commands[];
+extern const tc_command tc_main_job;
 
 /* --sweep: indices set to each of a list of values in turn. */
 #define TC_SWEEP_MAX_POINTS 1000

@@ -1,13 +1,24 @@
-/* commands.c - the table of subcommands; a new one is one file plus one entry. */
+/* commands.c - the table of subcommands; a new one is one file plus one entry.
+ * Each entry lists the options it takes: any other is refused (exit 2)
+ * rather than accepted and ignored. */
 #include "cli.h"
 #include "commands.h"
+
+/* Options shared by the commands that rank by prediction. */
+#define PREDICT_OPTIONS "--blas --threads --model --reps --cache-size --flush"
+
+const tc_command tc_main_job = {
+    "", "CONTRACTION SIZES [-o FILE]", "", tc_cmd_main,
+    "-f -o --function --generic --layout --fortran --measure --candidates --wisdom "
+    "--time-limit " PREDICT_OPTIONS};
 
 const tc_command tc_commands[] = {
     {"parse", "parse CONTRACTION [SIZES] [--format table|tsv|json]",
      "Prints the contraction as tcgen understands it: its normal form, each\n"
      "index's role (free_a, free_b, contracted, batch) and size, and each\n"
      "tensor's indices, column-major strides (in elements) and bytes.\n",
-     tc_cmd_parse},
+     tc_cmd_parse,
+     "-f -o --format"},
     {"list", "list CONTRACTION [SIZES] [--kernels dgemm,dger,dgemv,daxpy,ddot]",
      "Lists every algorithm that computes the contraction as a loop nest around\n"
      "one BLAS kernel: name, kernel, loops (outer to inner) and copies into\n"
@@ -16,7 +27,8 @@ const tc_command tc_commands[] = {
      "looped indices outer to inner, an apostrophe after a loop that holds a\n"
      "copy, '-', the kernel (\"i'c-dgemm\"); a kernel without loops is named\n"
      "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n",
-     tc_cmd_list},
+     tc_cmd_list,
+     "-f -o --format --kernels --layout"},
     {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
              "[--layout col|row]",
      "Writes the named algorithm (see 'tcgen list') as one C99 function\n"
@@ -27,7 +39,8 @@ const tc_command tc_commands[] = {
      "                     first appearance in C, A, B) before A, B, C; valid for any\n"
      "                     sizes, returns -2 when one overflows a BLAS int argument\n"
      "  --layout col|row   tensors in Fortran order (default) or C order\n",
-     tc_cmd_emit},
+     tc_cmd_emit,
+     "-f -o --algorithm --function --generic --layout --fortran"},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
      "Predicts the runtime of every algorithm without running it: each\n"
      "algorithm's kernel (and copies) is timed in a replica of the cache state\n"
@@ -42,7 +55,8 @@ const tc_command tc_commands[] = {
      "  --flush clflush|remote  evict beyond-cache operands by flushing their lines\n"
      "                        (default) or by touching 5/4 of the cache, as in the paper\n"
      "  --sweep SPEC, --plot FILE   over a range of sizes, drawn (see compare)\n",
-     tc_cmd_predict},
+     tc_cmd_predict,
+     "-f -o --format --kernels --sweep --plot --repeat " PREDICT_OPTIONS},
     {"measure", "measure CONTRACTION SIZES [--kernels K,...] [--algorithm NAME] [--reps N] "
                 "[--time-limit S]",
      "Runs every algorithm (or those --kernels or --algorithm select) on real\n"
@@ -53,7 +67,8 @@ const tc_command tc_commands[] = {
      "whose first run exceeds --time-limit seconds (default 10) is stopped and\n"
      "listed last with '-'. Sizes whose tensors do not fit in memory are\n"
      "refused. --sweep and --plot as for compare.\n",
-     tc_cmd_measure},
+     tc_cmd_measure,
+     "-f -o --format --kernels --algorithm --sweep --plot --reps --time-limit --blas --threads"},
     {"compare", "compare CONTRACTION SIZES [--sweep SPEC] [--plot FILE.svg|.png]",
      "Predicts and measures every algorithm and prints, fastest measured first,\n"
      "name, kernel, predicted_s, measured_s and error_pct ((predicted -\n"
@@ -66,7 +81,8 @@ const tc_command tc_commands[] = {
      "  --plot FILE.svg|FILE.png  draw predicted (solid) and measured (dashed)\n"
      "                         GFLOP/s per algorithm with gnuplot, and the error\n"
      "Options of predict and measure apply (--reps sets both).\n",
-     tc_cmd_compare},
+     tc_cmd_compare,
+     "-f -o --format --kernels --algorithm --sweep --plot --time-limit " PREDICT_OPTIONS},
     {"explain", "explain CONTRACTION SIZES NAME [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"
@@ -75,7 +91,8 @@ const tc_command tc_commands[] = {
      "n doubles of remote memory, '~X' a prefetch touch of X), the occurrence\n"
      "count and the median time. --format tsv gives one row per case operand.\n"
      "Options as for predict.\n",
-     tc_cmd_explain},
+     tc_cmd_explain,
+     "-f -o --format --algorithm " PREDICT_OPTIONS},
     {"info", "info [--measure] [--cache-size BYTES] [--blas B] [--threads N]",
      "Shows what predictions are built on: each data cache level (size, line,\n"
      "associativity, logical CPUs sharing it) from hwloc, else Linux sysfs, else\n"
@@ -89,6 +106,7 @@ const tc_command tc_commands[] = {
      "                        and flag levels more than 2x off the detected size\n"
      "  --cache-size BYTES    last-level size to use instead of the detected one:\n"
      "                        bytes, or with K, M, G, KiB, MiB, GiB (powers of 1024)\n",
-     tc_cmd_info},
-    {NULL, NULL, NULL, NULL},
+     tc_cmd_info,
+     "-o --format --measure --cache-size --blas --threads"},
+    {NULL, NULL, NULL, NULL, NULL},
 };

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "parser/parser.h"
+#include "runtime/file.h"
 
 int tc_cli_failf(int status, const char *fmt, ...)
 {
@@ -111,26 +112,46 @@ static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *
     return 0;
 }
 
+/* -o FILE is written whole or not at all: the output collects in memory
+ * and replaces the file at close (runtime/file.h), so a failed or killed
+ * run never leaves a truncated file. One output per run. */
+static struct {
+    const char *path;
+    char *text;
+    size_t len;
+} pending;
+
 FILE *tc_cli_open_output(const tc_cli *cli)
 {
     if (!cli->output || strcmp(cli->output, "-") == 0)
         return stdout;
-    FILE *f = fopen(cli->output, "w");
+    FILE *f = open_memstream(&pending.text, &pending.len);
     if (!f)
-        tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", cli->output, strerror(errno));
+        tc_cli_failf(TC_ERESOURCE, "out of memory");
+    else
+        pending.path = cli->output;
     return f;
 }
 
 int tc_cli_close_output(FILE *f)
 {
+    if (f == stdout) {
+        if (ferror(f) || fflush(f) != 0)
+            return tc_cli_failf(TC_ERESOURCE, "error writing output: %s", strerror(errno));
+        return 0;
+    }
     int bad = ferror(f) != 0;
-    if (f == stdout)
-        bad |= fflush(f) != 0;
-    else
-        bad |= fclose(f) != 0;
+    bad |= fclose(f) != 0;
+    tc_error err;
+    int rc = 0;
     if (bad)
-        return tc_cli_failf(TC_ERESOURCE, "error writing output: %s", strerror(errno));
-    return 0;
+        rc = tc_cli_failf(TC_ERESOURCE, "out of memory writing '%s'", pending.path);
+    else if (tc_rt_file_replace(pending.path, pending.text, pending.len, &err) != TC_OK)
+        rc = tc_cli_fail(&err, NULL);
+    free(pending.text);
+    pending.text = NULL;
+    pending.path = NULL;
+    return rc;
 }
 
 void tc_cli_json_string(FILE *f, const char *s)
@@ -206,24 +227,32 @@ int tc_cli_layout(const tc_cli *cli, int *row_major)
 int tc_cli_write_c(const tc_cli *cli, tc_status (*emit)(const void *data, FILE *out,
                                                          tc_error *err), const void *data)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem)
-        return tc_cli_failf(TC_ERESOURCE, "out of memory");
-    tc_error err;
-    tc_status s = emit(data, mem, &err);
-    fclose(mem);
-    if (s != TC_OK) {
+    FILE *out = tc_cli_open_output(cli);
+    if (!out)
+        return TC_ERESOURCE;
+    if (out == stdout) { /* nothing reaches standard output on error either */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (!mem)
+            return tc_cli_failf(TC_ERESOURCE, "out of memory");
+        tc_error err;
+        tc_status s = emit(data, mem, &err);
+        int bad = fclose(mem) != 0;
+        if (s == TC_OK && !bad)
+            fwrite(text, 1, len, stdout);
         free(text);
+        if (s != TC_OK)
+            return tc_cli_fail(&err, NULL);
+        return bad ? tc_cli_failf(TC_ERESOURCE, "out of memory") : tc_cli_close_output(stdout);
+    }
+    tc_error err;
+    tc_status s = emit(data, out, &err);
+    if (s != TC_OK) {
+        fclose(out);
+        free(pending.text);
+        pending.text = NULL;
         return tc_cli_fail(&err, NULL);
     }
-    FILE *out = tc_cli_open_output(cli);
-    if (!out) {
-        free(text);
-        return TC_ERESOURCE;
-    }
-    fwrite(text, 1, len, out);
-    free(text);
     return tc_cli_close_output(out);
 }

@@ -3,8 +3,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ctype.h>
+#include <signal.h>
+#include <errno.h>
+
 #include "cli.h"
 #include "commands.h"
+#include "generator/generator.h"
+#include "plot.h"
 
 static const char usage_text[] =
     "usage: tcgen CONTRACTION SIZES [-o FILE]     emit the fastest algorithm as C\n"
@@ -30,7 +36,8 @@ static const char usage_text[] =
     "  -o FILE               write the output to FILE instead of standard output\n"
     "  --format table|tsv|json   output format (table on a terminal, else tsv)\n"
     "  --blas openblas|blis|PATH.so   BLAS library (default: $TCGEN_BLAS or openblas)\n"
-    "  --threads N           BLAS threads (default 1)\n"
+    "  --threads N           BLAS threads (default: $TCGEN_THREADS, else the BLAS\n"
+    "                        library's own setting, as in the library)\n"
     "  -q, -v                quieter, more verbose\n"
     "  -h, --help            this text; 'tcgen COMMAND --help' for a command\n"
     "  --version             tcgen's version\n"
@@ -39,11 +46,32 @@ static const char usage_text[] =
     "\n"
     "commands:\n";
 
-static void print_usage(FILE *f)
+/* Writes text to stdout for --help/--version; an error writing it is
+ * reported like any output error (exit 3). */
+static int print_text(const char *text)
+{
+    fputs(text, stdout);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return tc_cli_failf(TC_ERESOURCE, "cannot write to standard output: %s",
+                            strerror(errno));
+    return 0;
+}
+
+/* The general usage text; returns the exit status of writing it. */
+static int print_usage(FILE *f)
 {
     fputs(usage_text, f);
     for (const tc_command *c = tc_commands; c->name; c++)
         fprintf(f, "  tcgen %s\n", c->synopsis);
+    if (f == stdout)
+        return print_text("");
+    return 0;
+}
+
+static int print_help(const tc_command *cmd)
+{
+    printf("usage: tcgen %s\n\n", cmd->synopsis);
+    return print_text(cmd->help);
 }
 
 static const tc_command *find_command(const char *name)
@@ -99,19 +127,65 @@ static int set_format(tc_cli *cli, const char *v)
     return 0;
 }
 
-static int set_threads(tc_cli *cli, const char *v)
+/* A thread count: digits only, at least 1, at most the logical CPUs (more
+ * threads than CPUs only time-slice, and a prediction made that way says
+ * nothing about the code). `what` names the source in the message. */
+static int parse_threads(const char *what, const char *v, int *out)
 {
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*v == '\0' || *end != '\0' || n < 1 || n > 1024)
-        return usage_error("--threads needs a whole number from 1 to 1024, not '%s'", v);
-    cli->threads = (int)n;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1)
+        cpus = 1;
+    size_t digits = strspn(v, "0123456789");
+    long n = digits && digits == strlen(v) && digits <= 6 ? strtol(v, NULL, 10) : 0;
+    if (n < 1) {
+        fprintf(stderr, "tcgen: usage: %s needs a whole number of threads from 1 to %ld, not "
+                        "'%s' (try 'tcgen --help')\n", what, cpus, v);
+        return TC_EUSAGE;
+    }
+    if (n > cpus) {
+        fprintf(stderr, "tcgen: usage: %s %ld: this machine has %ld logical CPU%s; more BLAS "
+                        "threads than CPUs only time-slice\n", what, n, cpus, cpus == 1 ? "" : "s");
+        return TC_EUSAGE;
+    }
+    *out = (int)n;
     return 0;
+}
+
+/* 1 if the command takes option `name` (as written, long or short). */
+static int takes(const tc_command *cmd, const char *name)
+{
+    if (strcmp(name, "--file") == 0)
+        name = "-f";
+    else if (strcmp(name, "--output") == 0)
+        name = "-o";
+    size_t n = strlen(name);
+    for (const char *p = cmd->options; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == cmd->options || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+static int not_taken(const tc_command *cmd, const char *name)
+{
+    if (cmd->name[0] == '\0') {
+        if (strcmp(name, "--algorithm") == 0)
+            return usage_error("'%s' is not an option of the main job, which picks the "
+                               "algorithm: 'tcgen emit --algorithm NAME' writes a chosen one",
+                               name);
+        if (strcmp(name, "--kernels") == 0)
+            return usage_error("'%s' is not an option of the main job, which ranks every "
+                               "kernel: 'tcgen predict --kernels ...' ranks some", name);
+        return usage_error("'%s' is not an option of the main job", name);
+    }
+    fprintf(stderr, "tcgen: usage: '%s' is not an option of 'tcgen %s' (try 'tcgen %s "
+                    "--help')\n", name, cmd->name, cmd->name);
+    return TC_EUSAGE;
 }
 
 /* Fills *cli from argv[first..]; returns 0, -1 after --help/--version, or an exit status. */
 static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_command *cmd)
 {
+    int threads_given = 0;
     int only_positional = 0;
     for (int i = first; i < argc; i++) {
         const char *arg = argv[i];
@@ -124,22 +198,19 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
         if (strcmp(arg, "--") == 0) {
             only_positional = 1;
         } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            if (cmd)
-                printf("usage: tcgen %s\n\n%s", cmd->synopsis, cmd->help);
-            else
-                print_usage(stdout);
-            return -1;
+            int rc = cmd->name[0] ? print_help(cmd) : print_usage(stdout);
+            return rc ? rc : -1;
         } else if (strcmp(arg, "--version") == 0) {
-            printf("tcgen %s\n", TC_VERSION);
-            return -1;
+            int rc = print_text("tcgen " TC_VERSION "\n");
+            return rc ? rc : -1;
         } else if (strcmp(arg, "-q") == 0 || strcmp(arg, "--quiet") == 0) {
             cli->quiet = 1;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
             cli->verbose = 1;
-        } else if (strcmp(arg, "--measure") == 0) {
-            cli->measure = 1;
-        } else if (strcmp(arg, "--generic") == 0) {
-            cli->generic = 1;
+        } else if (strcmp(arg, "--measure") == 0 || strcmp(arg, "--generic") == 0) {
+            if (!takes(cmd, arg))
+                return not_taken(cmd, arg);
+            *(arg[2] == 'm' ? &cli->measure : &cli->generic) = 1;
         } else {
             /* --opt=value or --opt value */
             char name[64];
@@ -155,6 +226,8 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
             const char **slot = value_slot(cli, name);
             if (!slot && !is_format && !is_threads)
                 return usage_error("unknown option '%s'", arg);
+            if (!takes(cmd, name))
+                return not_taken(cmd, name);
             if (eq)
                 value = eq + 1;
             else if (i + 1 < argc)
@@ -163,8 +236,47 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
                 return usage_error("option '%s' needs a value", name);
             if (slot)
                 *slot = value;
-            else if (is_format ? set_format(cli, value) : set_threads(cli, value))
+            else if (is_format ? set_format(cli, value)
+                               : parse_threads("--threads", value, &cli->threads))
                 return TC_EUSAGE;
+            threads_given |= is_threads;
+        }
+    }
+    /* One default for the command and the library: $TCGEN_THREADS, else
+     * the BLAS library's own setting (threads 0 leaves it alone). */
+    const char *env = getenv("TCGEN_THREADS");
+    if (!threads_given && env && *env && parse_threads("TCGEN_THREADS", env, &cli->threads))
+        return TC_EUSAGE;
+    return 0;
+}
+
+/* 1 for a bare word such as "bogus": no contraction has no '='. */
+static int looks_like_command(const char *s)
+{
+    return isalpha((unsigned char)s[0]) && strspn(s, "abcdefghijklmnopqrstuvwxyz"
+                                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+                                                strlen(s);
+}
+
+/* Checks, before any work, what can be checked without the problem: a
+ * usage error must not come after seconds of ranking. */
+static int check_options(const tc_cli *cli, const tc_command *cmd)
+{
+    int row_major;
+    if (!cmd->name[0] && !cli->file && cli->npositional > 0 &&
+        looks_like_command(cli->positional[0]))
+        return usage_error("unknown command '%s'", cli->positional[0]);
+    if (cli->layout && tc_cli_layout(cli, &row_major))
+        return TC_EUSAGE;
+    int rc = cli->plot ? tc_cli_plot_check(cli->plot) : 0;
+    if (rc)
+        return rc;
+    if (cli->kernels) {
+        unsigned mask;
+        tc_error err;
+        if (tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK) {
+            fprintf(stderr, "tcgen: usage: %s\n", err.message);
+            return TC_EUSAGE;
         }
     }
     return 0;
@@ -172,10 +284,13 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
 
 int main(int argc, char **argv)
 {
+    /* Past a file size limit, write() then fails with EFBIG and the
+     * output file is left as it was, instead of the process dying. */
+    signal(SIGXFSZ, SIG_IGN);
     tc_cli cli;
     memset(&cli, 0, sizeof cli);
     cli.format = isatty(STDOUT_FILENO) ? TC_FMT_TABLE : TC_FMT_TSV;
-    cli.threads = 1;
+    cli.threads = 0; /* the BLAS library's own setting, as in the library */
     cli.argc = argc;
     cli.argv = argv;
     cli.command = "";
@@ -190,18 +305,18 @@ int main(int argc, char **argv)
         cmd = argc > 2 ? find_command(argv[2]) : NULL;
         if (argc > 2 && !cmd)
             return usage_error("unknown command '%s'", argv[2]);
-        if (cmd)
-            printf("usage: tcgen %s\n\n%s", cmd->synopsis, cmd->help);
-        else
-            print_usage(stdout);
-        return 0;
+        return cmd ? print_help(cmd) : print_usage(stdout);
     }
     if ((cmd = find_command(argv[1])) != NULL) {
         cli.command = cmd->name;
         first = 2;
+    } else {
+        cmd = &tc_main_job;
     }
     int rc = parse_args(&cli, argc, argv, first, cmd);
     if (rc)
         return rc < 0 ? 0 : rc;
-    return cmd ? cmd->run(&cli) : tc_cmd_main(&cli);
+    if ((rc = check_options(&cli, cmd)) != 0)
+        return rc;
+    return cmd->run(&cli);
 }

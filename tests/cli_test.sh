@@ -43,7 +43,7 @@ E='C[a,b] = A[a,i] * B[i,b]'
 expect 2 "usage" -- 
 expect 2 "unknown option '--bogus'" -- parse "$E" --bogus
 expect 2 "unknown format 'xml'" -- parse "$E" --format xml
-expect 2 "--threads needs a whole number" -- parse "$E" --threads 0
+expect 2 "needs a whole number of threads" -- predict "$E" a=b=i=4 --threads 0
 expect 2 "option '--format' needs a value" -- parse "$E" --format
 expect 2 "missing CONTRACTION" -- parse
 expect 2 "missing SIZES" -- "$E"
@@ -104,7 +104,9 @@ expect 2 "missing SIZES" -- emit "$E" --algorithm dgemm
 expect 0 "" -- info --format tsv
 grep -q "^# llc_bytes [1-9][0-9]* " "$tmp/out" && ok || bad "info tsv: no last-level cache line"
 grep -q "^L1	[1-9]" "$tmp/out" && ok || bad "info tsv: no L1 row"
-grep -q "^# timer_ghz " "$tmp/out" && grep -q "^# blas_threads 1$" "$tmp/out" && ok || bad "info tsv: timer or BLAS lines"
+grep -q "^# timer_ghz " "$tmp/out" && grep -q "^# blas_threads [1-9][0-9]*$" "$tmp/out" && ok || bad "info tsv: timer or BLAS lines"
+expect 0 "" -- info --format tsv --threads 1
+grep -q "^# blas_threads 1$" "$tmp/out" && ok || bad "info --threads 1"
 expect 0 "" -- info --format json
 if command -v python3 >/dev/null; then
     python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "info json is not valid JSON"
@@ -204,6 +206,52 @@ expect 0 "" -- predict "$P" a=b=c=8,i=4 --kernels dgemm --reps 1 --plot "$tmp/p.
 [ "$(head -c 4 "$tmp/p.png" | od -An -c | tr -d ' ')" = "211PNG" ] && ok || bad "--plot wrote no PNG"
 expect 2 "must end in .svg or .png" -- predict "$P" a=b=c=8,i=4 --kernels dgemm --reps 1 --plot "$tmp/p.pdf"
 TCGEN_GNUPLOT=/nonexistent expect 3 "gnuplot" -- predict "$P" a=b=c=8,i=4 --kernels dgemm --reps 1 --plot "$tmp/q.svg"
+
+# Options a command does not take are refused (exit 2), never accepted and
+# ignored; what can be checked without the problem is checked before work.
+expect 2 "unknown command 'bogus'" -- bogus a=4
+expect 2 "'--kernels' is not an option of the main job" -- "$E" a=b=i=4 --kernels ddot
+expect 2 "'--algorithm' is not an option of the main job" -- "$E" a=b=i=4 --algorithm dgemm
+expect 2 "'--layout' is not an option of 'tcgen parse'" -- parse "$E" --layout row
+expect 2 "unknown layout 'diag'" -- list "$E" --layout diag
+expect 2 "'--threads' is not an option of 'tcgen list'" -- list "$E" --threads 1
+expect 2 "needs a whole number of threads" -- predict "$E" a=b=i=4 --threads ' 4'
+expect 2 "logical CPU" -- predict "$E" a=b=i=4 --threads "$(( $(nproc) + 1 ))"
+TCGEN_THREADS=x expect 2 "TCGEN_THREADS needs a whole number" -- predict "$E" a=b=i=4
+expect 2 "unknown kernel" -- predict "$E" a=b=i=4 --kernels foo
+expect 2 "must end in .svg or .png" -- predict "$E" i=4 --sweep a=b=4:8:4 --plot x.pdf
+[ -s "$tmp/out" ] && bad "--plot x.pdf: the sweep ran before the usage error" || ok
+for arg in --help --version; do
+    "$TCGEN" $arg > /dev/full 2>"$tmp/err"
+    [ $? -eq 3 ] && grep -q "cannot write to standard output" "$tmp/err" && ok || bad "$arg > /dev/full"
+done
+# Sizes: empty items and raw bytes in messages.
+expect 1 "empty item in sizes" -- parse "$E" 'a=4,,b=4' i=2
+expect 1 "empty item in sizes" -- parse "$E" 'a=4,b=4,' i=2
+expect 1 "found '\xc3\xa9'" -- parse "$E" $'a=\xc3\xa9' b=i=2
+LC_ALL=C grep -q $'[\x80-\xff]' "$tmp/err" && bad "raw non-ASCII bytes in a message" || ok
+# No algorithm: one true message from every command and the main job.
+for con in 'C[p] = A[p] * B[p]' 'C[p,q] = A[p,q] * B[q,p]' 'C[] = A[] * B[]'; do
+    for cmd in list predict measure compare ""; do
+        expect 1 "no BLAS kernel applies" -- $cmd "$con" p=q=4
+    done
+done
+# -= and a leading sign are how coupled-cluster terms are written: alpha -1.
+expect 0 "" -- parse 'R[a,b] -= W[a,e] * T[e,b]' --format tsv
+grep -qx "# alpha -1" "$tmp/out" && grep -qx "# beta 1" "$tmp/out" && ok || bad "-= parses to alpha -1, beta 1"
+expect 0 "" -- parse 'R[a,b] += -W[a,e] * T[e,b]' --format tsv
+grep -qx "# alpha -1" "$tmp/out" && ok || bad "+= -W parses to alpha -1"
+# --plot never hands its file name to gnuplot (a leading '|' is a pipe there).
+abs_tcgen=$(cd "$(dirname "$TCGEN")" && pwd)/$(basename "$TCGEN")
+(cd "$tmp" && "$abs_tcgen" predict 'C[a] = A[i,a,j] * B[j,i]' a=i=j=8 --sweep a=8:16:8 --reps 1 -q \
+    --plot '|touch pwned;.svg' > /dev/null 2>&1)
+[ -e "$tmp/pwned" ] && bad "--plot ran a shell command" || ok
+grep -q "<svg" "$tmp/|touch pwned;.svg" 2>/dev/null && ok || bad "--plot '|...' did not write the file named"
+# A failed write leaves the previous -o file intact.
+echo previous > "$tmp/keep.c"
+(ulimit -f 1; "$TCGEN" emit "$P" a=b=c=40,i=8 --algorithm cb-dgemv -o "$tmp/keep.c" 2>"$tmp/err")
+[ $? -eq 3 ] && [ "$(cat "$tmp/keep.c")" = previous ] && ok || bad "-o under ulimit -f: file not intact"
+ls "$tmp" | grep -q "keep.c.tmp" && bad "-o under ulimit -f left a temporary" || ok
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
