@@ -1,7 +1,7 @@
 /*
  * algorithm.h - one algorithm for a contraction: a loop nest around one BLAS
  * kernel, with copies into contiguous temporaries where a matrix slice has no
- * stride-1 dimension (DESIGN.md §3, docs/method.md §5.2-5.3).
+ * stride-1 dimension (docs/design.md §4).
  *
  * The AST has three node kinds:
  *   LOOP    for (index = 0; index < extent; index++) { body }

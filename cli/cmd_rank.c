@@ -137,7 +137,7 @@ static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *
     return 0;
 }
 
-/* The compare summary of one point (DESIGN.md §5), with `at` before each key. */
+/* The compare summary of one point (docs/design.md §6), with `at` before each key. */
 static void compare_summary(job *j, const result *res, int n, const char *at,
                             double predict_s, double measure_s)
 {

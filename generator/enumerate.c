@@ -1,4 +1,4 @@
-/* enumerate.c - every kernel x kernel-index choice x loop order (DESIGN.md §3). */
+/* enumerate.c - every kernel x kernel-index choice x loop order (docs/design.md §4). */
 #include "generator.h"
 
 #include <limits.h>

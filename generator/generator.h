@@ -1,5 +1,5 @@
 /*
- * generator.h - every algorithm of a contraction (DESIGN.md §3), and C99
+ * generator.h - every algorithm of a contraction (docs/design.md §4), and C99
  * emission of one of them.
  *
  * Enumeration. For each kernel in the mask, each choice of kernel indices
@@ -53,7 +53,7 @@
 tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
                            tc_algorithm_set **out, tc_error *err);
 
-/* The closed-form count of algorithms with kernel k (DESIGN.md §3). */
+/* The closed-form count of algorithms with kernel k (docs/design.md §4). */
 uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k);
 
 /*

@@ -22,7 +22,7 @@ extern "C" {
 
 #define TC_VERSION "0.1.0"
 
-/* Status codes double as the command's exit codes (DESIGN.md §5). */
+/* Status codes double as the command's exit codes (docs/design.md §6). */
 typedef enum tc_status {
     TC_OK = 0,
     TC_EINPUT = 1,    /* malformed or invalid contraction, sizes, file    */

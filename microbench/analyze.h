@@ -1,6 +1,6 @@
 /*
  * analyze.h - from an algorithm's AST to its micro-benchmark cases
- * (docs/method.md §5.4-5.9, dissertation §6.2).
+ * (docs/design.md §5).
  *
  * For every timed node (the BLAS kernel, and each copy into or out of a
  * temporary) the analyzer splits its executions into cases:

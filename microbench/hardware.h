@@ -1,7 +1,7 @@
 /*
  * hardware.h - the cache hierarchy the predictions emulate: levels, sizes,
  * line size, associativity and sharing, from hwloc with a sysfs fallback,
- * and an X-Ray-style measurement to cross-check them (docs/method.md §2).
+ * and an X-Ray-style measurement to cross-check them (docs/design.md §3).
  */
 #ifndef TC_MICROBENCH_HARDWARE_H
 #define TC_MICROBENCH_HARDWARE_H

@@ -1,6 +1,6 @@
 /*
  * predict.h - an algorithm's predicted runtime: the sum over its cases of
- * occurrence count x median time of the case (docs/method.md §5.9).
+ * occurrence count x median time of the case (docs/design.md §5).
  */
 #ifndef TC_MICROBENCH_PREDICT_H
 #define TC_MICROBENCH_PREDICT_H

@@ -3,7 +3,7 @@
  * real strides, replays its setup list, times one kernel or copy call per
  * repetition, keeps the median, and remembers it by the case's key.
  *
- * Timing rules (docs/method.md §1): a warm-up call before the repetitions
+ * Timing rules (docs/design.md §2): a warm-up call before the repetitions
  * (InstLdGuard), operands initialised on every element the call touches
  * (Page0Guard), alpha's sign flipped every repetition on mixed-sign data so
  * the accumulating outputs stay bounded (RangeGuard), 64-byte aligned

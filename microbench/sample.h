@@ -1,7 +1,7 @@
 /*
  * sample.h - the Sampler: times one case of an algorithm (analyze.h) by
  * replaying its setup list and then one kernel or copy call, repeatedly,
- * and keeping the median (docs/method.md §5.4-5.9, §7.1 item 4).
+ * and keeping the median (docs/design.md §5).
  *
  * Each case gets its operands allocated once at their real strides (only
  * the span a slice touches, not the whole tensor), 64-byte aligned, and

@@ -1,7 +1,7 @@
 /*
  * touch.h - the memory accesses of the Sampler's setup lists: reading or
  * read-modify-writing every element of an operand, sweeping the remote
- * pool, and flushing an operand's cache lines (docs/method.md §1.3, §5.6).
+ * pool, and flushing an operand's cache lines (docs/design.md §2, §5).
  *
  * An operand is touched as the kernel sees it: n1 columns of n0 elements,
  * element (j0, j1) at p[j0 * s0 + j1 * s1]. Every function returns the

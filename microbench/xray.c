@@ -1,6 +1,6 @@
 /*
  * xray.c - an X-Ray-style measurement of the cache hierarchy
- * (docs/method.md §2): pointer chasing through buffers chained in
+ * (docs/design.md §3): pointer chasing through buffers chained in
  * pseudo-random order, so that stride prefetchers find nothing to follow
  * and every access waits for the one before.
  *

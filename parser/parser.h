@@ -1,7 +1,7 @@
 /*
  * parser.h - from text to a validated tc_contraction.
  *
- * Accepted forms (DESIGN.md §5):
+ * Accepted forms (docs/design.md §6):
  *   C[a,b,c] = A[a,i] * B[i,b,c]       bracket form, index names are identifiers
  *   C_abc = A_ai B_ibc                 compact form, one letter per index
  *   :=  is a synonym of  =;   +=  accumulates (beta = 1)

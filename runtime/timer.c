@@ -1,5 +1,5 @@
 /*
- * timer.c - the cycle-accurate wall-clock timer (docs/method.md §1).
+ * timer.c - the cycle-accurate wall-clock timer (docs/design.md §2).
  *
  * x86: start is lfence; rdtsc; lfence (earlier work has retired before the
  * read, later work starts after it); stop is rdtscp; lfence (the timed work

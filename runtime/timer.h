@@ -1,6 +1,6 @@
 /*
  * timer.h - a cycle-accurate wall-clock timer for one kernel call
- * (docs/method.md §1: Whaley & Castaldo's timing rules).
+ * (docs/design.md §2: Whaley and Castaldo's timing rules).
  *
  * On x86-64 the timer reads the time-stamp counter, serialised so that the
  * timed code cannot move across the reads (lfence; rdtsc to start, rdtscp;

@@ -1,5 +1,5 @@
 /*
- * test_analyze.c - the analyzer's oracles (docs/method.md §5.5-5.9): Table
+ * test_analyze.c - the analyzer's oracles (docs/design.md §5): Table
  * 6.2's access distances, the setups of Examples 6.7, 6.9 and 6.10, the
  * first iterations of Example 6.11, setup-list invariants, and occurrence
  * counts that sum to the executions of every timed node of every algorithm

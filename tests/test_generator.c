@@ -1,8 +1,8 @@
 /*
- * test_generator.c - algorithm enumeration: the three oracles of method.md
- * §6.1 (totals, per-kernel counts, every named algorithm), the closed forms
- * of DESIGN.md §3 on the corpus and on random contractions, copy placement
- * (method.md §5.3), order and naming, sizes beyond int, and the golden
+ * test_generator.c - algorithm enumeration: the three oracles of docs/design.md
+ * §4 (totals, per-kernel counts, every named algorithm), the closed forms
+ * of docs/design.md §4 on the corpus and on random contractions, copy placement
+ * (docs/design.md §4), order and naming, sizes beyond int, and the golden
  * `list` output of the oracles.
  */
 #include <CUnit/CUnit.h>
@@ -101,7 +101,7 @@ static void test_oracles_masked(void)
     CU_ASSERT_EQUAL(s->count, 8 + 36);
     for (int i = 0; i < s->count; i++)
         CU_ASSERT(s->alg[i]->kernel == TC_KERNEL_DGEMM || s->alg[i]->kernel == TC_KERNEL_DGEMV);
-    /* 18 of the 36 dgemv algorithms copy (method.md §6.2) */
+    /* 18 of the 36 dgemv algorithms copy (docs/design.md §4) */
     int copying = 0;
     for (int i = 0; i < s->count; i++)
         if (s->alg[i]->kernel == TC_KERNEL_DGEMV && s->alg[i]->ncopies > 0)
@@ -120,7 +120,7 @@ static uint64_t fact(int n)
     return n < 0 ? 0 : f;
 }
 
-/* The table of DESIGN.md §3, computed independently of the generator. */
+/* The table of docs/design.md §4, computed independently of the generator. */
 static void closed_form(const tc_contraction *c, uint64_t want[TC_KERNEL_COUNT])
 {
     uint64_t fa = 0, fb = 0, k = 0;
@@ -385,7 +385,7 @@ static void test_names(void)
     tc_algorithm_set *s = enumerate("C[a,b] = A[a,i] * B[i,b]", NULL, &c, TC_KERNEL_MASK_ALL);
     if (!s)
         return;
-    CU_ASSERT_EQUAL(s->count, 10); /* method.md §6.2 sanity case */
+    CU_ASSERT_EQUAL(s->count, 10); /* docs/design.md §4 sanity case */
     CU_ASSERT_STRING_EQUAL(s->alg[0]->name, "dgemm");
     CU_ASSERT_EQUAL(s->alg[0]->nloops, 0);
     CU_ASSERT_PTR_EQUAL(s->alg[0]->body, s->alg[0]->kernel_node);
@@ -541,7 +541,7 @@ int tc_suite_generator(void)
            !CU_add_test(s, "oracle with sizes, compact form, kernel mask", test_oracles_masked) ||
            !CU_add_test(s, "closed forms and invariants on the corpus", test_corpus_closed_forms) ||
            !CU_add_test(s, "closed forms on 150 random contractions", test_random_closed_forms) ||
-           !CU_add_test(s, "copy placement (method.md 5.3)", test_copy_placement) ||
+           !CU_add_test(s, "copy placement (docs/design.md §4)", test_copy_placement) ||
            !CU_add_test(s, "names: no loops, long names, batch", test_names) ||
            !CU_add_test(s, "kernel lists, limits, sizes beyond int", test_errors_and_limits) ||
            !CU_add_test(s, "tree printer", test_print) ||
