@@ -14,6 +14,7 @@
  */
 #include "plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -32,6 +33,10 @@
 #define KEY_FONT 10         /* points */
 #define WIDTH 1000.0
 #define HEIGHT 700.0
+#define MAX_TIC_SIZES 12    /* more swept sizes: tics at a round step */
+#define TITLE_LABEL 10      /* gnuplot label tags of the title and subtitle */
+#define TITLE_CHARS 90      /* characters that fit the canvas at 13 and 10 pt */
+#define SUBTITLE_CHARS 140
 
 /* Colours by kernel: distinct on white; other kernels get the other colours. */
 static const struct {
@@ -310,6 +315,26 @@ static void put_chars(FILE *f, const char *s)
     }
 }
 
+/* One line of a title: runs of white space become one space and none
+ * precedes a comma (CPU names come padded), and a text longer than max characters ends in "...". */
+static void put_title_line(FILE *f, const char *s, size_t max)
+{
+    char buf[512];
+    size_t n = 0;
+    for (const char *c = s; *c && n + 1 < sizeof buf; c++) {
+        if (*c == ',' && n > 0 && buf[n - 1] == ' ')
+            n--; /* "name , next": a padded field before the comma */
+        if (!isspace((unsigned char)*c) || (n > 0 && buf[n - 1] != ' '))
+            buf[n++] = isspace((unsigned char)*c) ? ' ' : *c;
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    if (n > max && max > 3)
+        memcpy(buf + max - 3, "...", 3), n = max;
+    buf[n] = '\0';
+    put_chars(f, buf);
+}
+
 /* A double-quoted gnuplot string: a, then b (either may be NULL). */
 static void put_str2(FILE *f, const char *a, const char *b)
 {
@@ -474,13 +499,60 @@ static void put_common(FILE *f, const layout *l)
     const char *kt = kind_title(l);
     if (kt)
         fprintf(f, "set key title \"%s\" left\n", kt);
-    if (l->p->title || l->p->subtitle) {
-        fputs("set title \"", f);
-        put_chars(f, l->p->title);
-        if (l->p->title && l->p->subtitle)
-            fputs("\\n", f);
-        put_chars(f, l->p->subtitle);
-        fputs("\" noenhanced font \",13\"\n", f);
+    /* Centred on the canvas, not the plot area, so a long subtitle is not
+     * cut off on the left. */
+    double y = 0.975;
+    if (l->p->title) {
+        fprintf(f, "set label %d \"", TITLE_LABEL);
+        put_title_line(f, l->p->title, TITLE_CHARS);
+        fprintf(f, "\" at screen 0.5, screen %.4f center noenhanced font \",13\"\n", y);
+        y -= 0.04;
+    }
+    if (l->p->subtitle) {
+        fprintf(f, "set label %d \"", TITLE_LABEL + 1);
+        put_title_line(f, l->p->subtitle, SUBTITLE_CHARS);
+        fprintf(f, "\" at screen 0.5, screen %.4f center noenhanced font \",10\"\n", y);
+    }
+}
+
+/* 1, 2 or 5 times a power of ten, at least x. */
+static double nice_step(double x)
+{
+    if (!(x > 0))
+        return 1.0;
+    double p = pow(10.0, floor(log10(x)));
+    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
+}
+
+/* Sizes are integers: tics at the swept sizes when there are few of them,
+ * else at a whole-number step (gnuplot's own choice can give 6.5). */
+static void put_xtics(FILE *f, const layout *l)
+{
+    double lo = INFINITY, hi = -INFINITY, xs[MAX_TIC_SIZES];
+    int nx = 0, integral = 1;
+    for (int i = 0; i < l->npts; i++) {
+        double x = l->pts[i].row->x;
+        integral &= x == floor(x);
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+        int seen = 0;
+        for (int k = 0; k < nx && !seen; k++)
+            seen = xs[k] == x;
+        if (!seen && nx <= MAX_TIC_SIZES - 1)
+            xs[nx++] = x;
+        else if (!seen)
+            nx = MAX_TIC_SIZES + 1;
+    }
+    if (!integral || !(hi > lo)) {
+        fputs("set xtics autofreq\n", f);
+    } else if (nx <= MAX_TIC_SIZES) {
+        fputs("set xtics (", f);
+        for (int k = 0; k < nx; k++)
+            fprintf(f, "%s%.0f", k ? ", " : "", xs[k]);
+        fputs(")\n", f);
+    } else {
+        double step = nice_step((hi - lo) / 8.0);
+        fprintf(f, "set xtics %.0f\n", step < 1.0 ? 1.0 : step);
     }
 }
 
@@ -502,7 +574,8 @@ static void put_xaxis(FILE *f, const layout *l, int labelled)
             fputs("set xtics autofreq\nset grid noxtics\n", f);
         }
     } else {
-        fputs("set autoscale xfix\nset xtics autofreq\n", f);
+        fputs("set autoscale xfix\n", f);
+        put_xtics(f, l);
     }
     if (!labelled) {
         fputs("set format x \"\"\nunset xlabel\n", f);
@@ -637,19 +710,12 @@ static void put_main_bars(FILE *f, const layout *l)
     fputc('\n', f);
 }
 
-/* 1, 2 or 5 times a power of ten, at least x. */
-static double nice_step(double x)
-{
-    if (!(x > 0))
-        return 1.0;
-    double p = pow(10.0, floor(log10(x)));
-    return x <= p ? p : x <= 2 * p ? 2 * p : x <= 5 * p ? 5 * p : 10 * p;
-}
 
 static void put_error_panel(FILE *f, const layout *l)
 {
     put_margins(f, l, l->split_lo, l->bottom);
-    fputs("unset title\nunset key\nset ylabel \"prediction error [%]\"\n"
+    fprintf(f, "unset label %d\nunset label %d\n", TITLE_LABEL, TITLE_LABEL + 1);
+    fputs("unset key\nset ylabel \"prediction error [%]\"\n"
           "set arrow 1 from graph 0, first 0 to graph 1, first 0 nohead front "
           "lw 1.2 lc rgb \"#000000\"\n", f);
     double lo = l->err_lo < ERR_CLIP_LO ? ERR_CLIP_LO : l->err_lo;
@@ -660,7 +726,7 @@ static void put_error_panel(FILE *f, const layout *l)
     fprintf(f, "set yrange [%.6g:%.6g]\nset ytics %.6g\n", lo - pad, hi + pad,
             nice_step((hi - lo) / 5.0));
     if (l->err_lo < lo || l->err_hi > hi)
-        fprintf(f, "set label 2 \"errors outside\\n[%g%%, %g%%]\\nare clipped\" at screen %.4f, "
+        fprintf(f, "set label 2 \"errors outside\\n[%.0f%%, %.0f%%]\\nare clipped\" at screen %.4f, "
                    "screen %.4f left front font \",9\"\n", lo, hi, l->right + 0.02,
                 l->split_lo - 0.02);
     put_xaxis(f, l, 1);
