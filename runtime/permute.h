@@ -1,0 +1,38 @@
+/*
+ * permute.h - the permutation copy of the wider algorithm space
+ * (docs/design.md §4): a rank-n strided view copied into another view of
+ * the same extents, dst = src + beta * dst, cache-blocked so that a
+ * transpose runs near the speed of a plain copy.
+ *
+ * Both views give, per dimension, the extent and a stride in elements for
+ * the source and for the destination, in any order. The kernel first
+ * simplifies the view: dimensions of extent 1 are dropped and neighbours
+ * contiguous in both views are fused (so a permutation that keeps the
+ * order becomes one long copy). Then, when the two unit-stride dimensions
+ * differ, it copies tiles of PERMUTE_TILE x PERMUTE_TILE elements, small
+ * enough for L1, so that both the reads and the writes of a tile use whole
+ * cache lines; the other dimensions are looped outside, the one with the
+ * largest destination stride outermost.
+ */
+#ifndef TC_RUNTIME_PERMUTE_H
+#define TC_RUNTIME_PERMUTE_H
+
+#include <stdint.h>
+
+#include "ast/contraction.h"
+
+typedef struct tc_permute {
+    int rank;                           /* 0..TC_MAX_RANK (0: one element) */
+    int64_t extent[TC_MAX_RANK];
+    int64_t src_stride[TC_MAX_RANK];    /* elements */
+    int64_t dst_stride[TC_MAX_RANK];
+} tc_permute;
+
+/*
+ * dst = src + beta * dst over the view p. beta 0 writes dst without reading
+ * it (NaN there does not survive). The views must not overlap. Extents of 0
+ * copy nothing.
+ */
+void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta);
+
+#endif
