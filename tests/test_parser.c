@@ -80,6 +80,22 @@ static void test_roles_and_strides(void)
     parse_sized("C[a] += -2e-3 * A[a,i] * B[i]", "a=2,i=3", &c);
     CU_ASSERT_EQUAL(c.beta, 1.0);
     CU_ASSERT_DOUBLE_EQUAL(c.alpha, -2e-3, 0.0);
+    /* how coupled-cluster terms are written: -= and a leading minus */
+    static const struct {
+        const char *text;
+        double alpha, beta;
+    } signs[] = {{"R[a] -= W[a,e] * T[e]", -1.0, 1.0},
+                 {"R[a] += -W[a,e] * T[e]", -1.0, 1.0},
+                 {"R[a] = -W[a,e] * T[e]", -1.0, 0.0},
+                 {"R[a] -= 0.5 * W[a,e] * T[e]", -0.5, 1.0},
+                 {"R[a] -= -W[a,e] * T[e]", 1.0, 1.0},
+                 {"R_a -= W_ae T_e", -1.0, 1.0},
+                 {"R[a] = +W[a,e] * T[e]", 1.0, 0.0}};
+    for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++) {
+        parse_sized(signs[k].text, "a=2,e=3", &c);
+        CU_ASSERT_EQUAL(c.alpha, signs[k].alpha);
+        CU_ASSERT_EQUAL(c.beta, signs[k].beta);
+    }
     parse_sized("C[] = A[i] * B[i]", "i=3", &c);
     CU_ASSERT_EQUAL(c.tensor[TC_C].rank, 0);
     CU_ASSERT_EQUAL(c.tensor[TC_C].elements, 1);
