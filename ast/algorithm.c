@@ -182,3 +182,15 @@ int tc_alg_walk(const tc_algorithm *alg,
 {
     return walk(alg->body, visit, data);
 }
+
+int tc_alg_kernel_owns_beta(const tc_algorithm *alg)
+{
+    tc_kernel k = alg->kernel;
+    int has_beta = k == TC_KERNEL_DDOT || k == TC_KERNEL_DGEMV || k == TC_KERNEL_DGEMM;
+    return has_beta && alg->kernel_node->call->arg[2].base == TC_C;
+}
+
+int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
+{
+    return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
+}

@@ -168,6 +168,19 @@ void *tc_alg_alloc(tc_algorithm_set *s, size_t bytes);
 /* A copy of str in the arena, or NULL. */
 char *tc_alg_strdup(tc_algorithm_set *s, const char *str);
 
+/*
+ * Beta (docs/design.md §4). The kernel applies the contraction's beta itself
+ * when it has one to apply (ddot through the executor's update, dgemv,
+ * dgemm) and writes C directly, not a temporary: the calls where every
+ * looped contracted index is 0 get beta, the others 1; each element of C
+ * is reached first by such a call, since a loop nest visits the contracted
+ * values of one element in lexicographic order. Otherwise C is scaled (or
+ * zeroed) by a pass before the loops, when beta != 1.
+ */
+int tc_alg_kernel_owns_beta(const tc_algorithm *alg);
+/* 1 when running alg needs that pass over C (beta != 1, not owned). */
+int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
+
 /* Builders. Each returns arena memory (freed with the set) or NULL. */
 tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);
 /* Appends alg to the set; -1 when out of memory. */

@@ -11,6 +11,10 @@ typedef struct run {
     const tc_blas *blas;
     const tc_algorithm *alg;
     double alpha;
+    double beta;       /* given to the first contracted iteration's calls
+                          when the kernel owns beta (tc_alg_kernel_owns_beta);
+                          1 otherwise, and C was scaled before the loops */
+    uint32_t contracted; /* bit i: index i is contracted and looped */
     double *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
     int64_t value[TC_MAX_INDICES];             /* current loop index values */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
@@ -62,26 +66,39 @@ static int trans(int t)
 void tc_rt_call(const tc_blas *b, const tc_call *k, double alpha, double *p0, double *p1,
                 double *p2)
 {
+    tc_rt_call_beta(b, k, alpha, 1.0, p0, p1, p2);
+}
+
+/* The ddot update: beta 0 writes the element without reading it, so a NaN
+ * there does not survive. */
+static inline void dot_update(double *c, double alpha, double dot, double beta)
+{
+    *c = beta == 0.0 ? alpha * dot : beta == 1.0 ? *c + alpha * dot : alpha * dot + beta * *c;
+}
+
+void tc_rt_call_beta(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
+                     double *p1, double *p2)
+{
     const tc_operand *a = k->arg;
     int m = (int)k->m, n = (int)k->n, kk = (int)k->k;
     int l0 = (int)a[0].ld, l1 = (int)a[1].ld, l2 = (int)a[2].ld;
     switch (k->kernel) {
     case TC_KERNEL_DDOT:
-        *p2 += alpha * b->ddot(n, p0, l0, p1, l1);
+        dot_update(p2, alpha, b->ddot(n, p0, l0, p1, l1), beta);
         break;
     case TC_KERNEL_DAXPY:
         b->daxpy(n, alpha * *p0, p1, l1, p2, l2);
         break;
     case TC_KERNEL_DGEMV:
         b->dgemv(TC_CBLAS_COL_MAJOR, trans(k->trans_a), m, n, alpha, p0, l0, p1, l1,
-                 1.0, p2, l2);
+                 beta, p2, l2);
         break;
     case TC_KERNEL_DGER:
         b->dger(TC_CBLAS_COL_MAJOR, m, n, alpha, p0, l0, p1, l1, p2, l2);
         break;
     case TC_KERNEL_DGEMM:
         b->dgemm(TC_CBLAS_COL_MAJOR, trans(k->trans_a), trans(k->trans_b), m, n, kk,
-                 alpha, p0, l0, p1, l1, 1.0, p2, l2);
+                 alpha, p0, l0, p1, l1, beta, p2, l2);
         break;
     case TC_KERNEL_COUNT:
         break;
@@ -109,6 +126,8 @@ static int64_t step_of(const tc_operand *op, int i)
  */
 typedef struct nest {
     int depth;
+    uint32_t contracted;                  /* bit l: level l is a contracted index */
+    uint32_t moved;                       /* bit l: level l is past iteration 0 */
     int64_t extent[TC_MAX_INDICES], count[TC_MAX_INDICES];
     const int64_t *step[TC_MAX_INDICES]; /* kstep row of each level */
     double *p[3];                         /* the kernel's operands now */
@@ -123,9 +142,12 @@ static inline int advance(nest *x)
         x->p[0] += s[0];
         x->p[1] += s[1];
         x->p[2] += s[2];
-        if (++x->count[l] < x->extent[l])
+        if (++x->count[l] < x->extent[l]) {
+            x->moved |= 1u << l;
             return 1;
+        }
         x->count[l] = 0;
+        x->moved &= ~(1u << l);
         x->p[0] -= s[0] * x->extent[l];
         x->p[1] -= s[1] * x->extent[l];
         x->p[2] -= s[2] * x->extent[l];
@@ -133,15 +155,34 @@ static inline int advance(nest *x)
     return 0;
 }
 
+/* 1 when every looped contracted index outside a perfect nest is at 0
+ * (those inside are never written to r->value, so they read 0 too). */
+static int outer_first(const run *r)
+{
+    for (uint32_t m = r->contracted; m; m &= m - 1)
+        if (r->value[__builtin_ctz(m)] != 0)
+            return 0;
+    return 1;
+}
+
+/* The beta of the current call of a nest. */
+static inline double nest_beta(const nest *x, int first_outside, double beta)
+{
+    return first_outside && !(x->moved & x->contracted) ? beta : 1.0;
+}
+
 /* Runs n as a perfect nest; returns 0 (doing nothing) when it is not one. */
 static int exec_perfect_nest(run *r, const tc_node *n)
 {
     nest x;
     x.depth = 0;
+    x.contracted = x.moved = 0;
     const tc_node *t = n;
     for (; t->kind == TC_NODE_LOOP; t = t->child) {
         if (!t->child || t->child->next || x.depth == TC_MAX_INDICES)
             return 0;
+        if (r->contracted & (1u << t->index))
+            x.contracted |= 1u << x.depth;
         x.extent[x.depth] = t->extent;
         x.count[x.depth] = 0;
         x.step[x.depth++] = r->kstep[t->index];
@@ -150,13 +191,14 @@ static int exec_perfect_nest(run *r, const tc_node *n)
         return 0;
     const tc_call *k = t->call;
     const tc_blas *b = r->blas;
-    const double alpha = r->alpha;
+    const double alpha = r->alpha, beta = r->beta;
+    const int first = outer_first(r);
     const int l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld;
     const int kn = (int)k->n;
     memcpy(x.p, r->kp, sizeof x.p);
     if (r->deadline > 0) { /* measuring: look at the clock now and then */
         do {
-            tc_rt_call(b, k, alpha, x.p[0], x.p[1], x.p[2]);
+            tc_rt_call_beta(b, k, alpha, nest_beta(&x, first, beta), x.p[0], x.p[1], x.p[2]);
             check_deadline(r);
         } while (!r->stopped && advance(&x));
         return 1;
@@ -165,7 +207,8 @@ static int exec_perfect_nest(run *r, const tc_node *n)
     case TC_KERNEL_DDOT: {
         double (*ddot)(int, const double *, int, const double *, int) = b->ddot;
         do
-            *x.p[2] += alpha * ddot(kn, x.p[0], l0, x.p[1], l1);
+            dot_update(x.p[2], alpha, ddot(kn, x.p[0], l0, x.p[1], l1),
+                       nest_beta(&x, first, beta));
         while (advance(&x));
         break;
     }
@@ -178,7 +221,7 @@ static int exec_perfect_nest(run *r, const tc_node *n)
     }
     default:
         do
-            tc_rt_call(b, k, alpha, x.p[0], x.p[1], x.p[2]);
+            tc_rt_call_beta(b, k, alpha, nest_beta(&x, first, beta), x.p[0], x.p[1], x.p[2]);
         while (advance(&x));
         break;
     }
@@ -210,7 +253,8 @@ static void exec_list(run *r, const tc_node *n)
                        r->base[TC_BASE_TEMP + n->copy->temp]);
             break;
         case TC_NODE_KERNEL:
-            tc_rt_call(r->blas, n->call, r->alpha, r->kp[0], r->kp[1], r->kp[2]);
+            tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,
+                            r->kp[0], r->kp[1], r->kp[2]);
             check_deadline(r);
             break;
         }
@@ -260,13 +304,16 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
         for (int i = 0; i < c->nindex; i++)
             r.kstep[i][a] = step_of(&k->arg[a], i);
     }
-    int64_t nc = c->tensor[TC_C].elements;
-    if (c->beta == 0.0) {
+    r.beta = 1.0;
+    if (tc_alg_kernel_owns_beta(alg)) {
+        r.beta = c->beta;
+        for (int l = 0; l < alg->nloops; l++)
+            if (c->index[alg->loop[l]].role == TC_ROLE_CONTRACTED)
+                r.contracted |= 1u << alg->loop[l];
+    } else if (tc_alg_needs_beta_pass(alg, c)) {
+        int64_t nc = c->tensor[TC_C].elements;
         for (int64_t e = 0; e < nc; e++)
-            C[e] = 0.0;
-    } else if (c->beta != 1.0) {
-        for (int64_t e = 0; e < nc; e++)
-            C[e] *= c->beta;
+            C[e] = c->beta == 0.0 ? 0.0 : C[e] * c->beta;
     }
     exec_list(&r, alg->body);
     if (stopped)

@@ -8,9 +8,10 @@
 
 /*
  * C = alpha * A * B + beta * C by algorithm alg of contraction c (sizes
- * set), column-major. C is first scaled by beta once (beta 0 overwrites C
- * with zeros, so garbage and NaN in C do not survive); then every kernel
- * accumulates with alpha. Temporaries are allocated for this call (aligned,
+ * set), column-major. Beta is applied by the kernel calls of the first
+ * contracted iteration where the kernel owns it (tc_alg_kernel_owns_beta),
+ * else by one pass over C before the loops; beta 0 never reads C, so
+ * garbage and NaN there do not survive. Temporaries are allocated for this call (aligned,
  * tc_rt_alloc) and freed before it returns. Re-entrant: no static state, so
  * several threads may execute the same algorithm on different tensors.
  * Errors: TC_EUSAGE (no sizes, NULL argument), TC_EINPUT (alg->fits_int is
@@ -37,6 +38,10 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
  */
 void tc_rt_call(const tc_blas *blas, const tc_call *k, double alpha, double *p0,
                 double *p1, double *p2);
+/* The same call scaling the output by beta first (ddot, dgemv, dgemm; beta
+ * 0 ignores what the output held). daxpy and dger have no beta: 1 only. */
+void tc_rt_call_beta(const tc_blas *blas, const tc_call *k, double alpha, double beta,
+                     double *p0, double *p1, double *p2);
 
 /* One copy: gathers the slice at `slice` into the column-major temporary at
  * `temp` (TC_COPY_IN), or scatters it back (TC_COPY_OUT). */
