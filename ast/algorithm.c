@@ -194,3 +194,9 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
 {
     return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
 }
+
+const char *tc_family_name(tc_family f)
+{
+    static const char *const names[TC_FAMILY_COUNT] = {"paper", "fused"};
+    return f >= 0 && f < TC_FAMILY_COUNT ? names[f] : "?";
+}

@@ -72,6 +72,9 @@ typedef struct tc_operand {
     int64_t extent[2];  /* sizes of the kept indices (0 without sizes) */
     int64_t stride[2];  /* their strides in the base, in elements */
     int64_t ld;         /* matrix: stride[1]; vector: stride[0]; scalar: 0 */
+    int ngroup[2];      /* indices fused into each kept dimension: 1 in the
+                           paper's family; group[d][0] == dim[d] */
+    int group[2][TC_MAX_RANK]; /* in the tensor's order (docs/design.md §4) */
     int ndep;           /* looped indices the offset depends on */
     int dep[TC_MAX_RANK];          /* their index positions, in the base's order */
     int64_t dep_stride[TC_MAX_RANK];
@@ -128,11 +131,28 @@ struct tc_node {
     tc_call *call;      /* KERNEL */
 };
 
+/* Candidate families (docs/design.md §4): the paper's, where every kernel
+ * dimension is one index, and fused, where a kernel dimension is a group
+ * of indices adjacent and in the same order in every tensor it spans. */
+typedef enum tc_family {
+    TC_FAMILY_PAPER = 0,
+    TC_FAMILY_FUSED,
+    TC_FAMILY_COUNT
+} tc_family;
+
+#define TC_FAMILY_MASK_ALL ((1u << TC_FAMILY_COUNT) - 1u)
+
+/* "paper", "fused". */
+const char *tc_family_name(tc_family f);
+
 typedef struct tc_algorithm {
     const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */
     tc_kernel kernel;
-    int nkept;              /* kernel indices */
-    int kept[3];            /* their positions (f_A, f_B, k as applicable) */
+    tc_family family;
+    int nkept;              /* kernel dimensions */
+    int kept[3];            /* their first indices (f_A, f_B, k as applicable) */
+    int ngroup[3];          /* indices in each kernel dimension (1: paper) */
+    int group[3][TC_MAX_RANK];
     int nloops;
     int loop[TC_MAX_INDICES];        /* looped index positions, outer to inner */
     tc_node *loop_node[TC_MAX_INDICES];

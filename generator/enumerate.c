@@ -87,15 +87,55 @@ tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err)
 
 /* ---- building one algorithm ------------------------------------------ */
 
+/* A kernel dimension: indices of one role that lie next to each other, in
+ * the same order, in every tensor holding them (one index in the paper's
+ * family). Its extent is the product, its stride the first index's. */
+typedef struct kdim {
+    int n;
+    int idx[TC_MAX_RANK];
+} kdim;
+
+/* Every kernel dimension of one role: each index alone, and each run of
+ * two or more. */
+typedef struct kdims {
+    int n;
+    kdim d[TC_MAX_RANK * TC_MAX_RANK];
+} kdims;
+
 typedef struct builder {
     const tc_contraction *c;
     tc_algorithm_set *set;
     tc_kernel kernel;
-    int nkept;
-    int kept[3];
+    unsigned families;            /* bits 1u << tc_family to build */
+    tc_family family;             /* of the current choice */
+    int nkept;                    /* kernel dimensions */
+    kdim dim[3];
+    int kept[3];                  /* their first indices */
     int is_kept[TC_MAX_INDICES];
+    int first_of[TC_MAX_INDICES]; /* kept index -> its dimension's first index */
     int dot_names; /* join looped names with '.' */
 } builder;
+
+/* The product of the sizes of the kernel dimension starting at index i. */
+static int64_t dim_size(const builder *b, int i)
+{
+    for (int d = 0; d < b->nkept; d++)
+        if (b->dim[d].idx[0] == i) {
+            int64_t v = 1;
+            for (int j = 0; j < b->dim[d].n; j++)
+                v *= b->c->index[b->dim[d].idx[j]].size;
+            return v;
+        }
+    return 0;
+}
+
+static const kdim *dim_of(const builder *b, int first)
+{
+    for (int d = 0; d < b->nkept; d++)
+        if (b->dim[d].idx[0] == first)
+            return &b->dim[d];
+    return NULL;
+}
 
 /* The slice of tensor t that keeps the kernel indices and loops the rest. */
 static void make_slice(const builder *b, int t, tc_operand *op)
@@ -110,9 +150,14 @@ static void make_slice(const builder *b, int t, tc_operand *op)
         int i = x->index[k];
         int64_t stride = c->has_sizes ? x->stride[k] : 0;
         if (b->is_kept[i]) {
+            if (b->first_of[i] != i)
+                continue; /* a later index of a fused dimension */
+            const kdim *g = dim_of(b, i);
             op->dim[op->rank] = i;
-            op->extent[op->rank] = c->index[i].size;
+            op->extent[op->rank] = dim_size(b, i);
             op->stride[op->rank] = stride;
+            op->ngroup[op->rank] = g->n;
+            memcpy(op->group[op->rank], g->idx, sizeof g->idx);
             op->rank++;
         } else {
             op->dep[op->ndep] = i;
@@ -133,6 +178,8 @@ static void make_temp_operand(const tc_operand *slice, int temp, tc_operand *op)
     for (int d = 0; d < 2; d++) {
         op->dim[d] = slice->dim[d];
         op->extent[d] = slice->extent[d];
+        op->ngroup[d] = slice->ngroup[d];
+        memcpy(op->group[d], slice->group[d], sizeof op->group[d]);
     }
     op->stride[0] = slice->extent[0] ? 1 : 0;
     op->stride[1] = slice->extent[0];
@@ -196,9 +243,9 @@ static void make_call(const builder *b, const tc_operand op[3], tc_call *k)
     case TC_KERNEL_COUNT:
         break;
     }
-    k->m = k->dim_m >= 0 ? c->index[k->dim_m].size : 0;
-    k->n = k->dim_n >= 0 ? c->index[k->dim_n].size : 0;
-    k->k = k->dim_k >= 0 ? c->index[k->dim_k].size : 0;
+    k->m = k->dim_m >= 0 ? dim_size(b, k->dim_m) : 0;
+    k->n = k->dim_n >= 0 ? dim_size(b, k->dim_n) : 0;
+    k->k = k->dim_k >= 0 ? dim_size(b, k->dim_k) : 0;
 }
 
 /* Marks alg unusable when a BLAS argument exceeds INT_MAX. */
@@ -238,15 +285,34 @@ static int copy_position(const tc_algorithm *alg, const tc_operand *slice)
     return pos;
 }
 
+/* 1 when a matrix slice of some tensor has no unit-stride dimension. */
+static int needs_copy(const builder *b)
+{
+    for (int t = TC_C; t <= TC_B; t++) {
+        tc_operand slice;
+        make_slice(b, t, &slice);
+        if (slice.rank == 2 && !b->is_kept[b->c->tensor[t].index[0]])
+            return 1;
+    }
+    return 0;
+}
+
 static tc_status build(const builder *b, const int *order, int nloops, tc_error *err)
 {
     const tc_contraction *c = b->c;
     tc_algorithm_set *set = b->set;
+    if (b->family == TC_FAMILY_FUSED && needs_copy(b))
+        return TC_OK; /* fused candidates are those reachable without copies */
     tc_algorithm *alg = tc_alg_new(set, b->kernel);
     if (!alg)
         goto oom;
+    alg->family = b->family;
     alg->nkept = b->nkept;
     memcpy(alg->kept, b->kept, sizeof alg->kept);
+    for (int d = 0; d < b->nkept; d++) {
+        alg->ngroup[d] = b->dim[d].n;
+        memcpy(alg->group[d], b->dim[d].idx, sizeof alg->group[d]);
+    }
     alg->nloops = nloops;
     for (int p = 0; p < nloops; p++) {
         alg->loop[p] = order[p];
@@ -333,6 +399,17 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         if (has_copy[p + 1])
             tc_text_put(name, sizeof name, &len, "'");
     }
+    for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
+        if (b->dim[d].n < 2)
+            continue;
+        tc_text_put(name, sizeof name, &len, "(");
+        for (int j = 0; j < b->dim[d].n; j++) {
+            if (j && b->dot_names)
+                tc_text_put(name, sizeof name, &len, ".");
+            tc_text_put(name, sizeof name, &len, c->index[b->dim[d].idx[j]].name);
+        }
+        tc_text_put(name, sizeof name, &len, ")");
+    }
     if (len)
         tc_text_put(name, sizeof name, &len, "-");
     tc_text_put(name, sizeof name, &len, tc_kernel_name(b->kernel));
@@ -363,16 +440,26 @@ static tc_status permute(const builder *b, const int *looped, int n, int *order,
     return TC_OK;
 }
 
-static tc_status with_kept(builder *b, int nkept, int k0, int k1, int k2, tc_error *err)
+/* Builds every loop order around the kernel dimensions dims[0..nkept). */
+static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_error *err)
 {
-    int kept[3] = {k0, k1, k2};
+    int fused = 0;
     b->nkept = nkept;
     memset(b->is_kept, 0, sizeof b->is_kept);
     for (int j = 0; j < 3; j++) {
-        b->kept[j] = j < nkept ? kept[j] : -1;
-        if (j < nkept)
-            b->is_kept[kept[j]] = 1;
+        b->kept[j] = j < nkept ? dims[j]->idx[0] : -1;
+        if (j >= nkept)
+            continue;
+        b->dim[j] = *dims[j];
+        fused |= dims[j]->n > 1;
+        for (int m = 0; m < dims[j]->n; m++) {
+            b->is_kept[dims[j]->idx[m]] = 1;
+            b->first_of[dims[j]->idx[m]] = dims[j]->idx[0];
+        }
     }
+    b->family = fused ? TC_FAMILY_FUSED : TC_FAMILY_PAPER;
+    if (!(b->families & (1u << b->family)))
+        return TC_OK;
     int looped[TC_MAX_INDICES], n = 0, order[TC_MAX_INDICES], used[TC_MAX_INDICES] = {0};
     for (int i = 0; i < b->c->nindex; i++)
         if (!b->is_kept[i])
@@ -380,38 +467,73 @@ static tc_status with_kept(builder *b, int nkept, int k0, int k1, int k2, tc_err
     return permute(b, looped, n, order, 0, used, err);
 }
 
-static tc_status enumerate_kernel(builder *b, const roles *r, tc_error *err)
+/* Position of index i in tensor t, or -1. */
+static int position(const tc_tensor *t, int i)
+{
+    for (int k = 0; k < t->rank; k++)
+        if (t->index[k] == i)
+            return k;
+    return -1;
+}
+
+/* The kernel dimensions of one role: runs in tensor t1 that are also
+ * runs, in the same order, in t2 (the other tensor holding the role).
+ * Runs of two or more only when the fused family is wanted. */
+static void role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int fuse,
+                      kdims *out)
+{
+    const tc_tensor *x = &c->tensor[t1], *y = &c->tensor[t2];
+    out->n = 0;
+    for (int p = 0; p < x->rank; p++) {
+        if (c->index[x->index[p]].role != role)
+            continue;
+        kdim g = {1, {x->index[p]}};
+        out->d[out->n++] = g;
+        for (int q = p + 1; fuse && q < x->rank; q++) {
+            int i = x->index[q];
+            if (c->index[i].role != role ||
+                position(y, i) != position(y, x->index[q - 1]) + 1)
+                break;
+            g.idx[g.n++] = i;
+            out->d[out->n++] = g;
+        }
+    }
+}
+
+static tc_status enumerate_kernel(builder *b, const kdims *fa, const kdims *fb, const kdims *k,
+                                  tc_error *err)
 {
     tc_status s = TC_OK;
-    int fr[2 * TC_MAX_INDICES], nf = 0;
-    for (int i = 0; i < r->nfa; i++)
-        fr[nf++] = r->fa[i];
-    for (int i = 0; i < r->nfb; i++)
-        fr[nf++] = r->fb[i];
+    const kdims *free[2] = {fa, fb};
+    const kdim *d[3];
     switch (b->kernel) {
     case TC_KERNEL_DDOT:
-        for (int i = 0; i < r->nk && s == TC_OK; i++)
-            s = with_kept(b, 1, r->k[i], -1, -1, err);
+        for (int i = 0; i < k->n && s == TC_OK; i++)
+            d[0] = &k->d[i], s = with_kept(b, 1, d, err);
         break;
     case TC_KERNEL_DAXPY:
-        for (int i = 0; i < nf && s == TC_OK; i++)
-            s = with_kept(b, 1, fr[i], -1, -1, err);
+        for (int f = 0; f < 2; f++)
+            for (int i = 0; i < free[f]->n && s == TC_OK; i++)
+                d[0] = &free[f]->d[i], s = with_kept(b, 1, d, err);
         break;
     case TC_KERNEL_DGEMV:
-        for (int i = 0; i < nf && s == TC_OK; i++)
-            for (int j = 0; j < r->nk && s == TC_OK; j++)
-                s = with_kept(b, 2, fr[i], r->k[j], -1, err);
+        for (int f = 0; f < 2; f++)
+            for (int i = 0; i < free[f]->n && s == TC_OK; i++)
+                for (int j = 0; j < k->n && s == TC_OK; j++)
+                    d[0] = &free[f]->d[i], d[1] = &k->d[j], s = with_kept(b, 2, d, err);
         break;
     case TC_KERNEL_DGER:
-        for (int i = 0; i < r->nfa && s == TC_OK; i++)
-            for (int j = 0; j < r->nfb && s == TC_OK; j++)
-                s = with_kept(b, 2, r->fa[i], r->fb[j], -1, err);
+        for (int i = 0; i < fa->n && s == TC_OK; i++)
+            for (int j = 0; j < fb->n && s == TC_OK; j++)
+                d[0] = &fa->d[i], d[1] = &fb->d[j], s = with_kept(b, 2, d, err);
         break;
     case TC_KERNEL_DGEMM:
-        for (int i = 0; i < r->nfa && s == TC_OK; i++)
-            for (int j = 0; j < r->nfb && s == TC_OK; j++)
-                for (int l = 0; l < r->nk && s == TC_OK; l++)
-                    s = with_kept(b, 3, r->fa[i], r->fb[j], r->k[l], err);
+        for (int i = 0; i < fa->n && s == TC_OK; i++)
+            for (int j = 0; j < fb->n && s == TC_OK; j++)
+                for (int l = 0; l < k->n && s == TC_OK; l++) {
+                    d[0] = &fa->d[i], d[1] = &fb->d[j], d[2] = &k->d[l];
+                    s = with_kept(b, 3, d, err);
+                }
         break;
     case TC_KERNEL_COUNT:
         break;
@@ -430,6 +552,12 @@ static int compare(const void *pa, const void *pb)
 
 tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
                            tc_algorithm_set **out, tc_error *err)
+{
+    return tc_gen_enumerate_families(c, kernel_mask, 1u << TC_FAMILY_PAPER, out, err);
+}
+
+tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,
+                                    unsigned family_mask, tc_algorithm_set **out, tc_error *err)
 {
     *out = NULL;
     uint64_t total = 0;
@@ -451,16 +579,20 @@ tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
     memset(&b, 0, sizeof b);
     b.c = c;
     b.set = set;
+    b.families = family_mask;
     for (int i = 0; i < c->nindex; i++)
         if (strlen(c->index[i].name) > 1)
             b.dot_names = 1;
-    roles r;
-    get_roles(c, &r);
+    kdims fa, fb, kc;
+    int fuse = (family_mask & (1u << TC_FAMILY_FUSED)) != 0;
+    role_dims(c, TC_ROLE_FREE_A, TC_A, TC_C, fuse, &fa);
+    role_dims(c, TC_ROLE_FREE_B, TC_B, TC_C, fuse, &fb);
+    role_dims(c, TC_ROLE_CONTRACTED, TC_A, TC_B, fuse, &kc);
     for (int k = TC_KERNEL_COUNT - 1; k >= 0; k--) {
         if (!(kernel_mask & (1u << k)))
             continue;
         b.kernel = (tc_kernel)k;
-        tc_status s = enumerate_kernel(&b, &r, err);
+        tc_status s = enumerate_kernel(&b, &fa, &fb, &kc, err);
         if (s != TC_OK) {
             tc_alg_set_free(set);
             return s;

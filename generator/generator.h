@@ -53,6 +53,19 @@
 tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
                            tc_algorithm_set **out, tc_error *err);
 
+/*
+ * tc_gen_enumerate over the candidate families in family_mask (bits
+ * 1u << tc_family). The fused family: every choice where at least one
+ * kernel dimension is a group of indices of one role that lie next to each
+ * other, in the same order, in both tensors holding them, and no slice
+ * needs a copy. Named like the paper's, with each group in parentheses
+ * after the loops: "(bc)-dgemm", "c(ab)-dgemv" (tc_gen_enumerate is the
+ * paper's family alone).
+ */
+tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,
+                                    unsigned family_mask, tc_algorithm_set **out,
+                                    tc_error *err);
+
 /* The closed-form count of algorithms with kernel k (docs/design.md §4). */
 uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k);
 

@@ -44,6 +44,75 @@ static void count_kernels(const tc_algorithm_set *s, int count[TC_KERNEL_COUNT])
         count[s->alg[i]->kernel]++;
 }
 
+/* ---- the fused family ------------------------------------------------- */
+
+/* The fused candidates of a contraction, by name; their calls span the
+ * product of each group's sizes. */
+static void test_fused(void)
+{
+    static const struct {
+        const char *text, *sizes;
+        int count;
+        const char *names[8];
+    } cases[] = {
+        /* n = (b,c): adjacent in B and C */
+        {"C[a,b,c] = A[a,i] * B[i,b,c]", "a=3,b=4,c=5,i=2", 5,
+         {"(bc)-dgemm", "i(bc)-dger", "a(bc)-dgemv", "ai(bc)-daxpy", "ia(bc)-daxpy"}},
+        /* (d,e) and (b,c) fuse, but a dgemm over them leaves C's first
+         * index a looped: C would need a copy, so no fused dgemm (-2) */
+        {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", NULL, -2,
+         {"defg(bc)-dger", "abcf(de)-dgemv", "gfeda(bc)-daxpy"}},
+        /* contracted (i,j) in the same order in A and B; C[a,b] */
+        {"C[a,b] = A[a,i,j] * B[i,j,b]", "a=2,b=3,i=4,j=5", -1, {"(ij)-dgemm", "ab(ij)-ddot"}},
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        tc_contraction c;
+        char msg[512];
+        tc_error e;
+        tc_algorithm_set *set = NULL;
+        CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[t].text, cases[t].sizes, &c, msg, sizeof msg), 0);
+        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
+                                                        1u << TC_FAMILY_FUSED, &set, &e), TC_OK);
+        if (cases[t].count >= 0)
+            CU_ASSERT_EQUAL(set->count, cases[t].count);
+        for (int i = 0; cases[t].count == -2 && i < set->count; i++)
+            CU_ASSERT_NOT_EQUAL(set->alg[i]->kernel, TC_KERNEL_DGEMM);
+        for (int i = 0; i < set->count; i++)
+            CU_ASSERT_EQUAL(set->alg[i]->family, TC_FAMILY_FUSED);
+        for (int k = 0; k < 8 && cases[t].names[k]; k++) {
+            const tc_algorithm *a = tc_alg_set_find(set, cases[t].names[k]);
+            CU_ASSERT_PTR_NOT_NULL(a);
+            if (!a)
+                fprintf(stderr, "\n  %s: no %s\n", cases[t].text, cases[t].names[k]);
+        }
+        tc_alg_set_free(set);
+    }
+    /* (bc)-dgemm is one call: m = a, n = b*c, k = i, no transposes */
+    tc_contraction c;
+    tc_algorithm_set *set = NULL, *paper = NULL;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[0].text, cases[0].sizes, &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                                    &set, &e), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &paper, &e), TC_OK);
+    CU_ASSERT_EQUAL(set->count, paper->count + 5);
+    const tc_algorithm *g = tc_alg_set_find(set, "(bc)-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    const tc_call *k = g->kernel_node->call;
+    CU_ASSERT_EQUAL(g->nloops, 0);
+    CU_ASSERT_EQUAL(k->m, 3);
+    CU_ASSERT_EQUAL(k->n, 20);
+    CU_ASSERT_EQUAL(k->k, 2);
+    CU_ASSERT_EQUAL(k->trans_a, 0);
+    CU_ASSERT_EQUAL(k->trans_b, 0);
+    CU_ASSERT_EQUAL(k->arg[1].ld, 2);
+    CU_ASSERT_EQUAL(k->arg[2].ld, 3);
+    CU_ASSERT_EQUAL(k->arg[2].ngroup[1], 2);
+    tc_alg_set_free(set);
+    tc_alg_set_free(paper);
+}
+
 /* ---- the oracles ------------------------------------------------------ */
 
 struct oracle {
@@ -545,7 +614,8 @@ int tc_suite_generator(void)
            !CU_add_test(s, "names: no loops, long names, batch", test_names) ||
            !CU_add_test(s, "kernel lists, limits, sizes beyond int", test_errors_and_limits) ||
            !CU_add_test(s, "tree printer", test_print) ||
-           !CU_add_test(s, "golden list output of the oracles", test_golden_lists)
+           !CU_add_test(s, "golden list output of the oracles", test_golden_lists) ||
+           !CU_add_test(s, "fused family: names, groups, calls", test_fused)
                ? -1
                : 0;
 }
