@@ -8,8 +8,9 @@
 static int is_kept(const tc_operand *op, int index)
 {
     for (int d = 0; d < op->rank; d++)
-        if (op->dim[d] == index)
-            return 1;
+        for (int g = 0; g < (op->ngroup[d] > 1 ? op->ngroup[d] : 1); g++)
+            if ((op->ngroup[d] > 1 ? op->group[d][g] : op->dim[d]) == index)
+                return 1;
     return 0;
 }
 
@@ -38,9 +39,39 @@ size_t tc_alg_format_operand(const tc_contraction *c, const tc_operand *op,
     return len;
 }
 
-static const char *iname(const tc_contraction *c, int i)
+/* Names are joined with '.' when any index has a longer name (as in the
+ * algorithm names, generator.h). */
+static int dotted(const tc_contraction *c)
 {
-    return i >= 0 ? c->index[i].name : "-";
+    for (int i = 0; i < c->nindex; i++)
+        if (strlen(c->index[i].name) > 1)
+            return 1;
+    return 0;
+}
+
+/* A BLAS dimension's name: its index, or its fused group "(bc)". */
+static const char *dim_name(const tc_contraction *c, const tc_call *k, int i, char *buf,
+                            size_t n)
+{
+    if (i < 0)
+        return "-";
+    for (int a = 0; a < 3; a++)
+        for (int d = 0; d < k->arg[a].rank; d++) {
+            const tc_operand *op = &k->arg[a];
+            if (op->dim[d] != i || op->ngroup[d] < 2)
+                continue;
+            size_t len = 0;
+            buf[0] = '\0';
+            tc_text_put(buf, n, &len, "(");
+            for (int g = 0; g < op->ngroup[d]; g++) {
+                if (g && dotted(c))
+                    tc_text_put(buf, n, &len, ".");
+                tc_text_put(buf, n, &len, c->index[op->group[d][g]].name);
+            }
+            tc_text_put(buf, n, &len, ")");
+            return buf;
+        }
+    return c->index[i].name;
 }
 
 static void print_operand(FILE *out, const tc_contraction *c, const tc_operand *op)
@@ -58,10 +89,14 @@ static const char *tr(int t)
 static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
 {
     const tc_operand *a = k->arg;
+    char bm[256], bn[256], bk[256];
+    const char *m = dim_name(c, k, k->dim_m, bm, sizeof bm);
+    const char *nn = dim_name(c, k, k->dim_n, bn, sizeof bn);
+    const char *kk = dim_name(c, k, k->dim_k, bk, sizeof bk);
     fprintf(out, "%s", tc_kernel_name(k->kernel));
     switch (k->kernel) {
     case TC_KERNEL_DDOT:
-        fprintf(out, " n=%s:%" PRId64 " ", iname(c, k->dim_n), k->n);
+        fprintf(out, " n=%s:%" PRId64 " ", nn, k->n);
         print_operand(out, c, &a[2]);
         fputs(" += ", out);
         print_operand(out, c, &a[0]);
@@ -70,7 +105,7 @@ static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
         fprintf(out, "(inc %" PRId64 ")", a[1].ld);
         break;
     case TC_KERNEL_DAXPY:
-        fprintf(out, " n=%s:%" PRId64 " ", iname(c, k->dim_n), k->n);
+        fprintf(out, " n=%s:%" PRId64 " ", nn, k->n);
         print_operand(out, c, &a[2]);
         fprintf(out, "(inc %" PRId64 ") += ", a[2].ld);
         print_operand(out, c, &a[0]);
@@ -80,7 +115,7 @@ static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
         break;
     case TC_KERNEL_DGEMV:
         fprintf(out, " %s m=%s:%" PRId64 " n=%s:%" PRId64 " ", tr(k->trans_a),
-                iname(c, k->dim_m), k->m, iname(c, k->dim_n), k->n);
+                m, k->m, nn, k->n);
         print_operand(out, c, &a[2]);
         fprintf(out, "(inc %" PRId64 ") += ", a[2].ld);
         print_operand(out, c, &a[0]);
@@ -90,8 +125,8 @@ static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
         fprintf(out, "(inc %" PRId64 ")", a[1].ld);
         break;
     case TC_KERNEL_DGER:
-        fprintf(out, " m=%s:%" PRId64 " n=%s:%" PRId64 " ", iname(c, k->dim_m), k->m,
-                iname(c, k->dim_n), k->n);
+        fprintf(out, " m=%s:%" PRId64 " n=%s:%" PRId64 " ", m, k->m,
+                nn, k->n);
         print_operand(out, c, &a[2]);
         fprintf(out, "(ld %" PRId64 ") += ", a[2].ld);
         print_operand(out, c, &a[0]);
@@ -101,8 +136,8 @@ static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
         break;
     case TC_KERNEL_DGEMM:
         fprintf(out, " %s%s m=%s:%" PRId64 " n=%s:%" PRId64 " k=%s:%" PRId64 " ",
-                tr(k->trans_a), tr(k->trans_b), iname(c, k->dim_m), k->m,
-                iname(c, k->dim_n), k->n, iname(c, k->dim_k), k->k);
+                tr(k->trans_a), tr(k->trans_b), m, k->m,
+                nn, k->n, kk, k->k);
         print_operand(out, c, &a[2]);
         fprintf(out, "(ld %" PRId64 ") += ", a[2].ld);
         print_operand(out, c, &a[0]);
