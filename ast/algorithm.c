@@ -183,11 +183,23 @@ int tc_alg_walk(const tc_algorithm *alg,
     return walk(alg->body, visit, data);
 }
 
+/* 1 when C is computed in a temporary and permuted back (permuted family). */
+static int c_permuted(const tc_algorithm *alg)
+{
+    int base = alg->kernel_node->call->arg[2].base;
+    return base >= TC_BASE_TEMP && alg->temp[base - TC_BASE_TEMP].whole;
+}
+
 int tc_alg_kernel_owns_beta(const tc_algorithm *alg)
 {
     tc_kernel k = alg->kernel;
     int has_beta = k == TC_KERNEL_DDOT || k == TC_KERNEL_DGEMV || k == TC_KERNEL_DGEMM;
-    return has_beta && alg->kernel_node->call->arg[2].base == TC_C;
+    return has_beta && (alg->kernel_node->call->arg[2].base == TC_C || c_permuted(alg));
+}
+
+double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c)
+{
+    return c_permuted(alg) ? 0.0 : c->beta;
 }
 
 int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
@@ -197,6 +209,6 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
 
 const char *tc_family_name(tc_family f)
 {
-    static const char *const names[TC_FAMILY_COUNT] = {"paper", "fused"};
+    static const char *const names[TC_FAMILY_COUNT] = {"paper", "fused", "permuted"};
     return f >= 0 && f < TC_FAMILY_COUNT ? names[f] : "?";
 }

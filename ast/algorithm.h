@@ -82,17 +82,43 @@ typedef struct tc_operand {
 
 typedef struct tc_temp {
     int tensor;          /* the tensor whose slice it holds */
-    int dim[2];          /* its two index positions, column-major */
+    int whole;           /* 1: the whole tensor, its indices in order[] */
+    int order[TC_MAX_RANK];
+    int dim[2];          /* a slice's two index positions, column-major */
     int64_t extent[2];
     int64_t elements;    /* extent[0] * extent[1] (0 without sizes) */
 } tc_temp;
 
 typedef enum { TC_COPY_IN, TC_COPY_OUT } tc_copy_dir;
 
+/* A rank-n strided view copied into another of the same extents
+ * (runtime/permute.h runs it): per dimension, the extent and the strides
+ * in elements on the tensor's side and on the temporary's. */
+typedef struct tc_permute {
+    int rank;                           /* 0..TC_MAX_RANK (0: one element) */
+    int64_t extent[TC_MAX_RANK];
+    int64_t src_stride[TC_MAX_RANK];    /* the tensor's side */
+    int64_t dst_stride[TC_MAX_RANK];    /* the temporary's side */
+} tc_permute;
+
+/*
+ * A copy between a tensor and a temporary. Two kinds:
+ *  - a slice copy (whole = 0, the paper's family): the 2-D slice of a
+ *    matrix operand with no unit stride, gathered just inside the innermost
+ *    loop it depends on and, for C, scattered back after the kernel;
+ *  - a whole-tensor permutation (whole = 1, the permuted family): an input
+ *    permuted into a temporary before all loops (TC_COPY_IN), or C
+ *    computed in a temporary and permuted back after them (TC_COPY_OUT
+ *    only: C = T + beta * C), so that the kernel's groups lie adjacent.
+ * view is the copy's geometry for both kinds (its one owner).
+ */
 typedef struct tc_copy {
-    tc_copy_dir dir;     /* IN: src slice -> temp; OUT: temp -> src slice */
+    tc_copy_dir dir;     /* IN: tensor -> temp; OUT: temp -> tensor */
     int temp;            /* which temporary */
-    tc_operand slice;    /* the tensor slice (rank 2, with its deps) */
+    int whole;           /* 1: whole-tensor permutation */
+    tc_operand slice;    /* the tensor slice (rank 2, with its deps; whole:
+                            rank 0, base = the tensor) */
+    tc_permute view;
 } tc_copy;
 
 /*
@@ -132,17 +158,20 @@ struct tc_node {
 };
 
 /* Candidate families (docs/design.md §4): the paper's, where every kernel
- * dimension is one index, and fused, where a kernel dimension is a group
- * of indices adjacent and in the same order in every tensor it spans. */
+ * dimension is one index; fused, where a kernel dimension is a group of
+ * indices adjacent and in the same order in every tensor it spans; and
+ * permuted, where whole operands are permuted into temporaries first so
+ * that one dgemm (looped over batch indices) does the contraction. */
 typedef enum tc_family {
     TC_FAMILY_PAPER = 0,
     TC_FAMILY_FUSED,
+    TC_FAMILY_PERMUTED,
     TC_FAMILY_COUNT
 } tc_family;
 
 #define TC_FAMILY_MASK_ALL ((1u << TC_FAMILY_COUNT) - 1u)
 
-/* "paper", "fused". */
+/* "paper", "fused", "permuted". */
 const char *tc_family_name(tc_family f);
 
 typedef struct tc_algorithm {
@@ -195,9 +224,14 @@ char *tc_alg_strdup(tc_algorithm_set *s, const char *str);
  * looped contracted index is 0 get beta, the others 1; each element of C
  * is reached first by such a call, since a loop nest visits the contracted
  * values of one element in lexicographic order. Otherwise C is scaled (or
- * zeroed) by a pass before the loops, when beta != 1.
+ * zeroed) by a pass before the loops, when beta != 1. A C computed in a
+ * temporary and permuted back counts as owned.
  */
 int tc_alg_kernel_owns_beta(const tc_algorithm *alg);
+/* The beta those first calls apply: the contraction's, or 0 where C is
+ * computed in a temporary (the permuted family; the copy back applies
+ * the contraction's beta). */
+double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c);
 /* 1 when running alg needs that pass over C (beta != 1, not owned). */
 int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
 

@@ -114,6 +114,12 @@ typedef struct builder {
     int is_kept[TC_MAX_INDICES];
     int first_of[TC_MAX_INDICES]; /* kept index -> its dimension's first index */
     int dot_names; /* join looped names with '.' */
+    /* The permuted family: b->c is the contraction with the tensors of the
+     * mask `permuted` (bits 1 << tensor) in their temporaries' order, orig
+     * the user's; only dgemms whose dimensions take every index of their
+     * role are built. Elsewhere orig == c and permuted == 0. */
+    const tc_contraction *orig;
+    unsigned permuted;
 } builder;
 
 /* The product of the sizes of the kernel dimension starting at index i. */
@@ -297,12 +303,52 @@ static int needs_copy(const builder *b)
     return 0;
 }
 
+/*
+ * Tensor t of the permuted family: a temporary holding the whole tensor in
+ * the order b->c gives it, the kernel's operand op moved onto it, and the
+ * copy between them: an input permuted in before all loops (appended
+ * here), C permuted back out after them (the caller appends it once the
+ * kernel is in; C is built first, so it is copy_node[0]). 0, or -1 when
+ * out of memory.
+ */
+static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operand *op)
+{
+    const tc_tensor *now = &b->c->tensor[t], *was = &b->orig->tensor[t];
+    int temp = alg->ntemps++;
+    tc_temp *tp = &alg->temp[temp];
+    tp->tensor = t;
+    tp->whole = 1;
+    memcpy(tp->order, now->index, sizeof tp->order);
+    tp->dim[0] = tp->dim[1] = -1;
+    tp->elements = was->elements;
+    op->base = TC_BASE_TEMP + temp;
+    tc_copy cp = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .whole = 1};
+    cp.slice.base = cp.slice.tensor = t;
+    cp.slice.dim[0] = cp.slice.dim[1] = -1;
+    cp.view.rank = was->rank;
+    for (int k = 0; k < was->rank; k++) {
+        int i = was->index[k];
+        cp.view.extent[k] = b->c->index[i].size;
+        cp.view.src_stride[k] = was->stride[k];
+        for (int j = 0; j < now->rank; j++)
+            if (now->index[j] == i)
+                cp.view.dst_stride[k] = now->stride[j];
+    }
+    tc_node *n = tc_alg_copy(b->set, &cp);
+    if (!n)
+        return -1;
+    alg->copy_node[alg->ncopies++] = n;
+    if (t != TC_C)
+        tc_alg_append(alg, NULL, n);
+    return 0;
+}
+
 static tc_status build(const builder *b, const int *order, int nloops, tc_error *err)
 {
     const tc_contraction *c = b->c;
     tc_algorithm_set *set = b->set;
-    if (b->family == TC_FAMILY_FUSED && needs_copy(b))
-        return TC_OK; /* fused candidates are those reachable without copies */
+    if ((b->family == TC_FAMILY_FUSED || b->permuted) && needs_copy(b))
+        return TC_OK; /* the wider families make no slice copies */
     tc_algorithm *alg = tc_alg_new(set, b->kernel);
     if (!alg)
         goto oom;
@@ -330,6 +376,11 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         tc_operand slice;
         make_slice(b, t, &slice);
         op[t] = slice;
+        if (b->permuted & (1u << t)) {
+            if (add_permutation(b, alg, t, &op[t]) != 0)
+                goto oom;
+            continue;
+        }
         if (slice.rank != 2 || b->is_kept[c->tensor[t].index[0]])
             continue;
         int temp = alg->ntemps++;
@@ -343,7 +394,13 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         make_temp_operand(&slice, temp, &op[t]);
         copy_pos[t] = copy_position(alg, &slice);
         has_copy[copy_pos[t] + 1] = 1;
-        tc_copy cp = {TC_COPY_IN, temp, slice};
+        tc_copy cp = {.dir = TC_COPY_IN, .temp = temp, .slice = slice};
+        cp.view.rank = 2;
+        for (int d = 0; d < 2; d++) {
+            cp.view.extent[d] = slice.extent[d];
+            cp.view.src_stride[d] = slice.stride[d];
+            cp.view.dst_stride[d] = d ? slice.extent[0] : 1;
+        }
         tc_node *n = tc_alg_copy(set, &cp);
         if (!n)
             goto oom;
@@ -374,7 +431,9 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     if (!alg->kernel_node)
         goto oom;
     tc_alg_append(alg, nloops ? alg->loop_node[nloops - 1] : NULL, alg->kernel_node);
-    if (copy_pos[TC_C] > -2) {
+    if (b->permuted & (1u << TC_C)) { /* C = T + beta * C after all loops */
+        tc_alg_append(alg, NULL, alg->copy_node[0]);
+    } else if (copy_pos[TC_C] > -2) {
         tc_copy cp = *alg->copy_node[0]->copy; /* C is always first */
         cp.dir = TC_COPY_OUT;
         tc_node *n = tc_alg_copy(set, &cp);
@@ -387,9 +446,15 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         check_int(b, alg, &call);
 
     /* the name */
-    char name[TC_MAX_INDICES * (TC_NAME_MAX + 2) + 16];
+    char name[TC_MAX_INDICES * (TC_NAME_MAX + 2) + 32];
     size_t len = 0;
     name[0] = '\0';
+    static const int mark_order[3] = {TC_A, TC_B, TC_C}; /* "A^B^C^" */
+    for (int m = 0; m < 3; m++)
+        if (b->permuted & (1u << mark_order[m])) {
+            tc_text_put(name, sizeof name, &len, c->tensor[mark_order[m]].name);
+            tc_text_put(name, sizeof name, &len, "^");
+        }
     if (has_copy[0])
         tc_text_put(name, sizeof name, &len, "'");
     for (int p = 0; p < nloops; p++) {
@@ -400,8 +465,8 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
             tc_text_put(name, sizeof name, &len, "'");
     }
     for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
-        if (b->dim[d].n < 2)
-            continue;
+        if (b->dim[d].n < 2 || b->permuted)
+            continue; /* permuted: every dimension takes its whole role */
         tc_text_put(name, sizeof name, &len, "(");
         for (int j = 0; j < b->dim[d].n; j++) {
             if (j && b->dot_names)
@@ -440,6 +505,18 @@ static tc_status permute(const builder *b, const int *looped, int n, int *order,
     return TC_OK;
 }
 
+/* 1 when each kernel dimension holds every index of its role. */
+static int whole_roles(const builder *b)
+{
+    int in_role[4] = {0};
+    for (int i = 0; i < b->c->nindex; i++)
+        in_role[b->c->index[i].role]++;
+    for (int d = 0; d < b->nkept; d++)
+        if (b->dim[d].n != in_role[b->c->index[b->dim[d].idx[0]].role])
+            return 0;
+    return 1;
+}
+
 /* Builds every loop order around the kernel dimensions dims[0..nkept). */
 static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_error *err)
 {
@@ -457,9 +534,15 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
             b->first_of[dims[j]->idx[m]] = dims[j]->idx[0];
         }
     }
-    b->family = fused ? TC_FAMILY_FUSED : TC_FAMILY_PAPER;
-    if (!(b->families & (1u << b->family)))
-        return TC_OK;
+    if (b->permuted) {
+        if (!whole_roles(b))
+            return TC_OK;
+        b->family = TC_FAMILY_PERMUTED;
+    } else {
+        b->family = fused ? TC_FAMILY_FUSED : TC_FAMILY_PAPER;
+        if (!(b->families & (1u << b->family)))
+            return TC_OK;
+    }
     int looped[TC_MAX_INDICES], n = 0, order[TC_MAX_INDICES], used[TC_MAX_INDICES] = {0};
     for (int i = 0; i < b->c->nindex; i++)
         if (!b->is_kept[i])
@@ -541,6 +624,86 @@ static tc_status enumerate_kernel(builder *b, const kdims *fa, const kdims *fb, 
     return s;
 }
 
+/* ---- the permuted family ---------------------------------------------- */
+
+/* The tensors holding each role, the first preferred as the source of the
+ * role's index order; and the roles of each tensor's blocks, in the order
+ * a permuted tensor takes them (so the dgemm needs no transposes). */
+static const int role_holders[4][3] = {
+    [TC_ROLE_FREE_A] = {TC_A, TC_C, -1},
+    [TC_ROLE_FREE_B] = {TC_B, TC_C, -1},
+    [TC_ROLE_CONTRACTED] = {TC_A, TC_B, -1},
+    [TC_ROLE_BATCH] = {TC_C, TC_A, TC_B},
+};
+static const tc_role tensor_blocks[3][3] = {
+    [TC_C] = {TC_ROLE_FREE_A, TC_ROLE_FREE_B, TC_ROLE_BATCH},
+    [TC_A] = {TC_ROLE_FREE_A, TC_ROLE_CONTRACTED, TC_ROLE_BATCH},
+    [TC_B] = {TC_ROLE_CONTRACTED, TC_ROLE_FREE_B, TC_ROLE_BATCH},
+};
+
+/*
+ * *p = *c with each tensor of the mask (bits 1 << tensor) reordered into
+ * its blocks, each role's indices in the order of a holder that keeps its
+ * layout (else of its first holder), strides recomputed. 0 when a tensor
+ * of the mask would keep its order (nothing to permute).
+ */
+static int permuted_layout(const tc_contraction *c, unsigned mask, tc_contraction *p)
+{
+    *p = *c;
+    for (int t = TC_C; t <= TC_B; t++) {
+        if (!(mask & (1u << t)))
+            continue;
+        tc_tensor *x = &p->tensor[t];
+        int k = 0;
+        for (int blk = 0; blk < 3; blk++) {
+            tc_role role = tensor_blocks[t][blk];
+            const int *h = role_holders[role];
+            int src = h[0];
+            for (int j = 0; j < 3 && h[j] >= 0; j++)
+                if (!(mask & (1u << h[j]))) {
+                    src = h[j];
+                    break;
+                }
+            const tc_tensor *from = &c->tensor[src];
+            for (int q = 0; q < from->rank; q++)
+                if (c->index[from->index[q]].role == role)
+                    x->index[k++] = from->index[q];
+        }
+        if (memcmp(x->index, c->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0)
+            return 0;
+        int64_t stride = 1;
+        for (int q = 0; q < x->rank; q++) {
+            x->stride[q] = c->has_sizes ? stride : 0;
+            stride *= c->index[x->index[q]].size;
+        }
+    }
+    return 1;
+}
+
+/* Every permuted candidate: for each set of tensors to permute, the dgemms
+ * over whole roles that the new layout allows, looped over batch indices. */
+static tc_status enumerate_permuted(builder *b, tc_error *err)
+{
+    const tc_contraction *c = b->c;
+    tc_status s = TC_OK;
+    for (unsigned mask = 1; mask < 8 && s == TC_OK; mask++) {
+        tc_contraction p;
+        if (!permuted_layout(c, mask, &p))
+            continue;
+        kdims fa, fb, kc;
+        role_dims(&p, TC_ROLE_FREE_A, TC_A, TC_C, 1, &fa);
+        role_dims(&p, TC_ROLE_FREE_B, TC_B, TC_C, 1, &fb);
+        role_dims(&p, TC_ROLE_CONTRACTED, TC_A, TC_B, 1, &kc);
+        b->c = &p;
+        b->permuted = mask;
+        b->kernel = TC_KERNEL_DGEMM;
+        s = enumerate_kernel(b, &fa, &fb, &kc, err);
+    }
+    b->c = c;
+    b->permuted = 0;
+    return s;
+}
+
 static int compare(const void *pa, const void *pb)
 {
     const tc_algorithm *a = *(const tc_algorithm *const *)pa;
@@ -577,7 +740,7 @@ tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mas
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory");
     builder b;
     memset(&b, 0, sizeof b);
-    b.c = c;
+    b.c = b.orig = c;
     b.set = set;
     b.families = family_mask;
     for (int i = 0; i < c->nindex; i++)
@@ -593,6 +756,13 @@ tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mas
             continue;
         b.kernel = (tc_kernel)k;
         tc_status s = enumerate_kernel(&b, &fa, &fb, &kc, err);
+        if (s != TC_OK) {
+            tc_alg_set_free(set);
+            return s;
+        }
+    }
+    if ((family_mask & (1u << TC_FAMILY_PERMUTED)) && (kernel_mask & (1u << TC_KERNEL_DGEMM))) {
+        tc_status s = enumerate_permuted(&b, err);
         if (s != TC_OK) {
             tc_alg_set_free(set);
             return s;

@@ -59,8 +59,15 @@ tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
  * kernel dimension is a group of indices of one role that lie next to each
  * other, in the same order, in both tensors holding them, and no slice
  * needs a copy. Named like the paper's, with each group in parentheses
- * after the loops: "(bc)-dgemm", "c(ab)-dgemv" (tc_gen_enumerate is the
- * paper's family alone).
+ * after the loops: "(bc)-dgemm", "c(ab)-dgemv". The permuted family: for
+ * each set of tensors, each permuted whole into a temporary laid out in
+ * blocks (A: free-A, contracted, batch; B: contracted, free-B, batch; C:
+ * free-A, free-B, batch; a role's indices in the order of a tensor that
+ * keeps its layout), the dgemms whose three dimensions take every index of
+ * their role, looped over the batch indices; named by the permuted
+ * tensors, then the loops: "A^C^-dgemm", "A^z-dgemm". Inputs are permuted
+ * before all loops, C after them (C = T + beta * C). (tc_gen_enumerate is
+ * the paper's family alone.)
  */
 tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,
                                     unsigned family_mask, tc_algorithm_set **out,

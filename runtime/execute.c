@@ -5,6 +5,7 @@
 
 #include "ast/error.h"
 #include "runtime/memory.h"
+#include "runtime/permute.h"
 #include "runtime/timer.h"
 
 typedef struct run {
@@ -15,6 +16,7 @@ typedef struct run {
                           when the kernel owns beta (tc_alg_kernel_owns_beta);
                           1 otherwise, and C was scaled before the loops */
     uint32_t contracted; /* bit i: index i is contracted and looped */
+    double c_beta;       /* the contraction's beta (a whole C copied back) */
     double *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
     int64_t value[TC_MAX_INDICES];             /* current loop index values */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
@@ -42,19 +44,27 @@ static double *address(const run *r, const tc_operand *op)
     return p;
 }
 
+/* A copy's view turned around: the temporary's side becomes the source. */
+static tc_permute reversed(const tc_permute *v)
+{
+    tc_permute r = *v;
+    memcpy(r.src_stride, v->dst_stride, sizeof r.src_stride);
+    memcpy(r.dst_stride, v->src_stride, sizeof r.dst_stride);
+    return r;
+}
+
 void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
 {
-    const tc_operand *s = &cp->slice;
-    int64_t e0 = s->extent[0], e1 = s->extent[1];
-    int64_t s0 = s->stride[0], s1 = s->stride[1];
+    tc_rt_copy_beta(cp, slice, temp, 0.0);
+}
+
+void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double beta)
+{
     if (cp->dir == TC_COPY_IN) {
-        for (int64_t j1 = 0; j1 < e1; j1++)
-            for (int64_t j0 = 0; j0 < e0; j0++)
-                temp[j0 + e0 * j1] = slice[j0 * s0 + j1 * s1];
+        tc_rt_permute(&cp->view, tensor, temp, 0.0);
     } else {
-        for (int64_t j1 = 0; j1 < e1; j1++)
-            for (int64_t j0 = 0; j0 < e0; j0++)
-                slice[j0 * s0 + j1 * s1] = temp[j0 + e0 * j1];
+        tc_permute back = reversed(&cp->view);
+        tc_rt_permute(&back, temp, tensor, beta);
     }
 }
 
@@ -248,9 +258,10 @@ static void exec_list(run *r, const tc_node *n)
                 memcpy(r->kp, saved, sizeof saved);
             }
             break;
-        case TC_NODE_COPY:
-            tc_rt_copy(n->copy, address(r, &n->copy->slice),
-                       r->base[TC_BASE_TEMP + n->copy->temp]);
+        case TC_NODE_COPY: /* a whole C goes back with beta; slices overwrite */
+            tc_rt_copy_beta(n->copy, address(r, &n->copy->slice),
+                            r->base[TC_BASE_TEMP + n->copy->temp],
+                            n->copy->whole ? r->c_beta : 0.0);
             break;
         case TC_NODE_KERNEL:
             tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,
@@ -305,8 +316,9 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
             r.kstep[i][a] = step_of(&k->arg[a], i);
     }
     r.beta = 1.0;
+    r.c_beta = c->beta;
     if (tc_alg_kernel_owns_beta(alg)) {
-        r.beta = c->beta;
+        r.beta = tc_alg_kernel_beta(alg, c);
         for (int l = 0; l < alg->nloops; l++)
             if (c->index[alg->loop[l]].role == TC_ROLE_CONTRACTED)
                 r.contracted |= 1u << alg->loop[l];

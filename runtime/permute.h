@@ -19,14 +19,7 @@
 
 #include <stdint.h>
 
-#include "ast/contraction.h"
-
-typedef struct tc_permute {
-    int rank;                           /* 0..TC_MAX_RANK (0: one element) */
-    int64_t extent[TC_MAX_RANK];
-    int64_t src_stride[TC_MAX_RANK];    /* elements */
-    int64_t dst_stride[TC_MAX_RANK];
-} tc_permute;
+#include "ast/algorithm.h" /* tc_permute */
 
 /*
  * dst = src + beta * dst over the view p. beta 0 writes dst without reading
