@@ -113,6 +113,67 @@ static void test_fused(void)
     tc_alg_set_free(paper);
 }
 
+/* The permuted family: the candidates each layout allows, and the shape of
+ * one: A permuted in before the loops, C computed in a temporary and
+ * permuted back after them, one dgemm over whole roles between. */
+static void test_permuted(void)
+{
+    static const struct {
+        const char *text;
+        const char *names[4];
+    } cases[] = {
+        {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", {"A^C^-dgemm"}},
+        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", {"A^B^-dgemm", "B^-dgemm"}},
+        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", {"W^T^R^-dgemm"}},
+        {"C[a,b,z] = A[z,a,i] * B[i,b,z]", {"A^z-dgemm"}},
+        {"C[a,b,c] = A[a,i] * B[i,b,c]", {NULL}}, /* nothing to permute */
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        tc_contraction c;
+        char msg[512];
+        tc_error e;
+        tc_algorithm_set *set = NULL;
+        CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[t].text, NULL, &c, msg, sizeof msg), 0);
+        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
+                                                        1u << TC_FAMILY_PERMUTED, &set, &e),
+                              TC_OK);
+        int n = 0;
+        while (n < 4 && cases[t].names[n])
+            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, cases[t].names[n++]));
+        CU_ASSERT_EQUAL(set->count, n);
+        tc_alg_set_free(set);
+    }
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[0].text, "a=b=c=d=e=f=3,g=4", &c, msg,
+                                          sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
+                                                    TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
+    const tc_algorithm *a = tc_alg_set_find(set, "A^C^-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    CU_ASSERT_EQUAL(a->family, TC_FAMILY_PERMUTED);
+    CU_ASSERT_EQUAL(a->nloops, 0);
+    CU_ASSERT_EQUAL(a->ntemps, 2);
+    const tc_node *first = a->body;
+    CU_ASSERT(first->kind == TC_NODE_COPY && first->copy->whole &&
+              first->copy->dir == TC_COPY_IN && first->copy->slice.tensor == TC_A);
+    CU_ASSERT(first->next == a->kernel_node);
+    const tc_node *last = a->kernel_node->next;
+    CU_ASSERT_FATAL(last != NULL);
+    CU_ASSERT(last->kind == TC_NODE_COPY && last->copy->whole &&
+              last->copy->dir == TC_COPY_OUT && last->copy->slice.tensor == TC_C);
+    const tc_call *k = a->kernel_node->call;
+    CU_ASSERT_EQUAL(k->m, 27); /* (d,e,a) */
+    CU_ASSERT_EQUAL(k->n, 27); /* (f,b,c) */
+    CU_ASSERT_EQUAL(k->k, 4);  /* g */
+    CU_ASSERT_EQUAL(k->trans_a + k->trans_b, 0);
+    CU_ASSERT(tc_alg_kernel_owns_beta(a));
+    CU_ASSERT_EQUAL(tc_alg_kernel_beta(a, &c), 0.0);
+    tc_alg_set_free(set);
+}
+
 /* ---- the oracles ------------------------------------------------------ */
 
 struct oracle {
@@ -615,7 +676,8 @@ int tc_suite_generator(void)
            !CU_add_test(s, "kernel lists, limits, sizes beyond int", test_errors_and_limits) ||
            !CU_add_test(s, "tree printer", test_print) ||
            !CU_add_test(s, "golden list output of the oracles", test_golden_lists) ||
-           !CU_add_test(s, "fused family: names, groups, calls", test_fused)
+           !CU_add_test(s, "fused family: names, groups, calls", test_fused) ||
+           !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted)
                ? -1
                : 0;
 }
