@@ -153,6 +153,22 @@ static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
     fputc('\n', out);
 }
 
+/* "NAME[i,j,k]" */
+static void index_list(const tc_contraction *c, const char *name, const int *index, int rank,
+                       char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    tc_text_put(buf, n, &len, name);
+    tc_text_put(buf, n, &len, "[");
+    for (int k = 0; k < rank; k++) {
+        if (k)
+            tc_text_put(buf, n, &len, ",");
+        tc_text_put(buf, n, &len, c->index[index[k]].name);
+    }
+    tc_text_put(buf, n, &len, "]");
+}
+
 struct print_ctx {
     const tc_algorithm *alg;
     const tc_contraction *c;
@@ -173,11 +189,23 @@ static int print_node(const tc_node *n, void *data)
         const tc_temp *t = &p->alg->temp[cp->temp];
         char slice[256];
         tc_alg_format_operand(c, &cp->slice, slice, sizeof slice);
-        if (cp->dir == TC_COPY_IN)
+        if (cp->whole) { /* "permute A[d,e,g,a] -> T0[d,e,a,g]" */
+            const tc_tensor *x = &c->tensor[cp->slice.tensor];
+            char temp[256], tname[16];
+            snprintf(tname, sizeof tname, "T%d", cp->temp);
+            index_list(c, tname, t->order, x->rank, temp, sizeof temp);
+            index_list(c, x->name, x->index, x->rank, slice, sizeof slice);
+            if (cp->dir == TC_COPY_IN)
+                fprintf(p->out, "permute %s -> %s\n", slice, temp);
+            else
+                fprintf(p->out, "permute %s -> %s (%s = T%d + beta * %s)\n", temp, slice,
+                        x->name, cp->temp, x->name);
+        } else if (cp->dir == TC_COPY_IN) {
             fprintf(p->out, "copy %s -> T%d (%s x %s)\n", slice, cp->temp,
                     c->index[t->dim[0]].name, c->index[t->dim[1]].name);
-        else
+        } else {
             fprintf(p->out, "copy T%d -> %s\n", cp->temp, slice);
+        }
         break;
     }
     case TC_NODE_KERNEL:
