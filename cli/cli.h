@@ -27,6 +27,7 @@ typedef struct tc_cli {
     const char *algorithm;      /* --algorithm NAME */
     const char *function;       /* --function NAME */
     const char *kernels;        /* --kernels dgemm,dgemv,... */
+    const char *family;         /* --family paper|all */
     const char *model;          /* --model warm|access|prefetch|failures|full */
     const char *reps;           /* --reps N (validated by the command) */
     const char *cache_size;     /* --cache-size BYTES: last-level cache override */

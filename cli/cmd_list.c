@@ -1,4 +1,5 @@
-/* cmd_list.c - `tcgen list CONTRACTION [SIZES] [--kernels K,...]`: every algorithm. */
+/* cmd_list.c - `tcgen list CONTRACTION [SIZES] [--kernels K,...] [--family F]`:
+ * every algorithm. */
 #include <string.h>
 
 #include "cli.h"
@@ -13,12 +14,15 @@ int tc_cmd_list(const tc_cli *cli)
     tc_error err;
     if (cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
+    unsigned families = TC_FAMILY_MASK_ALL;
+    if (cli->family && tc_gen_parse_family(cli->family, &families, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
     tc_contraction c;
     int rc = tc_cli_load(cli, 0, &c);
     if (rc)
         return rc;
     tc_algorithm_set *set = NULL;
-    if (tc_gen_enumerate(&c, mask, &set, &err) != TC_OK)
+    if (tc_gen_enumerate_families(&c, mask, families, &set, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
     tc_table *t = tc_table_new(4, headers, "ssll");
     int bad = t == NULL;
@@ -47,6 +51,10 @@ int tc_cmd_list(const tc_cli *cli)
         char summary[256];
         tc_gen_format_summary(set, summary, sizeof summary);
         fprintf(out, "# %s\n", summary);
+        if (families != 1u << TC_FAMILY_PAPER) {
+            tc_gen_format_families(set, summary, sizeof summary);
+            fprintf(out, "# %s\n", summary);
+        }
     }
     tc_table_free(t);
     tc_alg_set_free(set);

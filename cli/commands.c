@@ -19,16 +19,21 @@ const tc_command tc_commands[] = {
      "tensor's indices, column-major strides (in elements) and bytes.\n",
      tc_cmd_parse,
      "-f -o --format"},
-    {"list", "list CONTRACTION [SIZES] [--kernels dgemm,dger,dgemv,daxpy,ddot]",
+    {"list", "list CONTRACTION [SIZES] [--kernels dgemm,dger,dgemv,daxpy,ddot] "
+             "[--family paper|all]",
      "Lists every algorithm that computes the contraction as a loop nest around\n"
      "one BLAS kernel: name, kernel, loops (outer to inner) and copies into\n"
      "temporaries (TENSOR@INDEX: the loop whose body holds the copy; '@-' before\n"
      "all loops; '-' none), then a '#' line with the count per kernel. Names:\n"
      "looped indices outer to inner, an apostrophe after a loop that holds a\n"
      "copy, '-', the kernel (\"i'c-dgemm\"); a kernel without loops is named\n"
-     "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n",
+     "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n"
+     "  --family paper|all  the dissertation's family alone, or also (default)\n"
+     "                     fused kernel dimensions, '(bc)-dgemm', and operands\n"
+     "                     permuted whole first, 'A^C^-dgemm' (copies 'A^');\n"
+     "                     a second '#' line counts the algorithms per family\n",
      tc_cmd_list,
-     "-f -o --format --kernels --layout"},
+     "-f -o --format --kernels --layout --family"},
     {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
              "[--layout col|row]",
      "Writes the named algorithm (see 'tcgen list') as one C99 function\n"

@@ -107,6 +107,7 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--plot", offsetof(tc_cli, plot)},     {"--candidates", offsetof(tc_cli, candidates)},
         {"--wisdom", offsetof(tc_cli, wisdom)}, {"--layout", offsetof(tc_cli, layout)},
         {"--repeat", offsetof(tc_cli, repeat)}, {"--fortran", offsetof(tc_cli, fortran)},
+        {"--family", offsetof(tc_cli, family)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
@@ -271,13 +272,12 @@ static int check_options(const tc_cli *cli, const tc_command *cmd)
     int rc = cli->plot ? tc_cli_plot_check(cli->plot) : 0;
     if (rc)
         return rc;
-    if (cli->kernels) {
-        unsigned mask;
-        tc_error err;
-        if (tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK) {
-            fprintf(stderr, "tcgen: usage: %s\n", err.message);
-            return TC_EUSAGE;
-        }
+    unsigned mask;
+    tc_error err;
+    if ((cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK) ||
+        (cli->family && tc_gen_parse_family(cli->family, &mask, &err) != TC_OK)) {
+        fprintf(stderr, "tcgen: usage: %s\n", err.message);
+        return TC_EUSAGE;
     }
     return 0;
 }

@@ -801,11 +801,15 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
         buf[0] = '\0';
     for (int i = 0; i < alg->ncopies; i++) {
         const tc_node *node = alg->copy_node[i];
-        if (node->copy->dir != TC_COPY_IN)
+        if (node->copy->dir != TC_COPY_IN && !node->copy->whole)
             continue;
         if (any++)
             tc_text_put(buf, n, &len, ",");
         tc_text_put(buf, n, &len, c->tensor[node->copy->slice.tensor].name);
+        if (node->copy->whole) { /* permuted whole, before or after all loops */
+            tc_text_put(buf, n, &len, "^");
+            continue;
+        }
         tc_text_put(buf, n, &len, "@");
         tc_text_put(buf, n, &len, node->parent ? c->index[node->parent->index].name : "-");
     }
@@ -831,4 +835,34 @@ size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n)
         tc_text_put(buf, n, &len, part);
     }
     return len;
+}
+
+size_t tc_gen_format_families(const tc_algorithm_set *s, char *buf, size_t n)
+{
+    int count[TC_FAMILY_COUNT] = {0};
+    for (int i = 0; i < s->count; i++)
+        count[s->alg[i]->family]++;
+    size_t len = 0;
+    if (n > 0)
+        buf[0] = '\0';
+    tc_text_put(buf, n, &len, "families:");
+    for (int f = 0; f < TC_FAMILY_COUNT; f++) {
+        char part[64];
+        snprintf(part, sizeof part, " %s %d%s", tc_family_name((tc_family)f), count[f],
+                 f + 1 < TC_FAMILY_COUNT ? "," : "");
+        tc_text_put(buf, n, &len, part);
+    }
+    return len;
+}
+
+tc_status tc_gen_parse_family(const char *name, unsigned *mask, tc_error *err)
+{
+    if (strcmp(name, "paper") == 0)
+        *mask = 1u << TC_FAMILY_PAPER;
+    else if (strcmp(name, "all") == 0)
+        *mask = TC_FAMILY_MASK_ALL;
+    else
+        return tc_error_set(err, TC_EUSAGE, 0, 0,
+                            "unknown family '%s' in --family (choose paper or all)", name);
+    return TC_OK;
 }

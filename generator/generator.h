@@ -84,8 +84,8 @@ tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err);
 
 /*
  * Writes the list form of an algorithm's loops ("c,i", "-" when none) and
- * copies ("A@i,B@c"; "A@-" before all loops; "-" when none). snprintf
- * semantics.
+ * copies ("A@i,B@c"; "A@-" before all loops; "A^" a whole tensor
+ * permuted; "-" when none). snprintf semantics.
  */
 size_t tc_gen_format_loops(const tc_algorithm *alg, const tc_contraction *c,
                            char *buf, size_t n);
@@ -95,6 +95,12 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
 /* Writes the summary of a set, "36 algorithms: dgemm 2, dger 4, dgemv 6,
  * daxpy 18, ddot 6" (kernels in set order). snprintf semantics. */
 size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n);
+/* The same per family: "families: paper 36, fused 5, permuted 0". */
+size_t tc_gen_format_families(const tc_algorithm_set *s, char *buf, size_t n);
+
+/* Parses --family: "paper" (the dissertation's family) or "all" into a
+ * family mask. Errors: TC_EUSAGE naming the choices. */
+tc_status tc_gen_parse_family(const char *name, unsigned *mask, tc_error *err);
 
 /* Options of tc_emit_c. Zero-initialise, then set what you need. */
 typedef struct tc_emit_options {

@@ -85,12 +85,19 @@ for pair in "list_abc_ai_ibc.tsv:C[a,b,c] = A[a,i] * B[i,b,c]" \
             "list_a_iaj_ji.tsv:C[a] = A[i,a,j] * B[j,i]" \
             "list_abc_ija_jbic.tsv:C[a,b,c] = A[i,j,a] * B[j,b,i,c]"; do
     golden=${pair%%:*} contraction=${pair#*:}
-    expect 0 "" -- list "$contraction" --format tsv
+    expect 0 "" -- list "$contraction" --format tsv --family paper
     cmp -s "$tmp/out" "$DATA/golden/$golden" && ok || bad "list '$contraction' differs from $golden"
 done
 expect 0 "" -- list "$E" --kernels dgemm,dger --format json
 grep -q '"name": "dgemm"' "$tmp/out" && grep -q '"kernel": "dger"' "$tmp/out" && ok || bad "list --kernels json"
 expect 2 "unknown kernel 'dgemmm'" -- list "$E" --kernels dgemm,dgemmm
+# the wider families (default): fused groups and permuted operands, counted
+expect 0 "" -- list 'C[a,b,c] = A[a,i] * B[i,b,c]' --format tsv
+grep -q $'^(bc)-dgemm\tdgemm\t-\t-$' "$tmp/out" && grep -qx "# families: paper 36, fused 5, permuted 0" "$tmp/out" &&
+    ok || bad "list: no fused (bc)-dgemm or family counts"
+expect 0 "" -- list 'C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]' --kernels dgemm --format tsv
+grep -q $'^A^C^-dgemm\tdgemm\t-\tC^,A^$' "$tmp/out" && ok || bad "list: no permuted A^C^-dgemm"
+expect 2 "unknown family 'x'" -- list "$E" --family x
 
 # emit: an algorithm by name, errors for unknown or missing names.
 expect 0 "" -- emit "$E" a=b=4,i=2 --algorithm dgemm --function my_mm -o "$tmp/mm.c"
