@@ -1,7 +1,11 @@
 # tcgen - one non-recursive Makefile. Everything generated goes to $(BUILD).
 #   make            build libtcgen.a, libtcgen.so and the tcgen command
 #   make demo       install missing packages, build, run the main job on the built-in example
-#   make test       build and run the CUnit suites and the command-line tests
+#   make check      the quick test for every edit (under a minute): a selection
+#                   of the CUnit suites (CHECK_TESTS), scripts/smoke.sh and
+#                   tests/symbols_test.sh
+#   make test       the whole suite CI runs (scripts/test.sh): every CUnit suite,
+#                   the examples, every tests/*_test.sh; a line per suite/script
 #   make test-asan  the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make fuzz       run the parser fuzz target (libFuzzer, clang) for FUZZ_SECONDS
 #   V=1 shows the commands.
@@ -12,7 +16,9 @@ OPT      ?= -O2 -g
 SAN      ?=
 WARN     := -Wall -Wextra -Wpedantic -Werror
 CPPFLAGS := -D_GNU_SOURCE -Iinclude -I. -I$(BUILD) -I$(BUILD)/gen
-CFLAGS   := -std=c11 $(OPT) $(SAN) -fPIC
+# Hidden visibility: libtcgen.so exports only what include/tcgen.h marks
+# TC_API (tests/symbols_test.sh); the tests and the command link libtcgen.a.
+CFLAGS   := -std=c11 $(OPT) $(SAN) -fPIC -fvisibility=hidden
 LDLIBS   := -lhwloc -ldl -lm -lpthread
 TEST_LDLIBS := -lcunit
 FUZZ_SECONDS ?= 60
@@ -40,8 +46,20 @@ TCGEN    := $(BUILD)/tcgen
 RUNNER   := $(BUILD)/tests/run_tests
 DEPS_OK  := build/.deps-ok
 
-.PHONY: all deps demo test test-asan fuzz clean bench examples install uninstall test-install
+# Objects depend on the flags they were compiled with: $(FLAGS_STAMP) is
+# rewritten when CC, CPPFLAGS or CFLAGS (OPT, SAN) change, which rebuilds them.
+FLAGS_STAMP := $(BUILD)/flags
+TC_FLAGS    := $(CC) $(CPPFLAGS) $(CFLAGS)
+$(shell mkdir -p '$(BUILD)' && { printf '%s\n' '$(TC_FLAGS)' | cmp -s - '$(FLAGS_STAMP)' || \
+          printf '%s\n' '$(TC_FLAGS)' > '$(FLAGS_STAMP)'; })
+
+.PHONY: all deps demo check test test-asan fuzz clean bench examples install uninstall test-install
 all: $(TCGEN) $(LIB_A) $(LIB_SO)
+
+# make examples (examples/examples.mk); make install, uninstall, test-install
+# (scripts/install.mk). Included after `all`, which stays the default goal.
+include examples/examples.mk
+include scripts/install.mk
 
 # Installs missing Debian packages once (re-run when the script changes).
 deps: $(DEPS_OK)
@@ -60,12 +78,12 @@ $(BUILD)/gen/lexer.c $(BUILD)/gen/lexer.h &: parser/lexer.l | $(DEPS_OK)
 	$(Q)flex --header-file=$(BUILD)/gen/lexer.h -o $(BUILD)/gen/lexer.c $<
 
 # Generated parser sources get the same standard but not -Wpedantic/-Werror.
-$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h
+$(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-unused-function -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h | $(DEPS_OK)
+$(BUILD)/obj/%.o: %.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h $(FLAGS_STAMP) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
@@ -74,9 +92,11 @@ $(LIB_A): $(LIB_OBJ) $(GEN_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# The link named by the soname lets programs linked in the build tree run.
 $(LIB_SO): $(LIB_OBJ) $(GEN_OBJ)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -shared -Wl,-soname,$(TC_SONAME) -o $@ $^ $(LDLIBS)
+	$(Q)ln -sf $(notdir $@) $(BUILD)/$(TC_SONAME)
 
 $(TCGEN): $(CLI_OBJ) $(LIB_A)
 	$(if $(Q),@echo "  LD      $@")
@@ -97,11 +117,22 @@ $(RUNNER): $(TEST_OBJ) $(LIB_A)
 demo: all
 	$(TCGEN) 'C[a,b,c] = A[a,i] * B[i,b,c]' 'a=b=c=400,i=8'
 
-test: $(RUNNER) $(TCGEN) examples
-	$(Q)TCGEN=$(TCGEN) $(RUNNER)
-	$(Q)TCGEN=$(TCGEN) bash tests/cli_test.sh
-	$(Q)TCGEN=$(TCGEN) bash tests/main_job_test.sh
-	$(Q)$(MAKE) --no-print-directory test-install
+# What scripts/test.sh, scripts/smoke.sh and every tests/*_test.sh get. A
+# tests/*_test.sh runs from the top directory, ends with "NAME: N passed, N
+# failed" and exits non-zero on a failure; make test runs each one it finds.
+TEST_ENV = TCGEN='$(TCGEN)' BUILD='$(BUILD)' RUNNER='$(RUNNER)' CC='$(CC)' SAN='$(SAN)' MAKE='$(MAKE)'
+
+# The full suite: all of `all` first, so that the install test rebuilds nothing.
+test: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO) $(EX_CCSD)
+	$(Q)$(TEST_ENV) bash scripts/test.sh full
+
+# make check: what every edit can afford. The suites that take seconds run
+# whole; emit and plan (minutes: they compile every algorithm, or rank at
+# full cost) run the tests named here. A pattern that matches no test fails.
+CHECK_TESTS := parser contraction generator analyze permute hardware runtime sample execute \
+               'emit/golden*' 'emit/errors*' 'plan/estimate: chosen*' 'plan/wisdom: export*'
+check: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO)
+	$(Q)$(TEST_ENV) bash scripts/test.sh check $(CHECK_TESTS)
 
 # LeakSanitizer (gcc 12) misreads the dynamic TLS of dlopen'ed BLAS
 # libraries and crashes at exit ("Tracer caught signal 11") once enough
@@ -133,11 +164,8 @@ bench: $(TCGEN) $(LIB_A)
 	bash bench/paper.sh $(TCGEN)
 
 clean:
-	rm -rf build/obj build/gen build/tests build/asan build/fuzz $(TCGEN) $(LIB_A) $(LIB_SO)
+	rm -rf $(BUILD)/obj $(BUILD)/gen $(BUILD)/tests $(BUILD)/test-logs build/asan build/fuzz \
+	  $(TCGEN) $(LIB_A) $(LIB_SO) $(BUILD)/$(TC_SONAME)
 
-# make examples (examples/examples.mk); make install, uninstall, test-install
-# (scripts/install.mk).
-include examples/examples.mk
-include scripts/install.mk
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

@@ -3,6 +3,8 @@
 # Makefile (BUILD, CC, CPPFLAGS, CFLAGS, WARN, LDLIBS, LIB_A, TCGEN, Q).
 # Outputs go to $(BUILD)/examples/{ccsd,emitted,fortran}.
 #   make examples CCSD_ARGS="12 40"     other orbital counts (o v)
+#   make examples-run                   only build and run them (make test
+#                                       runs this, then every tests/*_test.sh)
 
 EX_OUT    := $(BUILD)/examples
 EX_CCSD   := $(EX_OUT)/ccsd/ccsd
@@ -10,12 +12,14 @@ CCSD_ARGS ?= 10 32
 
 # Built in parallel, run one after the other so that their timings (and
 # tcgen's micro-benchmarks) do not disturb each other.
-.PHONY: examples-ccsd examples-emitted examples-fortran
-examples: $(EX_CCSD) $(TCGEN)
+.PHONY: examples-run examples-ccsd examples-emitted examples-fortran
+examples: examples-run
+	$(Q)TCGEN=$(TCGEN) BUILD=$(BUILD) bash tests/examples_test.sh
+
+examples-run: $(EX_CCSD) $(TCGEN)
 	$(Q)$(MAKE) --no-print-directory examples-emitted
 	$(Q)$(MAKE) --no-print-directory examples-fortran
 	$(Q)$(MAKE) --no-print-directory examples-ccsd
-	$(Q)TCGEN=$(TCGEN) BUILD=$(BUILD) bash tests/examples_test.sh
 
 # The ccsd program links the library like any user, with CFLAGS so that a
 # sanitizer build (make test-asan) links the sanitizer runtime.

@@ -22,6 +22,14 @@ extern "C" {
 
 #define TC_VERSION "0.1.0"
 
+/* TC_API marks the public functions: the library is compiled with
+ * -fvisibility=hidden (Makefile), so libtcgen.so exports only these. */
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define TC_API __attribute__((visibility("default")))
+#else
+#define TC_API
+#endif
+
 /* Status codes double as the command's exit codes (docs/design.md §6). */
 typedef enum tc_status {
     TC_OK = 0,
@@ -41,10 +49,10 @@ typedef struct tc_error {
 } tc_error;
 
 /* The library's version string, TC_VERSION. */
-const char *tc_version(void);
+TC_API const char *tc_version(void);
 
 /* A short English name of a status code ("bad input", ...). */
-const char *tc_status_name(tc_status s);
+TC_API const char *tc_status_name(tc_status s);
 
 /* ---- plans ------------------------------------------------------------ */
 
@@ -86,8 +94,8 @@ typedef struct tc_plan tc_plan;
  * TC_EUSAGE (NULL argument, bad flags), TC_ERESOURCE (BLAS library not
  * found, out of memory, tensors too large to measure).
  */
-tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
-                        tc_error *err);
+TC_API tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
+                               tc_error *err);
 
 /*
  * C = alpha * A * B + beta * C by the plan's algorithm (beta is 0 for "=",
@@ -96,17 +104,17 @@ tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned fla
  * NULL argument; nothing done), TC_ERESOURCE (no memory for a temporary;
  * C then holds a partial result).
  */
-tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C);
+TC_API tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C);
 
 /* The chosen algorithm's name ("ca-dgemv"); owned by the plan. */
-const char *tc_plan_algorithm(const tc_plan *p);
+TC_API const char *tc_plan_algorithm(const tc_plan *p);
 
 /* Its predicted time in seconds (with TC_MEASURE, the measured time; from
  * wisdom, the time remembered with it). */
-double tc_plan_predicted_seconds(const tc_plan *p);
+TC_API double tc_plan_predicted_seconds(const tc_plan *p);
 
 /* How the plan was made: "estimate", "measure" or "wisdom". */
-const char *tc_plan_origin(const tc_plan *p);
+TC_API const char *tc_plan_origin(const tc_plan *p);
 
 /*
  * Writes the plan's algorithm as a standalone C99 file calling CBLAS, with
@@ -116,10 +124,10 @@ const char *tc_plan_origin(const tc_plan *p);
  * machine. Returns TC_EUSAGE (NULL plan or out, or a function name that is
  * not a usable C identifier) or TC_ERESOURCE (write error).
  */
-tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *function);
+TC_API tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *function);
 
 /* Frees the plan. NULL is a no-op. */
-void tc_plan_destroy(tc_plan *p);
+TC_API void tc_plan_destroy(tc_plan *p);
 
 /* ---- wisdom ----------------------------------------------------------- */
 
@@ -134,11 +142,11 @@ void tc_plan_destroy(tc_plan *p);
  * loaded. Entries for another machine, BLAS library or thread count are
  * kept (and exported again) but never used here.
  */
-tc_status tc_wisdom_export_file(const char *path, tc_error *err);
-tc_status tc_wisdom_import_file(const char *path, tc_error *err);
+TC_API tc_status tc_wisdom_export_file(const char *path, tc_error *err);
+TC_API tc_status tc_wisdom_import_file(const char *path, tc_error *err);
 
 /* Forgets every decision. */
-void tc_wisdom_forget(void);
+TC_API void tc_wisdom_forget(void);
 
 #ifdef __cplusplus
 }
