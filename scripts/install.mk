@@ -6,6 +6,18 @@
 #   make uninstall PREFIX=... DESTDIR=...       removes exactly those files, then
 #                  the directories install created, if they are empty
 #   make test-install                           tests/install_test.sh
+#   PC_RPATH=auto|yes|no                        tcgen.pc's Libs carry
+#                  -Wl,-rpath,${libdir} (auto: unless LIBDIR is one of the
+#                  dynamic linker's own directories), so that a program
+#                  built with `pkg-config --cflags --libs tcgen` runs without
+#                  LD_LIBRARY_PATH
+#
+# tcgen.pc also gives Libs.private (pkg-config --static) and the variable
+# static_libs, the archive with what it needs, for a program that should not
+# depend on libtcgen.so: cc prog.c $(pkg-config --cflags tcgen)
+# $(pkg-config --variable=static_libs tcgen). man finds the page in
+# $(PREFIX)/share/man when $(PREFIX)/bin is on PATH (man-db maps each PATH
+# entry DIR/bin to DIR/share/man); install says so when it is not.
 #
 # The shared library is installed as libtcgen.so.MAJOR.MINOR.PATCH (from
 # TC_VERSION in include/tcgen.h) with the links libtcgen.so.MAJOR (its
@@ -35,11 +47,29 @@ TC_MADE_TAG  := \# make uninstall removes these directories if empty:
 # In tcgen.pc, libdir and includedir relative to ${prefix} when under it.
 tc_pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
+# The directories the dynamic linker searches without being told
+# (ld.so --list-diagnostics lists them as system_dirs); any other LIBDIR,
+# /usr/local/lib included (in ld.so.conf, but found only after ldconfig),
+# gets an rpath in tcgen.pc. Deferred: the compiler is asked only on install.
+PC_RPATH     ?= auto
+tc_comma     := ,
+tc_multiarch  = $(shell $(CC) -print-multiarch 2>/dev/null)
+tc_sys_libs   = /lib /usr/lib /lib64 /usr/lib64 $(addprefix /lib/,$(tc_multiarch)) \
+                $(addprefix /usr/lib/,$(tc_multiarch))
+tc_rpath_on   = $(or $(filter yes,$(PC_RPATH)),$(and $(filter auto,$(PC_RPATH)),$(if \
+                $(filter $(patsubst %/,%,$(LIBDIR)),$(tc_sys_libs)),,yes)))
+tc_pc_rpath   = $(if $(tc_rpath_on),-Wl$(tc_comma)-rpath$(tc_comma)$${libdir} )
+
 install: all
 	$(if $(Q),@echo "  INSTALL $(DESTDIR)$(PREFIX)")
 	$(Q)set -e; \
 	if [ -z "$(TC_LIB_VERSION)" ] || [ -z "$(TC_SO_MAJOR)" ]; then \
 	  echo "install: no TC_VERSION in include/tcgen.h" >&2; exit 1; fi; \
+	for d in '$(PREFIX)' '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(MANDIR)' '$(PKGCONFIGDIR)'; do \
+	  case $$d in /*) ;; *) echo "install: '$$d' is not an absolute path (PREFIX=/opt/tcgen)" >&2; exit 1;; esac; \
+	done; \
+	case '$(PC_RPATH)' in auto|yes|no) ;; \
+	  *) echo "install: PC_RPATH is '$(PC_RPATH)'; it takes auto, yes or no" >&2; exit 1;; esac; \
 	pc='$(DESTDIR)$(PKGCONFIGDIR)/tcgen.pc'; \
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' "$$pc" 2>/dev/null || true); \
 	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1'; do \
@@ -59,10 +89,14 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call tc_pc_dir,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(call tc_pc_dir,$(INCLUDEDIR))|' \
 	    -e 's|@VERSION@|$(TC_LIB_VERSION)|' -e 's|@LIBS_PRIVATE@|$(LDLIBS)|' \
+	    -e 's|@RPATH@|$(tc_pc_rpath)|' \
 	    scripts/tcgen.pc.in > "$$pc.tmp"; \
 	made=$$(printf '%s\n' $$made | LC_ALL=C sort -u | tr '\n' ' '); \
 	[ -z "$${made% }" ] || echo '$(TC_MADE_TAG)' "$${made% }" >> "$$pc.tmp"; \
-	chmod 644 "$$pc.tmp"; mv -f "$$pc.tmp" "$$pc"
+	chmod 644 "$$pc.tmp"; mv -f "$$pc.tmp" "$$pc"; \
+	case ":$$PATH:" in *':$(BINDIR):'*|*':$(BINDIR)/:'*) ;; \
+	  *) [ -n '$(DESTDIR)' ] || echo "note: $(BINDIR) is not on PATH; with it there (export PATH=$(BINDIR):\$$PATH) tcgen runs by name and man tcgen finds its page" >&2;; \
+	esac
 
 uninstall:
 	$(if $(Q),@echo "  UNINSTALL $(DESTDIR)$(PREFIX)")

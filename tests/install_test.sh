@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # install_test.sh - make install / make uninstall as a user meets them: the
 # files land where they should, the installed tcgen runs, the man page is
-# valid roff and documents every option, pkg-config gives flags that build
-# and run a program against the static and the shared library, and
-# uninstall leaves nothing behind. Run from the top directory (make
+# valid roff, documents every option and is what `man tcgen` shows with
+# PREFIX/bin on PATH, pkg-config gives flags that build a program that runs
+# without LD_LIBRARY_PATH (an rpath for a non-system libdir) against the
+# shared library, and against the archive (static_libs), and uninstall
+# leaves nothing behind. Run from the top directory (make
 # test-install does, with TCGEN, BUILD, CC, SAN and MAKE set); it installs
 # with the same BUILD so nothing is rebuilt. Ends with "N passed, N failed".
 set -u
@@ -41,6 +43,7 @@ left() { [ -d "$1" ] && (cd "$1" && find . -mindepth 1 \( -type f -o -type l \) 
 # --- install into a prefix that does not exist yet -------------------------
 p=$tmp/prefix
 check "make install PREFIX=$p" mk install "$p"
+cp "$tmp/make.log" "$tmp/install.log"
 if [ -n "${MAKELEVEL:-}" ]; then  # make test-install built everything first
     grep -qE '^ *(CC|LD|AR|BISON|FLEX) ' "$tmp/make.log" \
         && bad "make install rebuilt something: $(grep -E '^ *(CC|LD|AR) ' "$tmp/make.log" | head -3)" || ok
@@ -108,6 +111,18 @@ done
 grep -qF "tcgen \\(aqC[a,b,c] = A[a,i] * B[i,b,c]\\(aq a=b=c=400,i=8 \\-o contract.c" "$man1" && ok \
     || bad "tcgen.1 lacks the README's main example"
 
+# man-db finds the page through PATH: PREFIX/bin -> PREFIX/share/man.
+if command -v man >/dev/null; then
+    got=$(env -u MANPATH PATH="$p/bin:$PATH" man -w tcgen 2>&1)
+    [ "$got" = "$man1" ] && ok || bad "PATH=$p/bin:\$PATH man -w tcgen: '$got', want $man1"
+    env -u MANPATH PATH="$p/bin:$PATH" MANPAGER=cat PAGER=cat MANWIDTH=80 man tcgen >"$tmp/man.txt" 2>&1
+    grep -q 'tcgen.*generate' "$tmp/man.txt" && ok || bad "man tcgen shows: $(head -c 300 "$tmp/man.txt")"
+else
+    echo "note: no man (man-db); man tcgen not checked" >&2
+fi
+grep -q "note: $p/bin is not on PATH" "$tmp/install.log" && ok \
+    || bad "make install with $p/bin not on PATH does not say so: $(head -c 300 "$tmp/install.log")"
+
 # --- pkg-config -------------------------------------------------------------
 export PKG_CONFIG_PATH=$p/lib/pkgconfig
 pc() { pkg-config "$@" tcgen 2>&1; }
@@ -116,9 +131,11 @@ if command -v pkg-config >/dev/null; then
     [ "$(pc --modversion)" = "$version" ] && ok || bad "pkg-config --modversion: '$(pc --modversion)', want $version"
     [ "$(pc --variable=prefix)" = "$p" ] && ok || bad "tcgen.pc prefix: '$(pc --variable=prefix)', want $p"
     [ "$(echo $(pc --cflags))" = "-I$p/include" ] && ok || bad "pkg-config --cflags: '$(pc --cflags)'"
-    [ "$(echo $(pc --libs))" = "-L$p/lib -ltcgen" ] && ok || bad "pkg-config --libs: '$(pc --libs)'"
-    [ "$(echo $(pc --static --libs))" = "-L$p/lib -ltcgen -lhwloc -ldl -lm -lpthread" ] && ok \
+    [ "$(echo $(pc --libs))" = "-L$p/lib -Wl,-rpath,$p/lib -ltcgen" ] && ok || bad "pkg-config --libs: '$(pc --libs)'"
+    [ "$(echo $(pc --static --libs))" = "-L$p/lib -Wl,-rpath,$p/lib -ltcgen -lhwloc -ldl -lm -lpthread" ] && ok \
         || bad "pkg-config --static --libs: '$(pc --static --libs)'"
+    [ "$(pc --variable=static_libs)" = "$p/lib/libtcgen.a -lhwloc -ldl -lm -lpthread" ] && ok \
+        || bad "pkg-config --variable=static_libs: '$(pc --variable=static_libs)'"
 else
     bad "pkg-config is not installed (scripts/install-deps.sh installs it)"
 fi
@@ -186,35 +203,34 @@ if grep -q 'tc_plan_create *(' "$p/include/tcgen.h"; then
     fi
 fi
 cflags=(-std=c11 -Wall -Wextra -Wpedantic -Werror $SAN "${defs[@]}")
+# The programs run as a user's would: without LD_LIBRARY_PATH.
+run() { env -u LD_LIBRARY_PATH "$@"; }
 if command -v pkg-config >/dev/null; then
-    # static: the archive itself (-l:libtcgen.a), with Libs.private
-    static_libs=()
-    for w in $(pc --static --libs); do
-        [ "$w" = -ltcgen ] && w=-l:libtcgen.a
-        static_libs+=("$w")
-    done
-    if $CC "${cflags[@]}" $(pc --cflags) -o "$tmp/prog_static" "$tmp/prog.c" "${static_libs[@]}" \
+    # static: the archive and what it needs, as tcgen.pc's comment says
+    if $CC "${cflags[@]}" $(pc --cflags) -o "$tmp/prog_static" "$tmp/prog.c" $(pc --variable=static_libs) \
             >"$tmp/cc.log" 2>&1; then
         ok
         if command -v readelf >/dev/null; then
             readelf -d "$tmp/prog_static" | grep -q 'NEEDED.*libtcgen' \
                 && bad "the static program needs libtcgen.so" || ok
         fi
-        out=$("$tmp/prog_static" 2>&1) && [ "${out##*$'\n'}" = ok ] \
+        out=$(run "$tmp/prog_static" 2>&1) && [ "${out##*$'\n'}" = ok ] \
             && { [ ${#defs[@]} -eq 0 ] || grep -q '^plan .* ok$' <<<"$out"; } && ok \
             || bad "program linked with libtcgen.a: $(head -c 500 <<<"$out")"
     else
-        bad "cannot build against libtcgen.a with pkg-config --static: $(head -c 800 "$tmp/cc.log")"
+        bad "cannot build against libtcgen.a with pkg-config --variable=static_libs: $(head -c 800 "$tmp/cc.log")"
     fi
-    # shared: -ltcgen finds libtcgen.so, the program records its soname
-    if $CC "${cflags[@]}" $(pc --cflags) -o "$tmp/prog_shared" "$tmp/prog.c" $(pc --libs) \
-            -Wl,-rpath,"$p/lib" >"$tmp/cc.log" 2>&1; then
+    # shared: cc prog.c $(pkg-config --cflags --libs tcgen), exactly; the
+    # program records the soname and finds the library by tcgen.pc's rpath
+    if $CC "${cflags[@]}" -o "$tmp/prog_shared" "$tmp/prog.c" $(pc --cflags --libs) >"$tmp/cc.log" 2>&1; then
         ok
         if command -v readelf >/dev/null; then
             readelf -d "$tmp/prog_shared" | grep -q "NEEDED.*\[libtcgen.so.$major\]" && ok \
                 || bad "the shared program does not need libtcgen.so.$major: $(readelf -d "$tmp/prog_shared" | grep NEEDED | tr -s ' ' | tr '\n' ' ')"
+            readelf -d "$tmp/prog_shared" | grep -E '(RUNPATH|RPATH)' | grep -qF "[$p/lib]" && ok \
+                || bad "the shared program has no run path $p/lib: $(readelf -d "$tmp/prog_shared" | grep PATH)"
         fi
-        out=$("$tmp/prog_shared" 2>&1) && [ "${out##*$'\n'}" = ok ] \
+        out=$(run "$tmp/prog_shared" 2>&1) && [ "${out##*$'\n'}" = ok ] \
             && { [ ${#defs[@]} -eq 0 ] || grep -q '^plan .* ok$' <<<"$out"; } && ok \
             || bad "program linked with libtcgen.so: $(head -c 500 <<<"$out")"
     else
@@ -250,8 +266,41 @@ done
 [ -z "$missing" ] && ok || bad "DESTDIR install lacks$missing"
 grep -qx 'prefix=/opt/tcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" 2>/dev/null && ok \
     || bad "DESTDIR install: tcgen.pc does not say prefix=/opt/tcgen"
+grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -ltcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" && ok \
+    || bad "tcgen.pc for /opt/tcgen has no rpath: $(grep '^Libs:' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc")"
 check "make uninstall DESTDIR=$d" mk uninstall /opt/tcgen DESTDIR="$d"
 [ -z "$(left "$d")" ] && ok || bad "make uninstall DESTDIR=$d left $(left "$d" | tr '\n' ' ')"
+
+# The rpath: none where the dynamic linker looks anyway (/usr/lib and its
+# multiarch directory), none with PC_RPATH=no, always with PC_RPATH=yes.
+# libs_line PREFIX [VAR=VALUE...]: the Libs line of a staged install's tcgen.pc.
+libs_line() {
+    local prefix=$1; shift
+    mk install "$prefix" DESTDIR="$d" "$@" || return 1
+    grep '^Libs:' "$(find "$d" -name tcgen.pc | head -n 1)"
+    mk uninstall "$prefix" DESTDIR="$d" "$@"
+}
+norpath='Libs: -L${libdir} -ltcgen'
+rpath='Libs: -L${libdir} -Wl,-rpath,${libdir} -ltcgen'
+[ "$(libs_line /usr)" = "$norpath" ] && ok || bad "PREFIX=/usr: '$(libs_line /usr)', want '$norpath'"
+ma=$($CC -print-multiarch 2>/dev/null)
+if [ -n "$ma" ]; then
+    got=$(libs_line /usr LIBDIR=/usr/lib/$ma)
+    [ "$got" = "$norpath" ] && ok || bad "LIBDIR=/usr/lib/$ma: '$got', want '$norpath'"
+fi
+got=$(libs_line /usr/local)
+[ "$got" = "$rpath" ] && ok || bad "PREFIX=/usr/local (found only after ldconfig): '$got', want '$rpath'"
+got=$(libs_line /opt/tcgen PC_RPATH=no)
+[ "$got" = "$norpath" ] && ok || bad "PC_RPATH=no: '$got', want '$norpath'"
+got=$(libs_line /usr PC_RPATH=yes)
+[ "$got" = "$rpath" ] && ok || bad "PC_RPATH=yes: '$got', want '$rpath'"
+mk install /opt/tcgen DESTDIR="$d" PC_RPATH=sometimes 2>/dev/null && bad "PC_RPATH=sometimes accepted" \
+    || { grep -q "PC_RPATH is 'sometimes'; it takes auto, yes or no" "$tmp/make.log" && ok \
+         || bad "PC_RPATH=sometimes: $(tail -n 2 "$tmp/make.log")"; }
+mk install relative/prefix DESTDIR="$d" 2>/dev/null && bad "a relative PREFIX accepted" \
+    || { grep -q "'relative/prefix' is not an absolute path" "$tmp/make.log" && ok \
+         || bad "relative PREFIX: $(tail -n 2 "$tmp/make.log")"; }
+[ -z "$(left "$d")" ] && ok || bad "the rpath installs left $(left "$d" | tr '\n' ' ')"
 
 echo "install: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
