@@ -38,6 +38,13 @@ static int import_wisdom(const tc_cli *cli)
     return 0;
 }
 
+/* -v when standard error is not a terminal: a line at every tenth. */
+static void progress_lines(int done, int total, void *data)
+{
+    if (total > 0 && (done == total || done * 10 / total != (done - 1) * 10 / total))
+        fprintf(stderr, "tcgen: %s %d/%d\n", (const char *)data, done, total);
+}
+
 int tc_cmd_main(const tc_cli *cli)
 {
     tc_contraction c;
@@ -53,8 +60,8 @@ int tc_cmd_main(const tc_cli *cli)
     if (rc)
         return rc;
     int progress = !cli->quiet && isatty(STDERR_FILENO);
-    if (progress) {
-        o.progress = tc_cli_progress;
+    if (progress || cli->verbose) {
+        o.progress = progress ? tc_cli_progress : progress_lines;
         o.progress_data = cli->measure ? "planning" : "predicting";
     }
     unsigned flags = (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0);
@@ -75,6 +82,8 @@ int tc_cmd_main(const tc_cli *cli)
                 plan->measured ? "best candidates run" :
                 plan->ranked   ? "ranked by prediction" : "from wisdom",
                 plan->planning_s);
+    if (cli->verbose && plan->ranked) /* what the ranking rests on */
+        fprintf(stderr, "tcgen: ranked with %s\n", plan->setup);
 
     main_job job = {plan, {0}};
     job.opt.function = cli->function;

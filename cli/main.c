@@ -38,7 +38,7 @@ static const char usage_text[] =
     "  --blas openblas|blis|PATH.so   BLAS library (default: $TCGEN_BLAS or openblas)\n"
     "  --threads N           BLAS threads (default: $TCGEN_THREADS, else the BLAS\n"
     "                        library's own setting, as in the library)\n"
-    "  -q, -v                quieter, more verbose\n"
+    "  -q, -v                quieter; progress and what the ranking rests on\n"
     "  -h, --help            this text; 'tcgen COMMAND --help' for a command\n"
     "  --version             tcgen's version\n"
     "\n"

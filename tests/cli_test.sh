@@ -243,6 +243,9 @@ for con in 'C[p] = A[p] * B[p]' 'C[p,q] = A[p,q] * B[q,p]' 'C[] = A[] * B[]'; do
         expect 1 "no BLAS kernel applies" -- $cmd "$con" p=q=4
     done
 done
+# -v: progress lines and what the ranking rests on, even off a terminal.
+expect 0 "ranked with model full" -- "$E" a=b=i=8 -v --reps 1 -o /dev/null
+grep -q "predicting 1/" "$tmp/err" && ok || bad "-v shows no progress"
 # -= and a leading sign are how coupled-cluster terms are written: alpha -1.
 expect 0 "" -- parse 'R[a,b] -= W[a,e] * T[e,b]' --format tsv
 grep -qx "# alpha -1" "$tmp/out" && grep -qx "# beta 1" "$tmp/out" && ok || bad "-= parses to alpha -1, beta 1"
