@@ -28,7 +28,13 @@ mkdir -p "$logs" || exit 2
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 failed=()
-steps=0
+steps=0 total=0
+# On a terminal, a running step shows its name until its line replaces it.
+if [ -t 1 ]; then
+    running() { printf '  %-6s %-24s ...\r' "$((steps + 1))/$total" "$1"; }
+else
+    running() { :; }
+fi
 
 # report NAME STATUS START LOG: the step's line; on failure the end of its log.
 report() {
@@ -36,12 +42,13 @@ report() {
     summary=$(grep -v '^[[:space:]]*$' "$log" | tail -n 1 | cut -c1-80)
     steps=$((steps + 1))
     if [ "$rc" -eq 0 ]; then
-        printf '  %-6s %-24s %7s s  %s\n' ok "$name" "$(since "$start")" "$summary"
+        printf '  %-6s %-24s %7s s  ok      %s\n' "$steps/$total" "$name" "$(since "$start")" "$summary"
     else
         failed+=("$name")
         echo "---- $name: last lines of $log" >&2
         tail -n 40 "$log" | sed 's/^/    /' >&2
-        printf '  %-6s %-24s %7s s  exit %s, log %s\n' FAILED "$name" "$(since "$start")" "$rc" "$log"
+        printf '  %-6s %-24s %7s s  FAILED  exit %s, log %s\n' "$steps/$total" "$name" \
+            "$(since "$start")" "$rc" "$log"
     fi
 }
 
@@ -50,6 +57,7 @@ step() {
     local name=$1 start log=$logs/$1.log
     shift
     start=$(now)
+    running "$name"
     "$@" >"$log" 2>&1
     report "$name" $? "$start" "$log"
 }
@@ -69,14 +77,17 @@ start=$(now)
 case $mode in
 full)
     [ $# -eq 0 ] || { echo "usage: scripts/test.sh full" >&2; exit 2; }
+    scripts=(tests/*_test.sh)
+    total=$((2 + ${#scripts[@]}))
     unit
     step examples-run "$MAKE" --no-print-directory examples-run
-    for t in tests/*_test.sh; do
+    for t in "${scripts[@]}"; do
         step "$(basename "$t")" bash "$t"
     done
     what="make test"
     ;;
 check)
+    total=3
     unit "$@"
     step symbols_test.sh bash tests/symbols_test.sh
     step smoke.sh bash scripts/smoke.sh
