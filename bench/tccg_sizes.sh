@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tccg_sizes.sh [BYTES] - bench/tccg.txt as tcgen input, one line per
-# contraction: GROUP<TAB>CONTRACTION<TAB>SIZES. Sizes follow TCCG's rule,
+# contraction: GROUP<TAB>SPEC<TAB>CONTRACTION<TAB>SIZES (SPEC as in the
+# list, C-A-B). Sizes follow TCCG's rule,
 # scaled so the largest tensor holds about BYTES (default 16 MiB) of
 # doubles: every index near the same size s = (BYTES/8)^(1/largest rank),
 # a first (stride-1) index rounded up to a multiple of 24, the others to
@@ -27,5 +28,5 @@ grep -v '^#' bench/tccg.txt | awk -v bytes="$BYTES" '
                    v = (up - s < s - down) ? up : down }
             size[c] = v; list = list (list == "" ? "" : ",") c "=" v
         }
-    printf "%s\tC_%s = A_%s B_%s\t%s\n", group, t[1], t[2], t[3], list
+    printf "%s\t%s\tC_%s = A_%s B_%s\t%s\n", group, $2, t[1], t[2], t[3], list
 }'

@@ -2,11 +2,14 @@
 # Installs the Debian packages tcgen needs, only those that are missing.
 #   scripts/install-deps.sh        build, test and run dependencies
 #   scripts/install-deps.sh fuzz   also clang and libFuzzer
+#   scripts/install-deps.sh bench  also numpy (bench/peers.sh compares with it)
 set -euo pipefail
 
 pkgs=(gcc gfortran make bison flex pkg-config libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox locales)
 if [ "${1:-}" = fuzz ]; then
     pkgs+=(clang libclang-rt-14-dev)
+elif [ "${1:-}" = bench ]; then
+    pkgs+=(python3-numpy)
 fi
 
 # The tests check that a program under a comma-decimal locale gets the same

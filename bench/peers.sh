@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# peers.sh [TCGEN] [REPS] - the C that tcgen's main job emits as the
+# fastest, against what users would run instead, on the 48 contractions of
+# the TCCG benchmark (bench/tccg.txt, largest tensor about 16 MiB), one
+# thread, OpenBLAS for all, side by side in one run: numpy.einsum with
+# optimize=True, a hand-written transpose + dgemm in numpy, and one dgemm
+# of the same flop count (bench/peers.py). Writes bench/results/peers.tsv:
+# per contraction the chosen algorithm, the planning time, the medians and
+# the ratios (above 1: tcgen faster); then '#' lines with geometric means,
+# overall and per group. PEERS_MATCH=REGEX keeps the matching lines only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TCGEN=${1:-build/tcgen}
+REPS=${2:-5}
+PY=/usr/bin/python3
+out=bench/results/peers.tsv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OPENBLAS_NUM_THREADS=1 TCGEN_THREADS=1 OMP_NUM_THREADS=1
+mkdir -p bench/results
+"$PY" -c 'import numpy' 2>/dev/null || { echo "peers.sh: needs python3-numpy (scripts/install-deps.sh bench)" >&2; exit 3; }
+printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_ttgt\tof_dgemm\n' > "$out"
+n=0
+bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read -r group spec con sizes; do
+    n=$((n + 1))
+    "$TCGEN" "$con" "$sizes" --threads 1 --function peer_fn -o "$tmp/f.c" 2> "$tmp/err"
+    alg=$(sed -n 's/^tcgen: \([^,]*\), .* in \([0-9.]*\) s$/\1/p' "$tmp/err" | tail -1)
+    plan_s=$(sed -n 's/^tcgen: .* in \([0-9.]*\) s$/\1/p' "$tmp/err" | tail -1)
+    read -r na nb nc < <("$TCGEN" parse "$con" "$sizes" --format tsv |
+        awk -F'\t' '$1 == "tensor" {e[++t] = $7 / 8} END {print e[2], e[3], e[1]}')
+    cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -DFUNC=peer_fn -o "$tmp/run" bench/peers_run.c \
+        "$tmp/f.c" -lopenblas -lm 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
+    tc_s=$("$tmp/run" "$na" "$nb" "$nc" "$REPS")
+    read -r np_s tt_s gm_s < <("$PY" bench/peers.py "$spec" "$sizes" "$REPS")
+    awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
+        -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" \
+        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\n", g, c, s, a, p, t, np, tt, gm, np / t, tt / t, gm / t}' |
+        tee -a "$out"
+done
+awk -F'\t' 'NR > 1 {
+        for (k = 0; k < 2; k++) {
+            key = k ? $1 : "all"
+            n[key]++; a[key] += log($10); b[key] += log($11); c[key] += log($12)
+            if ($5 > maxp[key]) maxp[key] = $5
+        }
+    }
+    END {
+        for (key in n)
+            printf "# %s: %d contractions, geometric mean vs numpy %.2fx, vs transpose+dgemm %.2fx, %.0f%% of one dgemm; slowest planning %.2f s\n",
+                key, n[key], exp(a[key] / n[key]), exp(b[key] / n[key]), 100 * exp(c[key] / n[key]), maxp[key]
+    }' "$out" | sort | tee -a "$out"
