@@ -129,7 +129,7 @@ static void test_corpus(void)
     CU_ASSERT_EQUAL((uint64_t)runs, NLIBS * (algorithms + wider_algorithms));
     CU_ASSERT(wider_algorithms > 20);
     CU_ASSERT(algorithms > 2500);
-    fprintf(stderr, "[%d contractions, %llu + %llu fused or permuted algorithms, %d executions] ",
+    fprintf(stderr, "[%d contractions, %llu + %llu fused or permuted algorithms, %d executions]\n",
             n, (unsigned long long)algorithms, (unsigned long long)wider_algorithms, runs);
 }
 
@@ -172,7 +172,7 @@ static void test_random(void)
     CU_ASSERT(runs > 1000);
     CU_ASSERT(family_runs[TC_FAMILY_FUSED] > 100);
     CU_ASSERT(family_runs[TC_FAMILY_PERMUTED] > 50);
-    fprintf(stderr, "[%d executions, %d fused, %d permuted] ", runs,
+    fprintf(stderr, "[%d executions, %d fused, %d permuted]\n", runs,
             family_runs[TC_FAMILY_FUSED], family_runs[TC_FAMILY_PERMUTED]);
 }
 
