@@ -1,8 +1,12 @@
 /*
- * cmd_info.c - `tcgen info [--measure] [--cache-size BYTES]`: the caches,
- * the line size, the BLAS backend and the timer that predictions use, and
- * with --measure an X-Ray measurement of the caches next to them.
- * Also --cache-size parsing, shared with predict and explain.
+ * cmd_info.c - `tcgen info [--measure] [--cache-size BYTES]`: the machine
+ * profile predictions rest on (microbench/profile.h): the caches as hwloc
+ * or sysfs describe them next to what the measurement found and which of
+ * the two is used, the line size, the stream-prefetch depth, peak flop
+ * rate and bandwidth, the BLAS backend and the timer. The profile is read
+ * from its file, or measured when there is none (or it is damaged or of
+ * another machine); --measure measures it anew. Also --cache-size parsing,
+ * shared with predict and explain.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -11,7 +15,9 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "predictor.h"
 #include "microbench/hardware.h"
+#include "microbench/profile.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "table.h"
@@ -20,10 +26,8 @@
 #define MIB ((int64_t)1 << 20)
 #define GIB ((int64_t)1 << 30)
 #define TIB ((int64_t)1 << 40)
-#define DISAGREE 2.0         /* measured / detected beyond this factor is flagged */
-#define XRAY_MIN_SCAN (64 * MIB)
+#define DISAGREE 2.0         /* measured / detected beyond this factor: measured used */
 #define MAX_NOTES 6
-#define XRAY_MAX_SCAN GIB
 
 /* Worded like the option errors of main.c ("tcgen: usage: --threads needs ..."). */
 static int cache_size_usage(const tc_cli *cli, const char *v)
@@ -99,15 +103,15 @@ static void count_text(int v, char *buf, size_t n)
 
 /* Everything the command found, gathered before printing. */
 typedef struct info {
-    tc_hardware hw;           /* detected, llc_bytes possibly overridden */
-    int64_t detected_llc;
+    tc_mb_profile profile;
+    tc_mb_profile_origin origin;
+    int64_t llc_bytes;        /* in use: the profile's, or --cache-size */
     int overridden;           /* --cache-size given */
     char hw_note[TC_ERROR_MESSAGE_MAX];
     tc_blas *blas;
     tc_timer timer;
-    int measured;
-    tc_xray xray;
     char check[TC_MB_MAX_LEVELS][32]; /* per row: "ok", "DIFFERS", ... */
+    int used_row[TC_MB_MAX_LEVELS];   /* per row: index into profile.used, or -1 */
     int rows;                 /* max(detected, measured) levels */
     char notes[MAX_NOTES][TC_ERROR_MESSAGE_MAX];
     int nnotes;
@@ -129,21 +133,28 @@ static void add_note(info *in, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Compares the measured capacities with the detected ones, level by level. */
+/* Compares the measured capacities with the detected ones, level by level,
+ * and says which one predictions use. */
 static void compare(info *in)
 {
-    const tc_hardware *hw = &in->hw;
-    const tc_xray *x = &in->xray;
+    const tc_hardware *hw = &in->profile.detected;
+    const tc_hardware *used = &in->profile.used;
+    const tc_xray *x = &in->profile.xray;
     int64_t cumulative = 0;
     int differs = 0, exclusive = 0;
     char a[32], b[32], c[32];
     in->rows = hw->nlevels > x->nlevels ? hw->nlevels : x->nlevels;
     for (int k = 0; k < in->rows; k++) {
+        in->used_row[k] = -1;
+        for (int u = 0; k < hw->nlevels && u < used->nlevels; u++)
+            if (used->level[u].level == hw->level[k].level)
+                in->used_row[k] = u;
         int64_t d = k < hw->nlevels ? hw->level[k].bytes : 0;
         int64_t m = k < x->nlevels ? x->bytes[k] : 0;
         cumulative += d;
         if (d == 0 || m == 0) {
-            snprintf(in->check[k], sizeof in->check[k], "%s", d ? "not found" : "extra");
+            snprintf(in->check[k], sizeof in->check[k], "%s",
+                     d == 0 ? "extra" : in->used_row[k] < 0 ? "not seen, dropped" : "not found");
             continue;
         }
         double ratio = (double)m / (double)d;
@@ -172,15 +183,15 @@ static void compare(info *in)
                 snprintf(c, sizeof c, "%.2g", ratio);
                 add_note(in,
                          "L%d measures %s against %s detected (%sx): %s; predictions use "
-                         "the detected size unless --cache-size says otherwise",
+                         "the measured size%s",
                          hw->level[k].level, a, b, c,
                          ratio < 1.0 ? "a cache shared with other cores or virtual machines, "
                                        "partitioned by the host, or physically indexed over "
-                                       "scattered pages gives one process less than its size, "
-                                       "and noise blurs small latency steps"
+                                       "scattered pages gives one process less than its size"
                                      : "a virtual machine may report a smaller cache than "
                                        "the host has, and a level the measurement did not "
-                                       "tell apart merges with the next");
+                                       "tell apart merges with the next",
+                         in->overridden ? " (the LLC: --cache-size)" : "");
             }
         }
     }
@@ -191,8 +202,25 @@ static void compare(info *in)
                  "told apart, and a slow ramp between levels can look like one",
                  x->nlevels, x->nlevels == 1 ? "" : "s", hw->nlevels);
     if (x->line_bytes != 0 && x->line_bytes != hw->line_bytes)
-        add_note(in, "the measured line size (%d B) differs from the detected one (%d B)",
-                 x->line_bytes, hw->line_bytes);
+        add_note(in, "the measured line size (%d B) differs from the detected one (%d B)%s",
+                 x->line_bytes, hw->line_bytes,
+                 used->line_bytes == x->line_bytes ? "; the measured one is used" : "");
+}
+
+/* Where the LLC size in use comes from. */
+static const char *llc_origin(const info *in)
+{
+    const tc_mb_profile *p = &in->profile;
+    if (in->overridden)
+        return "set by --cache-size";
+    return p->source[p->used.nlevels - 1] == TC_LEVEL_MEASURED ? "measured" : "detected";
+}
+
+static const char *profile_origin(const info *in)
+{
+    if (in->origin.loaded)
+        return "loaded";
+    return in->origin.saved ? "measured now, saved" : "measured now, not saved";
 }
 
 /* ---- table and TSV ------------------------------------------------------ */
@@ -218,19 +246,20 @@ static void kv(FILE *out, tc_format f, const char *key, const char *fmt, ...)
 
 static int print_caches(const info *in, FILE *out, tc_format f)
 {
-    static const char *const headers[] = {"level", "bytes", "size", "line", "ways", "shared_by",
+    static const char *const headers[] = {"level",          "bytes",         "size",
+                                          "line",           "ways",          "shared_by",
                                           "measured_bytes", "measured_size", "latency_ns",
-                                          "check"};
-    const tc_hardware *hw = &in->hw;
-    int ncols = in->measured ? 10 : 6;
-    int rows = in->measured ? in->rows : hw->nlevels;
-    tc_table *t = tc_table_new(ncols, headers, "snsnnnnsns");
+                                          "used_bytes",     "used",          "check"};
+    const tc_hardware *hw = &in->profile.detected;
+    const tc_mb_profile *p = &in->profile;
+    tc_table *t = tc_table_new(12, headers, "snsnnnnsnnss");
     if (!t)
         return tc_cli_failf(TC_ERESOURCE, "out of memory");
     int bad = 0;
-    for (int k = 0; k < rows; k++) {
+    for (int k = 0; k < in->rows; k++) {
         char level[16], bytes[32] = "-", size[32] = "-", line[16] = "-", ways[16] = "-",
-                        shared[16] = "-", mbytes[32] = "-", msize[32] = "-", lat[32] = "-";
+                        shared[16] = "-", mbytes[32] = "-", msize[32] = "-", lat[32] = "-",
+                        ubytes[32] = "-", used[32] = "-";
         if (k < hw->nlevels) {
             const tc_cache_level *l = &hw->level[k];
             snprintf(level, sizeof level, "L%d", l->level);
@@ -242,17 +271,28 @@ static int print_caches(const info *in, FILE *out, tc_format f)
         } else {
             snprintf(level, sizeof level, "L%d?", k + 1);
         }
-        if (in->measured && k < in->xray.nlevels) {
-            snprintf(mbytes, sizeof mbytes, "%" PRId64, in->xray.bytes[k]);
-            human_bytes(in->xray.bytes[k], msize, sizeof msize);
-            snprintf(lat, sizeof lat, "%.3g", in->xray.latency_ns[k]);
+        if (k < p->xray.nlevels) {
+            snprintf(mbytes, sizeof mbytes, "%" PRId64, p->xray.bytes[k]);
+            human_bytes(p->xray.bytes[k], msize, sizeof msize);
+            snprintf(lat, sizeof lat, "%.3g", p->xray.latency_ns[k]);
         }
-        bad |= tc_table_addf(t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", level, bytes, size, line,
-                             ways, shared, mbytes, msize, lat, in->measured ? in->check[k] : "");
+        int u = in->used_row[k];
+        if (u >= 0) {
+            int last = u == p->used.nlevels - 1;
+            int64_t b = last && in->overridden ? in->llc_bytes : p->used.level[u].bytes;
+            snprintf(ubytes, sizeof ubytes, "%" PRId64, b);
+            snprintf(used, sizeof used, "%s",
+                     last && in->overridden                       ? "--cache-size"
+                     : p->source[u] == TC_LEVEL_MEASURED          ? "measured"
+                                                                  : "detected");
+        }
+        bad |= tc_table_addf(t, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", level, bytes,
+                             size, line, ways, shared, mbytes, msize, lat, ubytes, used,
+                             in->check[k]);
     }
-    if (in->measured && !bad)
-        bad |= tc_table_addf(t, "memory\t-\t-\t-\t-\t-\t-\t-\t%.3g\t-",
-                             in->xray.latency_ns[in->xray.nlevels]);
+    if (!bad)
+        bad |= tc_table_addf(t, "memory\t-\t-\t-\t-\t-\t-\t-\t%.3g\t-\t-\t-",
+                             p->xray.latency_ns[p->xray.nlevels]);
     if (bad) {
         tc_table_free(t);
         return tc_cli_failf(TC_ERESOURCE, "out of memory");
@@ -264,21 +304,18 @@ static int print_caches(const info *in, FILE *out, tc_format f)
 
 static void print_rows(const info *in, FILE *out, tc_format f)
 {
-    const tc_hardware *hw = &in->hw;
+    const tc_mb_profile *p = &in->profile;
+    const tc_hardware *hw = &p->detected;
     const tc_blas *b = in->blas;
     const tc_timer *t = &in->timer;
     char size[32];
     if (f == TC_FMT_TABLE)
         fputc('\n', out);
     kv(out, f, "cache_source", "%s", hw->source);
-    human_bytes(hw->llc_bytes, size, sizeof size);
-    if (in->overridden)
-        kv(out, f, "llc_bytes", "%" PRId64 " (%s, set by --cache-size; detected %" PRId64 ")",
-           hw->llc_bytes, size, in->detected_llc);
-    else
-        kv(out, f, "llc_bytes", "%" PRId64 " (%s, L%d, detected)", hw->llc_bytes, size,
-           hw->level[hw->nlevels - 1].level);
-    kv(out, f, "line_bytes", "%d", hw->line_bytes);
+    human_bytes(in->llc_bytes, size, sizeof size);
+    kv(out, f, "llc_bytes", "%" PRId64 " (%s, L%d, %s; detected %" PRId64 ")", in->llc_bytes,
+       size, p->used.level[p->used.nlevels - 1].level, llc_origin(in), hw->llc_bytes);
+    kv(out, f, "line_bytes", "%d", p->used.line_bytes);
     kv(out, f, "cpu_model", "%s", hw->cpu_model[0] ? hw->cpu_model : "-");
     kv(out, f, "cpus", "%d", hw->cpus);
     kv(out, f, "blas", "%s", b->name);
@@ -289,14 +326,18 @@ static void print_rows(const info *in, FILE *out, tc_format f)
     kv(out, f, "timer_ghz", "%.6g", 1e-9 / t->seconds_per_tick);
     kv(out, f, "timer_resolution_ns", "%.3g", t->resolution_s * 1e9);
     kv(out, f, "timer_overhead_ns", "%.3g", t->overhead_ticks * t->seconds_per_tick * 1e9);
-    if (in->measured) {
-        if (in->xray.line_bytes)
-            kv(out, f, "measured_line_bytes", "%d", in->xray.line_bytes);
-        else
-            kv(out, f, "measured_line_bytes", "- (could not tell)");
-        kv(out, f, "measured_levels", "%d", in->xray.nlevels);
-        kv(out, f, "measure_seconds", "%.2f", in->xray.seconds);
-    }
+    kv(out, f, "profile", "%s", in->origin.path[0] ? in->origin.path : "-");
+    kv(out, f, "profile_origin", "%s", profile_origin(in));
+    kv(out, f, "profile_measure_seconds", "%.2f", p->measure_seconds);
+    kv(out, f, "measured_line_bytes", p->xray.line_bytes ? "%d" : "- (could not tell)",
+       p->xray.line_bytes);
+    kv(out, f, "measured_levels", "%d", p->xray.nlevels);
+    kv(out, f, "stream_prefetch_lines", "%d", p->stream_lines);
+    kv(out, f, "peak_gflops", "%.4g (dgemm, one thread)", p->peak_flops * 1e-9);
+    kv(out, f, "memory_gb_per_s", "%.4g (streaming read, one thread)",
+       p->memory_bandwidth * 1e-9);
+    if (in->origin.note[0])
+        kv(out, f, "note", "profile: %s", in->origin.note);
     if (in->hw_note[0])
         kv(out, f, "note", "cache description from %s: %s", hw->source, in->hw_note);
     for (int k = 0; k < in->nnotes; k++)
@@ -315,7 +356,8 @@ static void json_kv_string(FILE *out, const char *indent, const char *key, const
 
 static void print_json(const info *in, FILE *out)
 {
-    const tc_hardware *hw = &in->hw;
+    const tc_mb_profile *p = &in->profile;
+    const tc_hardware *hw = &p->detected;
     const tc_blas *b = in->blas;
     const tc_timer *t = &in->timer;
     fputs("{\n  \"caches\": [\n", out);
@@ -325,23 +367,31 @@ static void print_json(const info *in, FILE *out)
                 "    {\"level\": %d, \"bytes\": %" PRId64 ", \"line_bytes\": %d, \"ways\": %d, "
                 "\"shared_by\": %d",
                 l->level, l->bytes, l->line_bytes, l->ways, l->shared_by);
-        if (in->measured) {
-            if (k < in->xray.nlevels)
-                fprintf(out, ", \"measured_bytes\": %" PRId64 ", \"latency_ns\": %.6g",
-                        in->xray.bytes[k], in->xray.latency_ns[k]);
-            else
-                fputs(", \"measured_bytes\": null, \"latency_ns\": null", out);
-            fputs(", \"check\": ", out);
-            tc_cli_json_string(out, in->check[k]);
-        }
+        if (k < p->xray.nlevels)
+            fprintf(out, ", \"measured_bytes\": %" PRId64 ", \"latency_ns\": %.6g",
+                    p->xray.bytes[k], p->xray.latency_ns[k]);
+        else
+            fputs(", \"measured_bytes\": null, \"latency_ns\": null", out);
+        int u = in->used_row[k];
+        if (u >= 0)
+            fprintf(out, ", \"used_bytes\": %" PRId64 ", \"used\": \"%s\"",
+                    u == p->used.nlevels - 1 ? in->llc_bytes : p->used.level[u].bytes,
+                    u == p->used.nlevels - 1 && in->overridden ? "--cache-size"
+                    : p->source[u] == TC_LEVEL_MEASURED        ? "measured"
+                                                               : "detected");
+        else
+            fputs(", \"used_bytes\": null, \"used\": null", out);
+        fputs(", \"check\": ", out);
+        tc_cli_json_string(out, in->check[k]);
         fputs(k + 1 < hw->nlevels ? "},\n" : "}\n", out);
     }
     fputs("  ],\n", out);
     json_kv_string(out, "  ", "cache_source", hw->source, 1);
     fprintf(out, "  \"llc_bytes\": %" PRId64 ",\n  \"llc_detected_bytes\": %" PRId64
                  ",\n  \"llc_overridden\": %s,\n",
-            hw->llc_bytes, in->detected_llc, in->overridden ? "true" : "false");
-    fprintf(out, "  \"line_bytes\": %d,\n", hw->line_bytes);
+            in->llc_bytes, hw->llc_bytes, in->overridden ? "true" : "false");
+    json_kv_string(out, "  ", "llc_origin", llc_origin(in), 1);
+    fprintf(out, "  \"line_bytes\": %d,\n", p->used.line_bytes);
     json_kv_string(out, "  ", "cpu_model", hw->cpu_model, 1);
     fprintf(out, "  \"cpus\": %d,\n  \"blas\": {\n", hw->cpus);
     json_kv_string(out, "    ", "name", b->name, 1);
@@ -353,23 +403,31 @@ static void print_json(const info *in, FILE *out)
             "    \"ghz\": %.6g,\n    \"resolution_ns\": %.6g,\n    \"overhead_ns\": %.6g\n  },\n",
             1e-9 / t->seconds_per_tick, t->resolution_s * 1e9,
             t->overhead_ticks * t->seconds_per_tick * 1e9);
-    fputs("  \"measured\": ", out);
-    if (in->measured) {
-        const tc_xray *x = &in->xray;
-        fprintf(out, "{\n    \"line_bytes\": %d,\n    \"levels\": [", x->line_bytes);
-        for (int k = 0; k < x->nlevels; k++)
-            fprintf(out, "%s{\"bytes\": %" PRId64 ", \"latency_ns\": %.6g}", k ? ", " : "",
-                    x->bytes[k], x->latency_ns[k]);
-        fprintf(out, "],\n    \"memory_latency_ns\": %.6g,\n    \"seconds\": %.6g\n  },\n",
-                x->latency_ns[x->nlevels], x->seconds);
-    } else {
-        fputs("null,\n", out);
-    }
+    fputs("  \"profile\": {\n", out);
+    json_kv_string(out, "    ", "path", in->origin.path, 1);
+    json_kv_string(out, "    ", "origin", profile_origin(in), 1);
+    const tc_xray *x = &p->xray;
+    fprintf(out, "    \"line_bytes\": %d,\n    \"levels\": [", x->line_bytes);
+    for (int k = 0; k < x->nlevels; k++)
+        fprintf(out, "%s{\"bytes\": %" PRId64 ", \"latency_ns\": %.6g}", k ? ", " : "",
+                x->bytes[k], x->latency_ns[k]);
+    fprintf(out,
+            "],\n    \"memory_latency_ns\": %.6g,\n    \"stream_prefetch_lines\": %d,\n"
+            "    \"peak_flops\": %.6g,\n    \"memory_bytes_per_s\": %.6g,\n"
+            "    \"seconds\": %.6g\n  },\n",
+            x->latency_ns[x->nlevels], p->stream_lines, p->peak_flops, p->memory_bandwidth,
+            p->measure_seconds);
     fputs("  \"notes\": [", out);
     int first = 1;
+    char note[2 * TC_ERROR_MESSAGE_MAX];
+    if (in->origin.note[0]) {
+        snprintf(note, sizeof note, "profile: %s", in->origin.note);
+        tc_cli_json_string(out, note);
+        first = 0;
+    }
     if (in->hw_note[0]) {
-        char note[2 * TC_ERROR_MESSAGE_MAX];
         snprintf(note, sizeof note, "cache description from %s: %s", hw->source, in->hw_note);
+        fputs(first ? "" : ", ", out);
         tc_cli_json_string(out, note);
         first = 0;
     }
@@ -391,11 +449,11 @@ int tc_cmd_info(const tc_cli *cli)
         return tc_cli_failf(TC_EUSAGE,
                             "info takes no arguments, not '%s' (try 'tcgen info --help')",
                             cli->positional[0]);
-    tc_mb_hardware_detect(&in.hw, &err);
+    tc_hardware hw;
+    tc_mb_hardware_detect(&hw, &err);
     snprintf(in.hw_note, sizeof in.hw_note, "%s", err.message);
-    in.detected_llc = in.hw.llc_bytes;
     in.overridden = cli->cache_size != NULL;
-    int rc = tc_cli_cache_size(cli, &in.hw);
+    int rc = tc_cli_cache_size(cli, &hw);
     if (rc)
         return rc;
     if (tc_rt_blas_load(cli->blas, cli->threads, &in.blas, &err) != TC_OK)
@@ -404,19 +462,15 @@ int tc_cmd_info(const tc_cli *cli)
         tc_rt_blas_unload(in.blas);
         return tc_cli_fail(&err, NULL);
     }
-    if (cli->measure) {
-        int64_t scan = 2 * in.hw.llc_bytes;
-        scan = scan < XRAY_MIN_SCAN ? XRAY_MIN_SCAN : scan > XRAY_MAX_SCAN ? XRAY_MAX_SCAN : scan;
-        if (!cli->quiet && isatty(STDERR_FILENO))
-            fprintf(stderr, "tcgen: measuring the caches with working sets up to %" PRId64
-                            " MiB (a few seconds)...\n", scan / MIB);
-        if (tc_mb_xray_measure_upto(scan, &in.xray, &err) != TC_OK) {
-            tc_rt_blas_unload(in.blas);
-            return tc_cli_fail(&err, "--measure");
-        }
-        in.measured = 1;
-        compare(&in);
+    int progress = !cli->quiet && isatty(STDERR_FILENO);
+    if (tc_mb_profile_get(in.blas, &in.timer, cli->measure,
+                          progress ? tc_cli_profile_progress : NULL, NULL, &in.profile,
+                          &in.origin, &err) != TC_OK) {
+        tc_rt_blas_unload(in.blas);
+        return tc_cli_fail(&err, "measuring the machine profile");
     }
+    in.llc_bytes = in.overridden ? hw.llc_bytes : in.profile.used.llc_bytes;
+    compare(&in);
     FILE *out = tc_cli_open_output(cli);
     if (!out) {
         tc_rt_blas_unload(in.blas);

@@ -59,6 +59,8 @@ int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
     o->time_limit_s = mo.time_limit_s;
     o->blas = cli->blas;
     o->threads = cli->threads;
+    if (!cli->quiet && isatty(STDERR_FILENO))
+        o->profile_progress = tc_cli_profile_progress;
     return 0;
 }
 
@@ -78,6 +80,17 @@ int tc_cli_predictor_open(const tc_cli *cli, tc_cli_predictor *p)
 void tc_cli_predictor_close(tc_cli_predictor *p)
 {
     tc_plan_setup_close(p);
+}
+
+void tc_cli_profile_progress(const char *step, int done, int total, void *data)
+{
+    (void)data;
+    if (done < total)
+        fprintf(stderr, "\r\033[Ktcgen: measuring this machine once (%s, %d/%d)", step, done,
+                total);
+    else
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
 }
 
 void tc_cli_progress(int done, int total, void *data)

@@ -28,6 +28,10 @@ void tc_cli_predictor_close(tc_cli_predictor *p);
 int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
                 const tc_algorithm *const *algs, int n, tc_ranking **out);
 
+/* Progress of measuring the machine profile (the first run on a machine):
+ * "\rtcgen: measuring this machine once (STEP, done/total)" on stderr. */
+void tc_cli_profile_progress(const char *step, int done, int total, void *data);
+
 /* Progress callback: "\rtcgen: <data> done/total" on stderr. */
 void tc_cli_progress(int done, int total, void *data);
 

@@ -25,6 +25,28 @@ static void copy_text(char *dst, size_t n, const char *src)
     snprintf(dst, n, "%s", src ? src : "");
 }
 
+/* A CPU name without the padding CPUs put in it ("Processor      "): white
+ * space trimmed at both ends and runs of it made one space, since the name
+ * reaches emitted headers and wisdom keys. */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+    size_t k = 0;
+    int space = 0;
+    if (n == 0)
+        return;
+    for (const char *p = src ? src : ""; *p && k + 1 < n; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+            space = k > 0;
+            continue;
+        }
+        if (space && k + 2 < n)
+            dst[k++] = ' ';
+        space = 0;
+        dst[k++] = *p;
+    }
+    dst[k] = '\0';
+}
+
 static int valid_line(long v)
 {
     return v >= 8 && v <= 4096 && (v & (v - 1)) == 0;
@@ -54,7 +76,7 @@ static void cpuinfo_model(char *buf, size_t n)
         while (*v == ' ' || *v == '\t')
             v++;
         v[strcspn(v, "\n")] = '\0';
-        copy_text(buf, n, v);
+        copy_name(buf, n, v);
         break;
     }
     fclose(f);
@@ -141,7 +163,7 @@ static int from_hwloc(tc_hardware *hw, char *why, size_t n)
     if (!model)
         model = hwloc_obj_get_info_by_name(hwloc_get_root_obj(topo), "CPUModel");
     if (model)
-        copy_text(hw->cpu_model, sizeof hw->cpu_model, model);
+        copy_name(hw->cpu_model, sizeof hw->cpu_model, model);
     else
         cpuinfo_model(hw->cpu_model, sizeof hw->cpu_model);
     copy_text(hw->source, sizeof hw->source, "hwloc");
@@ -357,4 +379,19 @@ tc_status tc_mb_hardware_detect_from(unsigned sources, const char *sysfs_root,
 tc_status tc_mb_hardware_detect(tc_hardware *hw, tc_error *err)
 {
     return tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL, hw, err);
+}
+
+void tc_mb_hardware_signature(const tc_hardware *hw, char *buf, size_t n)
+{
+    if (n == 0)
+        return;
+    size_t len = (size_t)snprintf(buf, n, "%s", hw->cpu_model[0] ? hw->cpu_model : "unknown cpu");
+    for (int l = 0; l < hw->nlevels && len < n; l++)
+        len += (size_t)snprintf(buf + len, n - len, "|L%d %lldK", hw->level[l].level,
+                                (long long)(hw->level[l].bytes / 1024));
+    if (len < n)
+        snprintf(buf + len, n - len, "|line %d|cpus %d", hw->line_bytes, hw->cpus);
+    for (char *p = buf; *p; p++) /* one field of a line-based, tab-separated file */
+        if (*p == '\t' || *p == '\n' || *p == '\r')
+            *p = ' ';
 }

@@ -57,6 +57,14 @@ tc_status tc_mb_hardware_detect(tc_hardware *hw, tc_error *err);
 tc_status tc_mb_hardware_detect_from(unsigned sources, const char *sysfs_root,
                                      tc_hardware *hw, tc_error *err);
 
+/* The machine as wisdom and the profile identify it: CPU model, detected
+ * cache sizes, line size and CPU count, e.g.
+ * "AMD EPYC 9R14|L1 48K|L2 1024K|L3 32768K|line 64|cpus 2" (no tab or
+ * newline). */
+void tc_mb_hardware_signature(const tc_hardware *hw, char *buf, size_t n);
+
+#define TC_MB_XRAY_POINTS 160
+
 /* What the X-Ray-style measurement found (0 where it could not tell). */
 typedef struct tc_xray {
     int line_bytes;
@@ -64,6 +72,9 @@ typedef struct tc_xray {
     int64_t bytes[TC_MB_MAX_LEVELS];      /* capacity of each level found */
     double latency_ns[TC_MB_MAX_LEVELS + 1]; /* per level, then memory */
     double seconds;                        /* time the measurement took */
+    int npoints;                           /* the latency curve: working set */
+    int64_t point_bytes[TC_MB_XRAY_POINTS]; /* sizes and their latency per */
+    double point_ns[TC_MB_XRAY_POINTS];     /* access, after smoothing */
 } tc_xray;
 
 /* Measures the line size and the capacity of each level by pointer chasing
@@ -78,5 +89,13 @@ tc_status tc_mb_xray_measure(tc_xray *out, tc_error *err);
  * range), TC_ERESOURCE (no memory, no clock).
  */
 tc_status tc_mb_xray_measure_upto(int64_t max_bytes, tc_xray *out, tc_error *err);
+
+/*
+ * tc_mb_xray_measure_upto that stops early: once the slowest latency
+ * (memory) has set in beyond 8 MiB and held for two doublings of the
+ * working set, larger ones are not measured. What the profile uses: it stays quick when hwloc
+ * reports a huge cache one process cannot use.
+ */
+tc_status tc_mb_xray_measure_until(int64_t max_bytes, tc_xray *out, tc_error *err);
 
 #endif

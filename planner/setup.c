@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ast/error.h"
 
@@ -16,18 +17,37 @@ tc_plan_options tc_plan_options_default(void)
     return o;
 }
 
+/* $TCGEN_THREADS: digits only (no sign, space or suffix), 1 to the online
+ * CPUs; -1 when it is anything else. */
+static int env_threads(const char *env)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN), n = 0;
+    if (cpus < 1)
+        cpus = 1;
+    if (!*env)
+        return -1;
+    for (const char *p = env; *p; p++) {
+        if (*p < '0' || *p > '9' || n > cpus)
+            return -1;
+        n = 10 * n + (*p - '0');
+    }
+    return n >= 1 && n <= cpus ? (int)n : -1;
+}
+
 tc_status tc_plan_blas_load(const tc_plan_options *o, tc_blas **out, tc_error *err)
 {
     int threads = o->threads;
     const char *env = getenv("TCGEN_THREADS");
-    if (threads == 0 && env && *env) {
-        char *end;
-        long n = strtol(env, &end, 10);
-        if (*end != '\0' || n < 1 || n > 1024)
+    if (threads == 0 && env) {
+        threads = env_threads(env);
+        if (threads < 0) {
+            long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+            *out = NULL;
             return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "TCGEN_THREADS must be a whole number from 1 to 1024, not "
-                                "'%s'", env);
-        threads = (int)n;
+                                "TCGEN_THREADS must be a whole number from 1 to %ld (the "
+                                "online CPUs), not '%.100s'",
+                                cpus < 1 ? 1L : cpus, env);
+        }
     }
     return tc_rt_blas_load(o->blas, threads, out, err);
 }
@@ -38,17 +58,25 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
     if (o->reps < 0 || o->reps > 1000)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "repetitions must be 1 to 1000, not %d",
                             o->reps);
-    tc_mb_hardware_detect(&s->hw, NULL);
-    if (o->llc_bytes > 0)
-        s->hw.llc_bytes = o->llc_bytes;
-    s->params.model = o->model;
-    s->params.llc_bytes = s->hw.llc_bytes;
-    s->params.line_bytes = s->hw.line_bytes;
+    if (o->llc_bytes < 0)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "the cache size must be positive, not %lld",
+                            (long long)o->llc_bytes);
     tc_status st = tc_plan_blas_load(o, &s->blas, err);
     if (st != TC_OK)
         return st;
     st = tc_rt_timer_init(&s->timer, err);
+    if (st == TC_OK)
+        st = tc_mb_profile_get(s->blas, &s->timer, o->refresh_profile, o->profile_progress,
+                               o->profile_progress_data, &s->profile, &s->origin, err);
     if (st == TC_OK) {
+        s->hw = s->profile.used;
+        if (o->llc_bytes > 0) {
+            s->hw.llc_bytes = o->llc_bytes;
+            s->llc_overridden = 1;
+        }
+        s->params.model = o->model;
+        s->params.llc_bytes = s->hw.llc_bytes;
+        s->params.line_bytes = s->hw.line_bytes;
         s->options.blas = s->blas;
         s->options.timer = &s->timer;
         s->options.llc_bytes = s->hw.llc_bytes;
@@ -60,6 +88,16 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
     if (st != TC_OK)
         tc_plan_setup_close(s);
     return st;
+}
+
+/* Where the LLC size in use comes from. */
+static const char *llc_origin(const tc_plan_setup *s)
+{
+    if (s->llc_overridden)
+        return "--cache-size";
+    if (s->hw.nlevels > 0 && s->profile.source[s->hw.nlevels - 1] == TC_LEVEL_MEASURED)
+        return "measured";
+    return s->hw.source;
 }
 
 void tc_plan_setup_close(tc_plan_setup *s)
@@ -77,19 +115,11 @@ void tc_plan_setup_describe(const tc_plan_setup *s, char *buf, size_t n)
              tc_mb_model_name(s->params.model), s->options.reps, s->blas->name,
              s->blas->version[0] ? " " : "", s->blas->version, s->blas->threads,
              s->blas->threads == 1 ? "" : "s", (long long)(s->hw.llc_bytes / 1024),
-             s->hw.source, s->hw.line_bytes,
+             llc_origin(s), s->hw.line_bytes,
              s->options.flush == TC_FLUSH_CLFLUSH ? "clflush" : "remote");
 }
 
 void tc_plan_machine_signature(const tc_hardware *hw, char *buf, size_t n)
 {
-    size_t len = (size_t)snprintf(buf, n, "%s", hw->cpu_model[0] ? hw->cpu_model : "unknown cpu");
-    for (int l = 0; l < hw->nlevels && len < n; l++)
-        len += (size_t)snprintf(buf + len, n - len, "|L%d %lldK", hw->level[l].level,
-                                (long long)(hw->level[l].bytes / 1024));
-    if (len < n)
-        snprintf(buf + len, n - len, "|line %d|cpus %d", hw->line_bytes, hw->cpus);
-    for (char *p = buf; *p; p++) /* wisdom fields are tab separated, one per line */
-        if (*p == '\t' || *p == '\n' || *p == '\r')
-            *p = ' ';
+    tc_mb_hardware_signature(hw, buf, n);
 }

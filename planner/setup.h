@@ -8,6 +8,7 @@
 
 #include "microbench/hardware.h"
 #include "microbench/predict.h"
+#include "microbench/profile.h"
 #include "microbench/sample.h"
 
 /* The knobs; zero-initialise for the defaults. */
@@ -26,13 +27,19 @@ typedef struct tc_plan_options {
     double time_limit_s;     /* TC_MEASURE: limit per algorithm (0: 10) */
     void (*progress)(int done, int total, void *data); /* may be NULL */
     void *progress_data;
+    int refresh_profile;     /* 1: measure the machine profile anew */
+    tc_mb_profile_progress profile_progress; /* while measuring it; may be NULL */
+    void *profile_progress_data;
 } tc_plan_options;
 
 /* The defaults: model full, everything else 0. */
 tc_plan_options tc_plan_options_default(void);
 
 typedef struct tc_plan_setup {
-    tc_hardware hw;
+    tc_mb_profile profile;        /* the machine profile (profile.h) */
+    tc_mb_profile_origin origin;  /* where it came from */
+    int llc_overridden;           /* llc_bytes option given */
+    tc_hardware hw;               /* profile.used, LLC possibly overridden */
     tc_blas *blas;
     tc_timer timer;
     tc_mb_params params;
@@ -41,18 +48,24 @@ typedef struct tc_plan_setup {
 } tc_plan_setup;
 
 /*
- * Detects the hardware, loads the BLAS library, calibrates the timer and
- * makes a sampler. On failure everything already set up is released.
- * Errors: TC_EUSAGE (bad option values), TC_ERESOURCE (BLAS library not
- * found, out of memory), as their modules report them.
+ * Loads the BLAS library, calibrates the timer, gets the machine profile
+ * (read from its file, or measured and stored: tc_mb_profile_get) and
+ * makes a sampler over the hierarchy it uses. On failure everything
+ * already set up is released. Errors: TC_EUSAGE (bad option values, a bad
+ * $TCGEN_THREADS), TC_ERESOURCE (BLAS library not found, out of memory),
+ * as their modules report them.
  */
 tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_error *err);
 void tc_plan_setup_close(tc_plan_setup *s);
 
-/* Loads the BLAS library the options name, with their thread count. */
+/* Loads the BLAS library the options name, with their thread count, else
+ * $TCGEN_THREADS: digits only, 1 to the online CPUs (TC_EUSAGE naming it
+ * otherwise). */
 tc_status tc_plan_blas_load(const tc_plan_options *o, tc_blas **out, tc_error *err);
 
-/* "model full, 10 reps, openblas 0.3.21 (1 thread), LLC 32768 KiB (hwloc), ..." */
+/* "model full, 10 reps, openblas 0.3.21 (1 thread), LLC 14336 KiB (measured,
+ * profile), ..."; the LLC's origin is "measured", the detection source
+ * ("hwloc", "sysfs", "default") or "--cache-size". */
 void tc_plan_setup_describe(const tc_plan_setup *s, char *buf, size_t n);
 
 /* The machine as wisdom identifies it: CPU model, cache sizes, line size,

@@ -99,6 +99,14 @@ static void test_detect_this_machine(void)
         CU_ASSERT(hw.level[k].bytes > hw.level[k - 1].bytes);
     }
     CU_ASSERT(hw.cpus >= 1);
+    /* no padding from the CPU's brand string: it reaches headers and wisdom */
+    size_t n = strlen(hw.cpu_model);
+    CU_ASSERT(n == 0 || (hw.cpu_model[0] != ' ' && hw.cpu_model[n - 1] != ' '));
+    CU_ASSERT_PTR_NULL(strstr(hw.cpu_model, "  "));
+    char sig[512];
+    tc_mb_hardware_signature(&hw, sig, sizeof sig);
+    CU_ASSERT_PTR_NULL(strstr(sig, " |"));
+    CU_ASSERT_PTR_NULL(strchr(sig, '\t'));
     CU_ASSERT(strcmp(hw.source, "hwloc") == 0 || strcmp(hw.source, "sysfs") == 0 ||
               strcmp(hw.source, "default") == 0);
     /* Every source the machine offers agrees on the sizes (hwloc reads sysfs). */

@@ -1,0 +1,616 @@
+/*
+ * profile.c - the machine profile's file: where it lives, its text form,
+ * the checks that refuse a damaged or foreign one, and load-or-measure
+ * under a lock (profile.h). The measurements are in profile_measure.c.
+ *
+ * The text is one "key value" line per fact, written and read in the C
+ * locale (ast/c_locale.h), with doubles printed with 17 significant digits
+ * so that a profile read back is the profile written. The last line is
+ * "check HEX", the FNV-1a hash of everything before it: any damage (a
+ * truncated write, an edit, a stray byte) fails the check and the whole
+ * file is refused.
+ */
+#include "microbench/profile.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ast/c_locale.h"
+#include "ast/error.h"
+#include "runtime/file.h"
+
+#define PROFILE_MAGIC "tcgen-profile"
+#define PROFILE_TEXT_MAX 8192
+#define DISAGREE 2.0 /* measured / detected beyond this factor: the measurement wins */
+#define PLATEAU_TOL 1.25 /* a level's latencies stay within this factor (xray.c) */
+#define MEMORY_STEP 1.5  /* memory is at least this much slower than the LLC */
+
+/* ---- the path ---------------------------------------------------------- */
+
+tc_status tc_mb_profile_path(const char *blas_name, char *buf, size_t n, tc_error *err)
+{
+    char name[64];
+    size_t k = 0;
+    for (const char *p = blas_name && *blas_name ? blas_name : "blas"; *p && k + 1 < sizeof name;
+         p++) {
+        char ch = *p;
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                 (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+        name[k] = ok && !(k == 0 && ch == '.') ? ch : '_';
+        k++;
+    }
+    name[k] = '\0';
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int w;
+    /* the XDG rule: a relative XDG_CACHE_HOME is invalid and ignored */
+    if (xdg && xdg[0] == '/')
+        w = snprintf(buf, n, "%s/tcgen/profile-%s.txt", xdg, name);
+    else if (home && home[0] == '/')
+        w = snprintf(buf, n, "%s/.cache/tcgen/profile-%s.txt", home, name);
+    else
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "no place for the machine profile: neither XDG_CACHE_HOME nor "
+                            "HOME is an absolute directory");
+    if (w < 0 || (size_t)w >= n)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "the machine profile's path is too long (XDG_CACHE_HOME or HOME)");
+    return TC_OK;
+}
+
+/* mkdir -p of the directory holding path. */
+static tc_status make_parent(const char *path, tc_error *err)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir)
+        return TC_OK;
+    *slash = '\0';
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot create the directory '%s': %s",
+                                dir, strerror(errno));
+        *p = saved;
+        if (saved == '\0')
+            return TC_OK;
+    }
+}
+
+/* ---- the hierarchy in use ------------------------------------------------ */
+
+int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes)
+{
+    int n = x->npoints, start = 0;
+    while (start < n && x->point_bytes[start] <= upper_bytes)
+        start++;
+    /* runs of points within PLATEAU_TOL of their fastest; the longest (in
+     * working-set ratio) is the level, and it ends where its run ends */
+    double best_span = 0.0;
+    int best_last = -1;
+    double best_ns = 0.0;
+    for (int i = start; i < n;) {
+        double lo = x->point_ns[i];
+        int j = i + 1;
+        for (; j < n && x->point_ns[j] <= lo * PLATEAU_TOL && x->point_ns[j] >= lo / PLATEAU_TOL;
+             j++)
+            if (x->point_ns[j] < lo)
+                lo = x->point_ns[j];
+        double span = (double)x->point_bytes[j - 1] / (double)x->point_bytes[i];
+        if (j - i >= 3 && span > best_span) {
+            best_span = span;
+            best_last = j - 1;
+            best_ns = lo;
+        }
+        i = j;
+    }
+    /* no plateau, or nothing slower after it: the scan saw no memory step */
+    if (best_last < 0 || best_last + 1 >= n || !(x->point_ns[n - 1] > MEMORY_STEP * best_ns))
+        return 0;
+    return x->point_bytes[best_last];
+}
+
+void tc_mb_profile_choose(tc_mb_profile *p)
+{
+    const tc_hardware *d = &p->detected;
+    const tc_xray *x = &p->xray;
+    tc_hardware u = *d;
+    u.nlevels = 0;
+    /* the largest working set at which the measurement still saw a cache */
+    int64_t seen = p->llc_measured > 0 ? p->llc_measured
+                   : x->nlevels > 0    ? x->bytes[x->nlevels - 1]
+                                       : 0;
+    for (int k = 0; k < d->nlevels; k++) {
+        tc_cache_level l = d->level[k];
+        tc_mb_level_source src = TC_LEVEL_DETECTED;
+        int last = k == d->nlevels - 1;
+        int64_t m = last ? p->llc_measured : k < x->nlevels ? x->bytes[k] : 0;
+        if (m > 0) {
+            double ratio = (double)m / (double)l.bytes;
+            if (ratio > DISAGREE || ratio < 1.0 / DISAGREE) {
+                l.bytes = m;
+                src = TC_LEVEL_MEASURED;
+            }
+        } else if (!last && seen > 0 && (double)l.bytes > DISAGREE * (double)seen) {
+            continue; /* memory latency where it claims a cache: not there */
+        }
+        if (u.nlevels > 0 && l.bytes <= u.level[u.nlevels - 1].bytes)
+            continue; /* a level must hold more than the one above */
+        p->source[u.nlevels] = src;
+        u.level[u.nlevels++] = l;
+    }
+    if (u.nlevels == 0) { /* cannot happen with a detected hierarchy; stay usable */
+        u = *d;
+        for (int k = 0; k < u.nlevels; k++)
+            p->source[k] = TC_LEVEL_DETECTED;
+    }
+    u.llc_bytes = u.level[u.nlevels - 1].bytes;
+    if (x->line_bytes > 0 && ((double)x->line_bytes > DISAGREE * d->line_bytes ||
+                              (double)x->line_bytes * DISAGREE < d->line_bytes))
+        u.line_bytes = x->line_bytes;
+    p->used = u;
+}
+
+/* ---- text ------------------------------------------------------------------ */
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+typedef struct out {
+    char *buf;
+    size_t n, len;
+} out;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(out *o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(o->len < o->n ? o->buf + o->len : NULL, o->len < o->n ? o->n - o->len : 0,
+                      fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        o->len += (size_t)w;
+}
+
+/* Free text on one line: tabs and line ends would break the format. */
+static void clean(char *s)
+{
+    for (; *s; s++)
+        if (*s == '\n' || *s == '\r' || *s == '\t')
+            *s = ' ';
+}
+
+size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n)
+{
+    locale_t saved = tc_c_locale_enter();
+    out o = {buf, n, 0};
+    char text[TC_MB_SIGNATURE_MAX];
+    put(&o, "%s %d\n", PROFILE_MAGIC, TC_MB_PROFILE_VERSION);
+    snprintf(text, sizeof text, "%s", p->machine);
+    clean(text);
+    put(&o, "machine %s\n", text);
+    snprintf(text, sizeof text, "%s", p->blas);
+    clean(text);
+    put(&o, "blas %s\n", text);
+    snprintf(text, sizeof text, "%s", p->blas_version);
+    clean(text);
+    put(&o, "blas_version %s\n", text);
+    put(&o, "measured_at %.17g\nmeasure_seconds %.17g\n", p->measured_at, p->measure_seconds);
+    const tc_hardware *d = &p->detected;
+    snprintf(text, sizeof text, "%s", d->cpu_model);
+    clean(text);
+    put(&o, "cpu_model %s\ncpus %d\ndetected_source %s\ndetected_line %d\n", text, d->cpus,
+        d->source, d->line_bytes);
+    for (int k = 0; k < d->nlevels; k++)
+        put(&o, "detected %d %lld %d %d %d\n", d->level[k].level, (long long)d->level[k].bytes,
+            d->level[k].line_bytes, d->level[k].ways, d->level[k].shared_by);
+    const tc_xray *x = &p->xray;
+    put(&o, "measured_line %d\nmeasured_seconds %.17g\n", x->line_bytes, x->seconds);
+    for (int k = 0; k < x->nlevels; k++)
+        put(&o, "measured %lld %.17g\n", (long long)x->bytes[k], x->latency_ns[k]);
+    put(&o, "memory_latency_ns %.17g\nmeasured_llc %lld\n", x->latency_ns[x->nlevels],
+        (long long)p->llc_measured);
+    put(&o, "stream_lines %d\ntimer_resolution_s %.17g\ntimer_overhead_s %.17g\n",
+        p->stream_lines, p->timer_resolution_s, p->timer_overhead_s);
+    put(&o, "peak_flops %.17g\nmemory_bandwidth %.17g\n", p->peak_flops, p->memory_bandwidth);
+    size_t body = o.len;
+    if (body < n)
+        put(&o, "check %016llx\n", (unsigned long long)fnv1a(buf, body));
+    else
+        o.len += 23; /* "check " + 16 digits + "\n" */
+    tc_c_locale_leave(saved);
+    return o.len;
+}
+
+/* Whole-line parsers: 0 when the rest of the line is exactly that. */
+static int read_ll(const char *s, long long lo, long long hi, long long *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || errno || x < lo || x > hi)
+        return -1;
+    *v = x;
+    return *end == '\0' || *end == ' ' ? 0 : -1;
+}
+
+static int read_int(const char *s, long long lo, long long hi, int *v)
+{
+    long long x;
+    if (read_ll(s, lo, hi, &x) != 0 || strchr(s, ' '))
+        return -1;
+    *v = (int)x;
+    return 0;
+}
+
+static int read_double(const char *s, double lo, double hi, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end != '\0' || errno || !(x >= lo && x <= hi))
+        return -1;
+    *v = x;
+    return 0;
+}
+
+/* Five numbers of a "detected" line. */
+static int read_level(const char *s, tc_cache_level *l)
+{
+    long long v[5];
+    const char *p = s;
+    for (int i = 0; i < 5; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtoll(p, &end, 10);
+        if (end == p || errno || (i < 4 && *end != ' ') || (i == 4 && *end != '\0'))
+            return -1;
+        p = end + (i < 4);
+    }
+    if (v[0] < 1 || v[0] > 9 || v[1] < 1 || v[1] > ((long long)1 << 50) || v[2] < 0 ||
+        v[2] > 4096 || v[3] < -1 || v[3] > 1 << 16 || v[4] < 0 || v[4] > 1 << 20)
+        return -1;
+    *l = (tc_cache_level){(int)v[0], v[1], (int)v[2], (int)v[3], (int)v[4]};
+    return 0;
+}
+
+static int read_measured(const char *s, int64_t *bytes, double *ns)
+{
+    long long b;
+    if (read_ll(s, 1, (long long)1 << 50, &b) != 0)
+        return -1;
+    const char *sp = strchr(s, ' ');
+    if (!sp || read_double(sp + 1, 0.0, 1e9, ns) != 0)
+        return -1;
+    *bytes = b;
+    return 0;
+}
+
+/* Bits of what a valid profile must hold. */
+enum {
+    HAVE_MAGIC = 1 << 0, HAVE_MACHINE = 1 << 1, HAVE_BLAS = 1 << 2, HAVE_BLAS_VERSION = 1 << 3,
+    HAVE_AT = 1 << 4, HAVE_SECONDS = 1 << 5, HAVE_CPU = 1 << 6, HAVE_CPUS = 1 << 7,
+    HAVE_DSOURCE = 1 << 8, HAVE_DLINE = 1 << 9, HAVE_MLINE = 1 << 10, HAVE_MSECONDS = 1 << 11,
+    HAVE_MEMLAT = 1 << 12, HAVE_STREAM = 1 << 13, HAVE_RES = 1 << 14, HAVE_OVER = 1 << 15,
+    HAVE_PEAK = 1 << 16, HAVE_BW = 1 << 17, HAVE_LLC = 1 << 18, HAVE_ALL = (1 << 19) - 1
+};
+
+static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, unsigned *have,
+                            char *why, size_t n)
+{
+    unsigned bit = 0;
+    int bad = 0;
+    double mem_ns;
+    if (strcmp(key, PROFILE_MAGIC) == 0) {
+        int version;
+        bit = HAVE_MAGIC;
+        if (read_int(v, 0, 1000000, &version) != 0 || version != TC_MB_PROFILE_VERSION) {
+            snprintf(why, n, "format version '%.40s', this tcgen writes %d", v,
+                     TC_MB_PROFILE_VERSION);
+            return TC_EINPUT;
+        }
+    } else if (!(*have & HAVE_MAGIC)) {
+        snprintf(why, n, "it does not start with '%s %d'", PROFILE_MAGIC, TC_MB_PROFILE_VERSION);
+        return TC_EINPUT;
+    } else if (strcmp(key, "machine") == 0) {
+        bit = HAVE_MACHINE;
+        snprintf(p->machine, sizeof p->machine, "%s", v);
+    } else if (strcmp(key, "blas") == 0) {
+        bit = HAVE_BLAS;
+        snprintf(p->blas, sizeof p->blas, "%s", v);
+    } else if (strcmp(key, "blas_version") == 0) {
+        bit = HAVE_BLAS_VERSION;
+        snprintf(p->blas_version, sizeof p->blas_version, "%s", v);
+    } else if (strcmp(key, "measured_at") == 0) {
+        bit = HAVE_AT;
+        bad = read_double(v, 0.0, 1e12, &p->measured_at);
+    } else if (strcmp(key, "measure_seconds") == 0) {
+        bit = HAVE_SECONDS;
+        bad = read_double(v, 0.0, 1e6, &p->measure_seconds);
+    } else if (strcmp(key, "cpu_model") == 0) {
+        bit = HAVE_CPU;
+        snprintf(p->detected.cpu_model, sizeof p->detected.cpu_model, "%s", v);
+    } else if (strcmp(key, "cpus") == 0) {
+        bit = HAVE_CPUS;
+        bad = read_int(v, 1, 1 << 20, &p->detected.cpus);
+    } else if (strcmp(key, "detected_source") == 0) {
+        bit = HAVE_DSOURCE;
+        bad = strlen(v) >= sizeof p->detected.source || !*v;
+        if (!bad)
+            snprintf(p->detected.source, sizeof p->detected.source, "%s", v);
+    } else if (strcmp(key, "detected_line") == 0) {
+        bit = HAVE_DLINE;
+        bad = read_int(v, 8, 4096, &p->detected.line_bytes);
+    } else if (strcmp(key, "detected") == 0) {
+        bad = p->detected.nlevels == TC_MB_MAX_LEVELS ||
+              read_level(v, &p->detected.level[p->detected.nlevels]) != 0;
+        if (!bad)
+            p->detected.nlevels++;
+    } else if (strcmp(key, "measured_line") == 0) {
+        bit = HAVE_MLINE;
+        bad = read_int(v, 0, 4096, &p->xray.line_bytes);
+    } else if (strcmp(key, "measured_seconds") == 0) {
+        bit = HAVE_MSECONDS;
+        bad = read_double(v, 0.0, 1e6, &p->xray.seconds);
+    } else if (strcmp(key, "measured") == 0) {
+        int k = p->xray.nlevels;
+        bad = k == TC_MB_MAX_LEVELS || (*have & HAVE_MEMLAT) ||
+              read_measured(v, &p->xray.bytes[k], &p->xray.latency_ns[k]) != 0;
+        if (!bad)
+            p->xray.nlevels++;
+    } else if (strcmp(key, "memory_latency_ns") == 0) {
+        bit = HAVE_MEMLAT;
+        bad = read_double(v, 0.0, 1e9, &mem_ns);
+        if (!bad)
+            p->xray.latency_ns[p->xray.nlevels] = mem_ns;
+    } else if (strcmp(key, "measured_llc") == 0) {
+        long long b;
+        bit = HAVE_LLC;
+        bad = read_ll(v, 0, (long long)1 << 50, &b) != 0 || strchr(v, ' ');
+        if (!bad)
+            p->llc_measured = b;
+    } else if (strcmp(key, "stream_lines") == 0) {
+        bit = HAVE_STREAM;
+        bad = read_int(v, 0, 4096, &p->stream_lines);
+    } else if (strcmp(key, "timer_resolution_s") == 0) {
+        bit = HAVE_RES;
+        bad = read_double(v, 0.0, 1.0, &p->timer_resolution_s);
+    } else if (strcmp(key, "timer_overhead_s") == 0) {
+        bit = HAVE_OVER;
+        bad = read_double(v, 0.0, 1.0, &p->timer_overhead_s);
+    } else if (strcmp(key, "peak_flops") == 0) {
+        bit = HAVE_PEAK;
+        bad = read_double(v, 1e6, 1e16, &p->peak_flops);
+    } else if (strcmp(key, "memory_bandwidth") == 0) {
+        bit = HAVE_BW;
+        bad = read_double(v, 1e6, 1e16, &p->memory_bandwidth);
+    } else {
+        snprintf(why, n, "unknown line '%.40s'", key);
+        return TC_EINPUT;
+    }
+    if (bad) {
+        snprintf(why, n, "malformed or out-of-range '%.40s' line", key);
+        return TC_EINPUT;
+    }
+    if (bit && (*have & bit)) {
+        snprintf(why, n, "the '%.40s' line appears twice", key);
+        return TC_EINPUT;
+    }
+    *have |= bit;
+    return TC_OK;
+}
+
+tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err)
+{
+    memset(p, 0, sizeof *p);
+    size_t len = strlen(text);
+    if (len == 0 || len > PROFILE_TEXT_MAX)
+        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile is %s",
+                            len ? "too long to be one" : "empty");
+    /* the checksum line covers every byte before it */
+    const char *check = NULL;
+    for (const char *q = strstr(text, "check "); q; q = strstr(q + 1, "check "))
+        if (q == text || q[-1] == '\n')
+            check = q;
+    char expect[32];
+    if (!check || text[len - 1] != '\n')
+        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile has no checksum line at its end "
+                                                  "(a truncated write?)");
+    snprintf(expect, sizeof expect, "check %016llx\n",
+             (unsigned long long)fnv1a(text, (size_t)(check - text)));
+    if (strcmp(check, expect) != 0)
+        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile's checksum does not match its "
+                                                  "content (damaged or edited)");
+    locale_t saved = tc_c_locale_enter();
+    unsigned have = 0;
+    char why[TC_ERROR_MESSAGE_MAX] = "";
+    int lineno = 0;
+    tc_status st = TC_OK;
+    for (const char *q = text; q < check && st == TC_OK; lineno++) {
+        const char *nl = memchr(q, '\n', (size_t)(check - q));
+        if (!nl) {
+            snprintf(why, sizeof why, "a line without an end");
+            st = TC_EINPUT;
+            break;
+        }
+        char line[1024];
+        size_t n = (size_t)(nl - q);
+        if (n >= sizeof line) {
+            snprintf(why, sizeof why, "a line longer than %zu bytes", sizeof line - 1);
+            st = TC_EINPUT;
+            break;
+        }
+        memcpy(line, q, n);
+        line[n] = '\0';
+        q = nl + 1;
+        char *sp = strchr(line, ' ');
+        if (!sp) {
+            snprintf(why, sizeof why, "a line without a value");
+            st = TC_EINPUT;
+            break;
+        }
+        *sp = '\0';
+        st = parse_line(p, line, sp + 1, &have, why, sizeof why);
+    }
+    tc_c_locale_leave(saved);
+    if (st == TC_OK && (have != HAVE_ALL || p->detected.nlevels == 0)) {
+        snprintf(why, sizeof why, "a required line is missing");
+        st = TC_EINPUT;
+    }
+    if (st != TC_OK) {
+        memset(p, 0, sizeof *p);
+        return tc_error_set(err, TC_EINPUT, lineno, 0, "the profile is damaged: line %d: %s",
+                            lineno, why);
+    }
+    /* derived: the detected description's summary and the hierarchy in use */
+    tc_hardware *d = &p->detected;
+    d->llc_bytes = d->level[d->nlevels - 1].bytes;
+    tc_mb_profile_choose(p);
+    return TC_OK;
+}
+
+tc_status tc_mb_profile_check(const tc_mb_profile *p, const tc_hardware *detected,
+                              const tc_blas *blas, tc_error *err)
+{
+    char sig[TC_MB_SIGNATURE_MAX];
+    tc_mb_hardware_signature(detected, sig, sizeof sig);
+    if (strcmp(sig, p->machine) != 0)
+        return tc_error_set(err, TC_EINPUT, 0, 0,
+                            "the profile is of another machine ('%.200s', this is '%.200s')",
+                            p->machine, sig);
+    char version[sizeof p->blas_version];
+    snprintf(version, sizeof version, "%s", blas->version);
+    clean(version);
+    if (strcmp(p->blas, blas->name) != 0 || strcmp(p->blas_version, version) != 0)
+        return tc_error_set(err, TC_EINPUT, 0, 0,
+                            "the profile is of another BLAS library (%.100s %.100s, this is "
+                            "%.100s %.100s)",
+                            p->blas, p->blas_version, blas->name, version);
+    return TC_OK;
+}
+
+/* ---- load or measure --------------------------------------------------- */
+
+/* The file's text in buf; -1 when it cannot be read or is too long. */
+static int read_file(const char *path, char *buf, size_t n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t len = fread(buf, 1, n - 1, f);
+    int too_long = len == n - 1 && fgetc(f) != EOF;
+    int bad = ferror(f);
+    fclose(f);
+    if (too_long || bad)
+        return -1;
+    buf[len] = '\0';
+    if (strlen(buf) != len) /* a NUL byte inside: damage */
+        buf[0] = '\0';
+    return 0;
+}
+
+/* Reads and checks path's profile: 1 valid (*p filled), 0 absent, -1
+ * refused (why in note). */
+static int try_load(const char *path, const tc_hardware *detected, const tc_blas *blas,
+                    tc_mb_profile *p, char *note, size_t n)
+{
+    char *buf = malloc(PROFILE_TEXT_MAX + 2);
+    if (!buf)
+        return 0;
+    int r = read_file(path, buf, PROFILE_TEXT_MAX + 2);
+    if (r != 0) {
+        free(buf);
+        return 0;
+    }
+    tc_error e;
+    tc_status st = tc_mb_profile_parse(buf, p, &e);
+    free(buf);
+    if (st == TC_OK)
+        st = tc_mb_profile_check(p, detected, blas, &e);
+    if (st != TC_OK) {
+        snprintf(note, n, "refused %.200s: %.250s; measured anew", path, e.message);
+        return -1;
+    }
+    return 1;
+}
+
+static tc_status save(const char *path, const tc_mb_profile *p, tc_error *err)
+{
+    char *text = malloc(PROFILE_TEXT_MAX + 1);
+    if (!text)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory writing the profile");
+    size_t len = tc_mb_profile_format(p, text, PROFILE_TEXT_MAX + 1);
+    tc_status st = len > PROFILE_TEXT_MAX
+                       ? tc_error_set(err, TC_EINTERNAL, 0, 0, "the profile text is too long")
+                       : make_parent(path, err);
+    if (st == TC_OK)
+        st = tc_rt_file_replace(path, text, len, err);
+    free(text);
+    return st;
+}
+
+tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refresh,
+                            tc_mb_profile_progress progress, void *data, tc_mb_profile *p,
+                            tc_mb_profile_origin *origin, tc_error *err)
+{
+    tc_mb_profile_origin local;
+    tc_mb_profile_origin *o = origin ? origin : &local;
+    memset(o, 0, sizeof *o);
+    if (!blas || !timer || !p)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_profile_get: NULL argument");
+    tc_hardware detected;
+    tc_mb_hardware_detect(&detected, NULL);
+    tc_error e;
+    int have_path = tc_mb_profile_path(blas->name, o->path, sizeof o->path, &e) == TC_OK;
+    if (!have_path) {
+        o->path[0] = '\0';
+        snprintf(o->note, sizeof o->note, "%.400s; measured for this run only", e.message);
+    }
+    if (have_path && !refresh && try_load(o->path, &detected, blas, p, o->note,
+                                          sizeof o->note) == 1) {
+        o->loaded = 1;
+        return TC_OK;
+    }
+    /* one process measures; the others wait and then read its result */
+    int lock = -1;
+    if (have_path && make_parent(o->path, &e) == TC_OK)
+        lock = tc_rt_file_lock(o->path, &e);
+    if (have_path && lock < 0)
+        snprintf(o->note, sizeof o->note, "%s", e.message);
+    if (lock >= 0 && !refresh) {
+        char again[TC_ERROR_MESSAGE_MAX] = "";
+        if (try_load(o->path, &detected, blas, p, again, sizeof again) == 1) {
+            tc_rt_file_unlock(lock);
+            o->loaded = 1;
+            o->note[0] = '\0';
+            return TC_OK;
+        }
+    }
+    tc_status st = tc_mb_profile_measure(&detected, blas, timer, progress, data, p, err);
+    if (st == TC_OK && lock >= 0) {
+        if (save(o->path, p, &e) == TC_OK)
+            o->saved = 1;
+        else
+            snprintf(o->note, sizeof o->note, "%s", e.message);
+    }
+    tc_rt_file_unlock(lock);
+    return st;
+}

@@ -1,0 +1,134 @@
+/*
+ * profile.h - the machine profile: what one process can use of this
+ * machine, measured once per machine and BLAS library and kept in a file
+ * (docs/prediction.md).
+ *
+ * hwloc or sysfs give the first guess of the cache hierarchy
+ * (hardware.h); an X-Ray-style measurement checks it, and where a level's
+ * measured capacity differs from the detected one by more than 2x the
+ * measurement is used (a virtual machine may report the host's whole L3
+ * while one process sees a few MiB of it). The profile also holds the
+ * timer's resolution and overhead, the stream-prefetch depth, one core's
+ * peak dgemm flop rate and memory bandwidth (the bounds no prediction may
+ * beat), and the BLAS identity.
+ *
+ * The file is $XDG_CACHE_HOME/tcgen/profile-BLAS.txt (else
+ * $HOME/.cache/tcgen/...): "key value" lines in the C locale, ending with
+ * a checksum line. A file that is damaged (bad checksum, a missing or
+ * malformed line) or foreign (another machine, another BLAS version) is
+ * refused as a whole and the profile measured anew; it is replaced
+ * atomically under an advisory lock, so concurrent processes never see a
+ * half-written profile and measure it once.
+ */
+#ifndef TC_MICROBENCH_PROFILE_H
+#define TC_MICROBENCH_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microbench/hardware.h"
+#include "runtime/blas.h"
+#include "runtime/timer.h"
+#include "tcgen.h"
+
+#define TC_MB_PROFILE_VERSION 1
+#define TC_MB_SIGNATURE_MAX 512
+
+/* Where a level of the hierarchy in use comes from. */
+typedef enum { TC_LEVEL_DETECTED = 0, TC_LEVEL_MEASURED = 1 } tc_mb_level_source;
+
+typedef struct tc_mb_profile {
+    char machine[TC_MB_SIGNATURE_MAX]; /* tc_mb_hardware_signature of detected */
+    char blas[32];                     /* BLAS name and version string */
+    char blas_version[128];
+    tc_hardware detected;              /* hwloc / sysfs / defaults */
+    tc_xray xray;                      /* the measurement */
+    int64_t llc_measured;              /* what one process can use of the
+                                          last level (0: could not tell) */
+    tc_hardware used;                  /* what predictions use */
+    tc_mb_level_source source[TC_MB_MAX_LEVELS]; /* per level of used */
+    int stream_lines;                  /* lines a unit-stride stream is fetched
+                                          ahead (0: no stream prefetch seen) */
+    double timer_resolution_s, timer_overhead_s;
+    double peak_flops;                 /* one thread, dgemm, flop/s */
+    double memory_bandwidth;           /* one thread, streaming read, bytes/s */
+    double measured_at;                /* Unix time of the measurement */
+    double measure_seconds;            /* how long it took */
+} tc_mb_profile;
+
+/* How tc_mb_profile_get came by the profile. */
+typedef struct tc_mb_profile_origin {
+    char path[4096];                   /* the file ("" when none could be named) */
+    int loaded;                        /* 1 read from path, 0 measured now */
+    int saved;                         /* measured and written to path */
+    char note[TC_ERROR_MESSAGE_MAX];   /* why a file was refused or not written */
+} tc_mb_profile_origin;
+
+/* The profile file for BLAS library `blas_name` (its name, e.g. "openblas";
+ * other characters than [A-Za-z0-9._-] become '_'): under $XDG_CACHE_HOME
+ * when set and absolute, else $HOME/.cache. TC_ERESOURCE when neither is
+ * usable or the path does not fit in n. */
+tc_status tc_mb_profile_path(const char *blas_name, char *buf, size_t n, tc_error *err);
+
+/*
+ * Chooses the hierarchy in use from the detected one and the measurement:
+ * level by level from L1, the measured capacity where it differs from the
+ * detected one by more than 2x - for the last level, llc_measured; a
+ * detected level above the last that is larger than every cache the
+ * measurement found is dropped. Fills
+ * p->used and p->source from p->detected and p->xray.
+ */
+void tc_mb_profile_choose(tc_mb_profile *p);
+
+/*
+ * The capacity of the last level one process can use, from the latency
+ * curve of x: past `upper_bytes` (the level above), the longest plateau -
+ * points within 1.25x of their fastest, spanning the largest ratio of
+ * working sets - ends where the level ends. On a shared host (and with
+ * TLB misses adding their own ramp) the curve climbs slowly from the LLC
+ * to memory, and X-Ray's level finder splits that ramp into invented
+ * levels; the longest plateau is the level a process can rely on.
+ * 0 when there is no plateau or nothing slower after it (no memory step).
+ */
+int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes);
+
+/* The profile as text (the file's content, checksum included); snprintf
+ * semantics. Numbers are written in the C locale whatever the caller's. */
+size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n);
+
+/* Reads text written by tc_mb_profile_format. TC_EINPUT with a message
+ * saying what is wrong when the text is damaged in any way (nothing of it
+ * is used then). */
+tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err);
+
+/* TC_EINPUT when p was measured on another machine (its signature differs
+ * from that of `detected`) or with another BLAS library or version. */
+tc_status tc_mb_profile_check(const tc_mb_profile *p, const tc_hardware *detected,
+                              const tc_blas *blas, tc_error *err);
+
+/* Progress of a measurement: "caches", "bandwidth", ... (may be NULL). */
+typedef void (*tc_mb_profile_progress)(const char *step, int done, int total, void *data);
+
+/*
+ * Measures the profile now (a few seconds, at most about 30): caches by
+ * X-Ray, stream-prefetch depth, memory bandwidth, peak dgemm rate with one
+ * BLAS thread (the library's thread count is restored), and takes the
+ * timer's figures from `timer`. TC_ERESOURCE when memory runs out.
+ */
+tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas,
+                                const tc_timer *timer, tc_mb_profile_progress progress,
+                                void *data, tc_mb_profile *p, tc_error *err);
+
+/*
+ * The profile for this machine and blas: read from its file when that is
+ * valid and `refresh` is 0; otherwise measured (under the file's lock,
+ * re-reading first in case another process measured it meanwhile) and
+ * written atomically. A profile that cannot be written is still returned
+ * (origin->note says why). Errors: those of tc_mb_profile_measure.
+ * origin may be NULL.
+ */
+tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refresh,
+                            tc_mb_profile_progress progress, void *data, tc_mb_profile *p,
+                            tc_mb_profile_origin *origin, tc_error *err);
+
+#endif

@@ -1,0 +1,242 @@
+/*
+ * profile_measure.c - measuring the machine profile (profile.h): the
+ * caches by X-Ray (xray.c, stopping once memory latency is established),
+ * the stream-prefetch depth, one thread's streaming-read bandwidth and
+ * peak dgemm rate. Each figure is the best (or the median, for
+ * latencies) of several tries, so another tenant's burst does not make
+ * the machine look slower than it is: these are bounds.
+ */
+#include "microbench/profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ast/error.h"
+#include "microbench/touch.h"
+#include "runtime/memory.h"
+
+#if !defined(TC_PROFILE_CLFLUSH) && (defined(__x86_64__) || (defined(__i386__) && defined(__SSE2__)))
+#include <emmintrin.h>
+#define TC_PROFILE_CLFLUSH 1
+#elif !defined(TC_PROFILE_CLFLUSH)
+#define TC_PROFILE_CLFLUSH 0
+#endif
+
+#define MIB ((int64_t)1 << 20)
+#define XRAY_FLOOR (64 * MIB)    /* scan at least this far */
+#define XRAY_CEILING (128 * MIB) /* past it TLB misses add a step of their own */
+#define BW_MIN (64 * MIB)        /* streamed buffer: well beyond the caches */
+#define BW_MAX (256 * MIB)
+#define BW_PASSES 4
+#define GEMM_N 256
+#define GEMM_REPS 12
+#define STREAM_TRAIN 16          /* lines read in order before the probe */
+#define STREAM_MAX 32            /* deepest prefetch looked for */
+#define STREAM_REPS 15
+
+static void *volatile profile_sink;
+
+static void report(tc_mb_profile_progress progress, void *data, const char *step, int done)
+{
+    if (progress)
+        progress(step, done, 4, data);
+}
+
+/* ---- bandwidth ---------------------------------------------------------- */
+
+typedef double v4 __attribute__((vector_size(32)));
+
+/* Sum of n doubles (n a multiple of 16), four independent vector sums. */
+static double stream_sum(const double *p, int64_t n)
+{
+    v4 a = {0, 0, 0, 0}, b = a, c = a, d = a;
+    for (int64_t i = 0; i < n; i += 16) {
+        v4 x, y, z, w;
+        memcpy(&x, p + i, sizeof x);
+        memcpy(&y, p + i + 4, sizeof y);
+        memcpy(&z, p + i + 8, sizeof z);
+        memcpy(&w, p + i + 12, sizeof w);
+        a += x;
+        b += y;
+        c += z;
+        d += w;
+    }
+    v4 s = a + b + c + d;
+    return s[0] + s[1] + s[2] + s[3];
+}
+
+static tc_status measure_bandwidth(int64_t llc_bytes, double *bytes_per_s, tc_error *err)
+{
+    int64_t bytes = 4 * llc_bytes;
+    bytes = bytes < BW_MIN ? BW_MIN : bytes > BW_MAX ? BW_MAX : bytes;
+    int64_t n = bytes / 8 / 16 * 16;
+    double *p = tc_rt_alloc(n, err);
+    if (!p)
+        return TC_ERESOURCE;
+    tc_mb_shape all = {n, 1, 1, 0};
+    tc_mb_touch_init(p, &all);
+    double best = 0.0, sum = 0.0;
+    for (int r = 0; r < BW_PASSES; r++) {
+        double t0 = tc_rt_now();
+        sum += stream_sum(p, n);
+        double t = tc_rt_now() - t0;
+        if (t > 0 && (best == 0.0 || t < best))
+            best = t;
+    }
+    profile_sink = &sum;
+    tc_rt_free(p);
+    *bytes_per_s = best > 0 ? (double)n * 8.0 / best : 1e9;
+    return TC_OK;
+}
+
+/* ---- peak flop rate ------------------------------------------------------- */
+
+static tc_status measure_peak(const tc_blas *blas, double *flops, tc_error *err)
+{
+    const int n = GEMM_N;
+    double *a = tc_rt_alloc(3 * (int64_t)n * n, err);
+    if (!a)
+        return TC_ERESOURCE;
+    double *b = a + n * n, *c = b + n * n;
+    tc_mb_shape all = {3 * (int64_t)n * n, 1, 1, 0};
+    tc_mb_touch_init(a, &all);
+    /* one thread: the bound is per thread (a case's time x its threads) */
+    int threads = blas->threads;
+    if (blas->set_threads && threads != 1)
+        blas->set_threads(1);
+    double best = 0.0;
+    for (int r = 0; r < GEMM_REPS; r++) {
+        double t0 = tc_rt_now();
+        blas->dgemm(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, TC_CBLAS_NO_TRANS, n, n, n,
+                    r % 2 ? 1.0 : -1.0, a, n, b, n, 1.0, c, n);
+        double t = tc_rt_now() - t0;
+        if (r > 0 && t > 0 && (best == 0.0 || t < best)) /* the first call warms up */
+            best = t;
+    }
+    if (blas->set_threads && threads != 1 && threads > 0)
+        blas->set_threads(threads);
+    tc_rt_free(a);
+    *flops = best > 0 ? 2.0 * n * n * (double)n / best : 1e9;
+    return TC_OK;
+}
+
+/* ---- stream-prefetch depth --------------------------------------------- */
+
+#if TC_PROFILE_CLFLUSH
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Ticks of one load of line `probe` of p after flushing lines
+ * 0..STREAM_TRAIN+STREAM_MAX and, when train, reading lines
+ * 0..STREAM_TRAIN-1 in order; median of STREAM_REPS. */
+static uint64_t probe_ticks(volatile const double *p, int line_doubles, int probe, int train)
+{
+    uint64_t t[STREAM_REPS];
+    double acc = 0.0;
+    for (int r = 0; r < STREAM_REPS; r++) {
+        for (int k = 0; k <= STREAM_TRAIN + STREAM_MAX; k++)
+            _mm_clflush((const void *)(p + (size_t)k * line_doubles));
+        _mm_mfence();
+        for (int k = 0; train && k < STREAM_TRAIN; k++)
+            acc += p[(size_t)k * line_doubles];
+        /* let the prefetches the stream started land */
+        struct timespec pause = {0, 20000};
+        nanosleep(&pause, NULL);
+        uint64_t t0 = tc_rt_timer_start();
+        acc += p[(size_t)probe * line_doubles];
+        uint64_t t1 = tc_rt_timer_stop();
+        t[r] = t1 > t0 ? t1 - t0 : 0;
+    }
+    profile_sink = &acc;
+    qsort(t, STREAM_REPS, sizeof t[0], cmp_u64);
+    return t[STREAM_REPS / 2];
+}
+
+/* Lines past the end of a trained stream that arrive before they are
+ * asked for: the first probe distance that costs nearer a miss than a
+ * hit ends the count. */
+static int measure_stream(int line_bytes)
+{
+    int ld = line_bytes / 8;
+    double *p = tc_rt_alloc((int64_t)(STREAM_TRAIN + STREAM_MAX + 2) * ld, NULL);
+    if (!p)
+        return 0;
+    memset(p, 0, (size_t)(STREAM_TRAIN + STREAM_MAX + 2) * (size_t)line_bytes);
+    double miss = (double)probe_ticks(p, ld, STREAM_TRAIN + STREAM_MAX, 0);
+    volatile double warm = p[0];
+    (void)warm;
+    uint64_t t0 = tc_rt_timer_start();
+    warm = p[0];
+    uint64_t t1 = tc_rt_timer_stop();
+    double hit = t1 > t0 ? (double)(t1 - t0) : 1.0;
+    int depth = 0;
+    if (miss > 1.5 * hit)
+        for (int d = 0; d < STREAM_MAX; d++) {
+            double t = (double)probe_ticks(p, ld, STREAM_TRAIN + d, 1);
+            if (t * t > hit * miss) /* nearer the miss, geometrically */
+                break;
+            depth = d + 1;
+        }
+    tc_rt_free(p);
+    return depth;
+}
+#else
+static int measure_stream(int line_bytes)
+{
+    (void)line_bytes;
+    return 0;
+}
+#endif
+
+/* ---- the profile ------------------------------------------------------------ */
+
+tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas,
+                                const tc_timer *timer, tc_mb_profile_progress progress,
+                                void *data, tc_mb_profile *p, tc_error *err)
+{
+    if (!detected || !blas || !timer || !p)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_profile_measure: NULL argument");
+    double started = tc_rt_now();
+    memset(p, 0, sizeof *p);
+    p->detected = *detected;
+    tc_mb_hardware_signature(detected, p->machine, sizeof p->machine);
+    snprintf(p->blas, sizeof p->blas, "%s", blas->name);
+    snprintf(p->blas_version, sizeof p->blas_version, "%s", blas->version);
+    for (char *c = p->blas_version; *c; c++)
+        if (*c == '\n' || *c == '\r' || *c == '\t')
+            *c = ' ';
+
+    report(progress, data, "caches", 0);
+    int64_t scan = 2 * detected->llc_bytes;
+    scan = scan < XRAY_FLOOR ? XRAY_FLOOR : scan > XRAY_CEILING ? XRAY_CEILING : scan;
+    tc_status st = tc_mb_xray_measure_until(scan, &p->xray, err);
+    if (st != TC_OK)
+        return st;
+    /* the level above the last as the measurement sees it */
+    int64_t upper = 0;
+    for (int k = 0; k + 1 < detected->nlevels; k++)
+        upper = k < p->xray.nlevels ? p->xray.bytes[k] : detected->level[k].bytes;
+    p->llc_measured = tc_mb_profile_llc_from_curve(&p->xray, upper);
+    tc_mb_profile_choose(p);
+
+    report(progress, data, "stream prefetch", 1);
+    p->stream_lines = measure_stream(p->used.line_bytes);
+    report(progress, data, "memory bandwidth", 2);
+    st = measure_bandwidth(p->used.llc_bytes, &p->memory_bandwidth, err);
+    if (st != TC_OK)
+        return st;
+    report(progress, data, "peak flop rate", 3);
+    st = measure_peak(blas, &p->peak_flops, err);
+    if (st != TC_OK)
+        return st;
+    report(progress, data, "done", 4);
+    p->timer_resolution_s = timer->resolution_s;
+    p->timer_overhead_s = timer->overhead_ticks * timer->seconds_per_tick;
+    p->measured_at = (double)time(NULL);
+    p->measure_seconds = tc_rt_now() - started;
+    return TC_OK;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# profile_test.sh - the machine profile as a user meets it: measured by the
+# first command on a machine and stored under $XDG_CACHE_HOME/tcgen (else
+# ~/.cache/tcgen), loaded by later ones (tcgen info says which), refused
+# and measured anew when damaged, refreshed by info --measure, written
+# whole by concurrent first runs, --cache-size labelled as such. Each step
+# runs in a temporary cache directory: the user's is never touched.
+# Ends with "profile_test: N passed, N failed". No assertion on time.
+set -u
+TCGEN=${TCGEN:-build/tcgen}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in $(head -c 600 "$1")"; }
+
+export XDG_CACHE_HOME="$tmp/cache"
+profile="$XDG_CACHE_HOME/tcgen/profile-openblas.txt"
+
+# 1. First run: measured and saved; the file is complete.
+"$TCGEN" info --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info (first): $(cat "$tmp/err")"
+has "$tmp/out" "^# profile_origin measured now, saved" "first info"
+has "$tmp/out" "^# profile $profile\$" "first info path"
+[ -s "$profile" ] && ok || bad "no profile file at $profile"
+tail -n 1 "$profile" | grep -q "^check [0-9a-f]\{16\}\$" && ok || bad "profile does not end with its checksum"
+ls "$XDG_CACHE_HOME/tcgen" | grep -q '\.tmp\.' && bad "a temporary was left behind" || ok
+
+# 2. Later runs load it; predictions say what the LLC rests on.
+"$TCGEN" info --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info (second)"
+has "$tmp/out" "^# profile_origin loaded" "second info"
+has "$tmp/out" "^# llc_bytes [1-9][0-9]* (.*, L[0-9], \(measured\|detected\); detected [0-9]*)" "llc line"
+grep -q "^L1	[1-9][0-9]*	.*	\(detected\|measured\)	" "$tmp/out" && ok || bad "info: no used column on L1"
+cp "$profile" "$tmp/before"
+"$TCGEN" explain 'C[i,j] = A[i,k] * B[k,j]' i=j=k=32 dgemm --format table >"$tmp/out" 2>"$tmp/err" && ok || bad "explain: $(cat "$tmp/err")"
+has "$tmp/out" "LLC [0-9]* KiB (\(measured\|hwloc\|sysfs\|default\))" "explain setup line"
+cmp -s "$profile" "$tmp/before" && ok || bad "explain rewrote a valid profile"
+
+# 3. --cache-size: labelled as such, never as detected or hwloc.
+"$TCGEN" info --cache-size 6MiB --format tsv >"$tmp/out" 2>&1 && ok || bad "info --cache-size"
+has "$tmp/out" "^# llc_bytes 6291456 (6 MiB, L[0-9], set by --cache-size; detected" "--cache-size llc line"
+grep "^# llc_bytes" "$tmp/out" | grep -q "hwloc" && bad "--cache-size labelled hwloc" || ok
+"$TCGEN" explain 'C[i,j] = A[i,k] * B[k,j]' i=j=k=32 dgemm --format table --cache-size 6MiB >"$tmp/out" 2>&1 && ok || bad "explain --cache-size"
+has "$tmp/out" "LLC 6144 KiB (--cache-size)" "explain --cache-size label"
+
+# 4. Damage: refused whole, measured anew, replaced by a valid file.
+sed -i 's/^peak_flops .*/peak_flops 1/' "$profile"
+"$TCGEN" info --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info (damaged)"
+has "$tmp/out" "^# profile_origin measured now, saved" "damaged profile"
+has "$tmp/out" "^# note profile: refused .*checksum" "damaged profile note"
+grep -q "^peak_flops 1\$" "$profile" && bad "damaged value survived" || ok
+printf 'garbage\0\n' >"$profile"
+"$TCGEN" info --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info (garbage)"
+has "$tmp/out" "^# profile_origin measured now, saved" "garbage profile"
+
+# 5. info --measure measures anew even when the file is valid.
+"$TCGEN" info --measure --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info --measure"
+has "$tmp/out" "^# profile_origin measured now, saved" "info --measure"
+
+# 6. HOME/.cache when XDG_CACHE_HOME is unset; an unwritable place still works.
+(unset XDG_CACHE_HOME; HOME="$tmp/home" "$TCGEN" info --format tsv >"$tmp/out" 2>&1) && ok || bad "info with HOME only"
+[ -s "$tmp/home/.cache/tcgen/profile-openblas.txt" ] && ok || bad "no profile under HOME/.cache"
+mkdir -p "$tmp/ro" && chmod 500 "$tmp/ro"
+if [ ! -w "$tmp/ro" ]; then # (root writes anywhere: nothing to show then)
+    XDG_CACHE_HOME="$tmp/ro" "$TCGEN" info --format tsv >"$tmp/out" 2>&1 && ok || bad "info, unwritable cache"
+    has "$tmp/out" "^# profile_origin measured now, not saved" "unwritable cache"
+fi
+
+# 7. Four first runs at once: one profile, whole, and every run succeeds.
+export XDG_CACHE_HOME="$tmp/par"
+for k in 1 2 3 4; do
+    "$TCGEN" info --format tsv >"$tmp/par$k" 2>&1 &
+done
+st=0
+for k in 1 2 3 4; do wait %$k || st=1; done
+[ "$st" = 0 ] && ok || bad "a concurrent first run failed"
+measured=$(grep -l "^# profile_origin measured now" "$tmp"/par? | wc -l)
+[ "$measured" -le 1 ] && ok || bad "$measured concurrent runs measured (the lock should let one)"
+"$TCGEN" info --format tsv >"$tmp/out" 2>&1
+has "$tmp/out" "^# profile_origin loaded" "profile after concurrent runs"
+
+# 8. A bad TCGEN_THREADS is a usage error naming it.
+for v in ' 2' 2x 0 -1 99999; do
+    TCGEN_THREADS="$v" "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>"$tmp/err"
+    [ $? = 2 ] && grep -q "TCGEN_THREADS" "$tmp/err" && ok || bad "TCGEN_THREADS='$v' not refused: $(cat "$tmp/err")"
+done
+TCGEN_THREADS=1 "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>&1 && ok || bad "TCGEN_THREADS=1 refused"
+
+echo "profile_test: $pass passed, $fail failed"
+[ "$fail" = 0 ]

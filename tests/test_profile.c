@@ -1,0 +1,394 @@
+/*
+ * test_profile.c - the machine profile (microbench/profile.h): its text
+ * form read back exactly and under a comma-decimal locale, damaged and
+ * foreign profiles refused, the choice between detected and measured
+ * sizes, the LLC found on a latency curve with a slow ramp, where the file
+ * lives, and tc_mb_profile_get loading a stored profile without measuring
+ * and measuring anew when the stored one is damaged. XDG_CACHE_HOME points
+ * at a temporary directory for the whole suite: the user's cache is never
+ * read or written. No assertion on wall-clock time.
+ */
+#include <CUnit/CUnit.h>
+#include <ftw.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "microbench/profile.h"
+#include "runtime/blas.h"
+#include "runtime/timer.h"
+
+static char dir[64];
+static char *saved_xdg;
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static int suite_init(void)
+{
+    const char *x = getenv("XDG_CACHE_HOME");
+    saved_xdg = x ? strdup(x) : NULL;
+    snprintf(dir, sizeof dir, "/tmp/tc_profile_XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    return setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+static int suite_clean(void)
+{
+    nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+    if (saved_xdg)
+        setenv("XDG_CACHE_HOME", saved_xdg, 1);
+    else
+        unsetenv("XDG_CACHE_HOME");
+    free(saved_xdg);
+    return 0;
+}
+
+/* A profile of a 3-level machine whose L3 one process sees as 8 MiB. */
+static void sample_profile(tc_mb_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    tc_hardware *d = &p->detected;
+    d->nlevels = 3;
+    d->level[0] = (tc_cache_level){1, 49152, 64, 12, 1};
+    d->level[1] = (tc_cache_level){2, 1048576, 64, 8, 1};
+    d->level[2] = (tc_cache_level){3, 532676608, 64, 0, 1};
+    d->llc_bytes = 532676608;
+    d->line_bytes = 64;
+    d->cpus = 2;
+    snprintf(d->source, sizeof d->source, "hwloc");
+    snprintf(d->cpu_model, sizeof d->cpu_model, "Test CPU 1.5 GHz");
+    tc_mb_hardware_signature(d, p->machine, sizeof p->machine);
+    snprintf(p->blas, sizeof p->blas, "openblas");
+    snprintf(p->blas_version, sizeof p->blas_version, "OpenBLAS 0.3.21 Haswell");
+    p->xray.line_bytes = 64;
+    p->xray.nlevels = 3;
+    p->xray.bytes[0] = 49152;
+    p->xray.bytes[1] = 655360;
+    p->xray.bytes[2] = 14680064;
+    p->xray.latency_ns[0] = 1.0835944096013828;
+    p->xray.latency_ns[1] = 3.75;
+    p->xray.latency_ns[2] = 14.7;
+    p->xray.latency_ns[3] = 48.9;
+    p->xray.seconds = 2.5;
+    p->llc_measured = 8388608;
+    p->stream_lines = 8;
+    p->timer_resolution_s = 2.0037890184733375e-08;
+    p->timer_overhead_s = 1.9e-08;
+    p->peak_flops = 52593318436.703011;
+    p->memory_bandwidth = 32050999715.007725;
+    p->measured_at = 1795374456;
+    p->measure_seconds = 4.25;
+    tc_mb_profile_choose(p);
+}
+
+static char *format(const tc_mb_profile *p)
+{
+    size_t n = tc_mb_profile_format(p, NULL, 0);
+    char *text = malloc(n + 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(tc_mb_profile_format(p, text, n + 1), n);
+    return text;
+}
+
+static void check_same(const tc_mb_profile *a, const tc_mb_profile *b)
+{
+    CU_ASSERT_STRING_EQUAL(a->machine, b->machine);
+    CU_ASSERT_STRING_EQUAL(a->blas_version, b->blas_version);
+    CU_ASSERT_STRING_EQUAL(a->detected.cpu_model, b->detected.cpu_model);
+    CU_ASSERT_EQUAL(a->detected.nlevels, b->detected.nlevels);
+    for (int k = 0; k < a->detected.nlevels; k++)
+        CU_ASSERT_EQUAL(a->detected.level[k].bytes, b->detected.level[k].bytes);
+    CU_ASSERT_EQUAL(a->xray.nlevels, b->xray.nlevels);
+    for (int k = 0; k <= a->xray.nlevels; k++)
+        CU_ASSERT_EQUAL(a->xray.latency_ns[k], b->xray.latency_ns[k]); /* exact */
+    CU_ASSERT_EQUAL(a->llc_measured, b->llc_measured);
+    CU_ASSERT_EQUAL(a->peak_flops, b->peak_flops);
+    CU_ASSERT_EQUAL(a->memory_bandwidth, b->memory_bandwidth);
+    CU_ASSERT_EQUAL(a->timer_resolution_s, b->timer_resolution_s);
+    CU_ASSERT_EQUAL(a->stream_lines, b->stream_lines);
+    CU_ASSERT_EQUAL(a->used.llc_bytes, b->used.llc_bytes);
+    CU_ASSERT_EQUAL(a->used.nlevels, b->used.nlevels);
+}
+
+/* ---- tests ---------------------------------------------------------------- */
+
+static void test_round_trip(void)
+{
+    tc_mb_profile p, q;
+    tc_error err;
+    sample_profile(&p);
+    char *text = format(&p);
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(text, &q, &err), TC_OK);
+    check_same(&p, &q);
+    free(text);
+}
+
+/* Numbers in the C locale whatever the caller's: written with '.', read back
+ * under de_DE (where strtod would stop at the '.'). */
+static void test_locale(void)
+{
+    char *old = setlocale(LC_ALL, NULL);
+    char *saved = old ? strdup(old) : NULL;
+    if (!setlocale(LC_ALL, "de_DE.UTF-8") && !setlocale(LC_ALL, "de_DE.utf8")) {
+        free(saved);
+        return; /* no comma-decimal locale installed: nothing to show */
+    }
+    tc_mb_profile p, q;
+    tc_error err;
+    sample_profile(&p);
+    char *text = format(&p);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "peak_flops 52593318436.703011"));
+    CU_ASSERT_PTR_NULL(strstr(text, "52593318436,7"));
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(text, &q, &err), TC_OK);
+    check_same(&p, &q);
+    free(text);
+    setlocale(LC_ALL, saved ? saved : "C");
+    free(saved);
+}
+
+/* Replaces the first occurrence of `from` by `to` and fixes the checksum:
+ * damage the checksum alone does not catch. */
+static void edit_resealed(char *text, const char *from, const char *to)
+{
+    char *at = strstr(text, from);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    CU_ASSERT_EQUAL_FATAL(strlen(from), strlen(to));
+    memcpy(at, to, strlen(to));
+    char *check = strstr(text, "check ");
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (char *c = text; c < check; c++) {
+        h ^= (unsigned char)*c;
+        h *= 0x100000001b3ULL;
+    }
+    snprintf(check, 24, "check %016llx\n", (unsigned long long)h);
+}
+
+static void test_damaged_refused(void)
+{
+    tc_mb_profile p, q;
+    tc_error err;
+    sample_profile(&p);
+    char *text = format(&p);
+    size_t len = strlen(text);
+
+    char *copy = strdup(text); /* one changed digit */
+    copy[strstr(copy, "peak_flops") - copy + 12] ^= 1;
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "checksum"));
+    CU_ASSERT_EQUAL(q.peak_flops, 0.0); /* nothing of it used */
+    free(copy);
+
+    copy = strdup(text); /* a truncated write */
+    copy[len / 2] = '\0';
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    free(copy);
+
+    CU_ASSERT_EQUAL(tc_mb_profile_parse("", &q, &err), TC_EINPUT);
+
+    copy = strdup(text); /* a well-sealed but malformed number */
+    edit_resealed(copy, "stream_lines 8", "stream_lines x");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "stream_lines"));
+    free(copy);
+
+    copy = strdup(text); /* a required line renamed away */
+    edit_resealed(copy, "peak_flops", "peak_flopz");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    free(copy);
+
+    copy = strdup(text); /* another format version */
+    edit_resealed(copy, "tcgen-profile 1", "tcgen-profile 9");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "version"));
+    free(copy);
+    free(text);
+}
+
+static void test_foreign_refused(void)
+{
+    tc_mb_profile p;
+    tc_error err;
+    sample_profile(&p);
+    tc_blas blas;
+    memset(&blas, 0, sizeof blas);
+    snprintf(blas.name, sizeof blas.name, "openblas");
+    snprintf(blas.version, sizeof blas.version, "OpenBLAS 0.3.21 Haswell");
+    CU_ASSERT_EQUAL(tc_mb_profile_check(&p, &p.detected, &blas, &err), TC_OK);
+    tc_hardware other = p.detected;
+    other.level[2].bytes = 33554432;
+    CU_ASSERT_EQUAL(tc_mb_profile_check(&p, &other, &blas, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "another machine"));
+    snprintf(blas.version, sizeof blas.version, "OpenBLAS 0.3.26 Zen");
+    CU_ASSERT_EQUAL(tc_mb_profile_check(&p, &p.detected, &blas, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "another BLAS"));
+}
+
+/* More than 2x apart: the measurement; within 2x: the detected size. */
+static void test_choose(void)
+{
+    tc_mb_profile p;
+    sample_profile(&p);
+    CU_ASSERT_EQUAL(p.used.nlevels, 3);
+    CU_ASSERT_EQUAL(p.used.level[0].bytes, 49152);
+    CU_ASSERT_EQUAL(p.source[0], TC_LEVEL_DETECTED);
+    CU_ASSERT_EQUAL(p.used.level[1].bytes, 1048576); /* 640 KiB measured: within 2x */
+    CU_ASSERT_EQUAL(p.source[1], TC_LEVEL_DETECTED);
+    CU_ASSERT_EQUAL(p.used.level[2].bytes, 8388608); /* 508 MiB detected, 8 MiB seen */
+    CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_MEASURED);
+    CU_ASSERT_EQUAL(p.used.llc_bytes, 8388608);
+
+    p.llc_measured = 400 << 20; /* 400 of 508 MiB: the detected size stays */
+    tc_mb_profile_choose(&p);
+    CU_ASSERT_EQUAL(p.used.llc_bytes, 532676608);
+    CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_DETECTED);
+
+    p.llc_measured = 0; /* could not tell: the detected size */
+    tc_mb_profile_choose(&p);
+    CU_ASSERT_EQUAL(p.used.llc_bytes, 532676608);
+
+    p.llc_measured = 512 << 10; /* measured below the L2: the level is dropped */
+    tc_mb_profile_choose(&p);
+    CU_ASSERT_EQUAL(p.used.nlevels, 2);
+    CU_ASSERT_EQUAL(p.used.llc_bytes, 1048576);
+}
+
+/* A curve with an L3 plateau to 10 MiB, then a ramp (sharing, TLB misses)
+ * to memory: the level ends where its plateau ends, not on the ramp. */
+static void test_llc_from_curve(void)
+{
+    static const struct {
+        int kib;
+        double ns;
+    } pts[] = {{256, 3.8},   {384, 3.8},   {512, 4.3},    {768, 5.8},    {1024, 8.4},
+               {1536, 11.9}, {2048, 15.8}, {3072, 16.6},  {4096, 17.0},  {6144, 17.3},
+               {8192, 17.7}, {10240, 17.7}, {12288, 29.1}, {16384, 29.1}, {24576, 39.7},
+               {32768, 52.0}, {49152, 58.2}, {65536, 96.2}};
+    tc_xray x;
+    memset(&x, 0, sizeof x);
+    for (size_t i = 0; i < sizeof pts / sizeof pts[0]; i++) {
+        x.point_bytes[x.npoints] = (int64_t)pts[i].kib << 10;
+        x.point_ns[x.npoints++] = pts[i].ns;
+    }
+    CU_ASSERT_EQUAL(tc_mb_profile_llc_from_curve(&x, 655360), (int64_t)10240 << 10);
+    /* no step to memory after the plateau: cannot tell */
+    x.npoints = 12;
+    CU_ASSERT_EQUAL(tc_mb_profile_llc_from_curve(&x, 655360), 0);
+}
+
+static void test_path(void)
+{
+    char buf[4096], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_mb_profile_path("openblas", buf, sizeof buf, &err), TC_OK);
+    char want[256];
+    snprintf(want, sizeof want, "%s/tcgen/profile-openblas.txt", dir);
+    CU_ASSERT_STRING_EQUAL(buf, want);
+    CU_ASSERT_EQUAL(tc_mb_profile_path("../lib/x y.so", buf, sizeof buf, &err), TC_OK);
+    CU_ASSERT_PTR_NULL(strstr(buf, "/tcgen/profile-../")); /* stays in the directory */
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "/tcgen/profile-_._lib_x_y.so.txt"));
+    setenv("XDG_CACHE_HOME", "relative/dir", 1); /* invalid per XDG: HOME/.cache */
+    setenv("HOME", "/home/someone", 1);
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, sizeof buf, &err), TC_OK);
+    CU_ASSERT_STRING_EQUAL(buf, "/home/someone/.cache/tcgen/profile-blis.txt");
+    unsetenv("HOME");
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, sizeof buf, NULL), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, sizeof buf, &err), TC_ERESOURCE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "XDG_CACHE_HOME"));
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, 8, &err), TC_ERESOURCE);
+    if (home)
+        setenv("HOME", home, 1);
+    free(home);
+    setenv("XDG_CACHE_HOME", dir, 1);
+}
+
+/* A stored profile of this machine is used as it is (its made-up figures
+ * come back: nothing was measured); a damaged one is measured anew and
+ * replaced by a valid file. */
+static void test_get_load_and_remeasure(void)
+{
+    tc_blas *blas = NULL;
+    tc_timer timer;
+    tc_error err;
+    if (tc_rt_blas_load(NULL, 1, &blas, &err) != TC_OK) {
+        fprintf(stderr, "\n  profile: no BLAS: %s\n", err.message);
+        CU_FAIL_FATAL("no BLAS library");
+    }
+    CU_ASSERT_EQUAL_FATAL(tc_rt_timer_init(&timer, &err), TC_OK);
+    tc_mb_profile p, q;
+    sample_profile(&p);
+    tc_mb_hardware_detect(&p.detected, NULL);
+    tc_mb_hardware_signature(&p.detected, p.machine, sizeof p.machine);
+    snprintf(p.blas, sizeof p.blas, "%s", blas->name);
+    snprintf(p.blas_version, sizeof p.blas_version, "%s", blas->version);
+    p.peak_flops = 1234567890.0; /* no measurement gives exactly this */
+    tc_mb_profile_choose(&p);
+    char path[4096];
+    CU_ASSERT_EQUAL_FATAL(tc_mb_profile_path(blas->name, path, sizeof path, &err), TC_OK);
+    char tdir[4200];
+    snprintf(tdir, sizeof tdir, "%s/tcgen", dir);
+    mkdir(tdir, 0700);
+    char *text = format(&p);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fputs(text, f);
+    fclose(f);
+
+    tc_mb_profile_origin o;
+    CU_ASSERT_EQUAL(tc_mb_profile_get(blas, &timer, 0, NULL, NULL, &q, &o, &err), TC_OK);
+    CU_ASSERT_EQUAL(o.loaded, 1);
+    CU_ASSERT_STRING_EQUAL(o.path, path);
+    CU_ASSERT_EQUAL(q.peak_flops, 1234567890.0);
+    CU_ASSERT_EQUAL(q.used.llc_bytes, p.used.llc_bytes);
+
+    f = fopen(path, "a"); /* a stray line after the checksum */
+    fputs("peak_flops 1\n", f);
+    fclose(f);
+    CU_ASSERT_EQUAL(tc_mb_profile_get(blas, &timer, 0, NULL, NULL, &q, &o, &err), TC_OK);
+    CU_ASSERT_EQUAL(o.loaded, 0);
+    CU_ASSERT_EQUAL(o.saved, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "refused"));
+    CU_ASSERT(q.peak_flops != 1234567890.0 && q.peak_flops > 0.0);
+    CU_ASSERT(q.memory_bandwidth > 0.0);
+    CU_ASSERT(q.used.nlevels >= 1 && q.used.llc_bytes > 0);
+
+    tc_mb_profile r; /* the file now holds exactly what was measured */
+    CU_ASSERT_EQUAL(tc_mb_profile_get(blas, &timer, 0, NULL, NULL, &r, &o, &err), TC_OK);
+    CU_ASSERT_EQUAL(o.loaded, 1);
+    check_same(&q, &r);
+    free(text);
+    tc_rt_blas_unload(blas);
+}
+
+int tc_suite_profile(void)
+{
+    static const struct {
+        const char *name;
+        void (*fn)(void);
+    } tests[] = {
+        {"text: read back exactly", test_round_trip},
+        {"text: C locale under de_DE", test_locale},
+        {"damaged: refused whole", test_damaged_refused},
+        {"foreign: machine or BLAS", test_foreign_refused},
+        {"choose: measured beyond 2x", test_choose},
+        {"llc: plateau, not ramp", test_llc_from_curve},
+        {"path: XDG, HOME, names", test_path},
+        {"get: load, refuse, measure", test_get_load_and_remeasure},
+    };
+    CU_pSuite s = CU_add_suite("profile", suite_init, suite_clean);
+    if (!s)
+        return 1;
+    for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++)
+        if (!CU_add_test(s, tests[k].name, tests[k].fn))
+            return 1;
+    return 0;
+}
