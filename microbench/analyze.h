@@ -97,6 +97,8 @@ typedef struct tc_mb_case {
     tc_mb_setup setup[TC_MB_MAX_SETUP];
     int64_t count;              /* executions this case stands for */
     double seconds;             /* median time of one execution (sampler) */
+    double scale;               /* > 1: timed on 1/scale of it, time scaled up
+                                   (the sampler's memory budget); 0 or 1: whole */
 } tc_mb_case;
 
 typedef struct tc_mb_analysis {

@@ -10,7 +10,8 @@
  * operands (MemAlign), and setup sums stored into a volatile sink so no
  * touch is dead code.
  *
- * A sampler holds the pool cursor and the memo: one thread at a time.
+ * A sampler holds the pool cursor and the memo: one thread at a time; the
+ * pool it reads and the memory budget are the process's (pool.h).
  * With c NULL, tc_mb_sample decides prefetch parts as tc_mb_run_setup does.
  */
 #include "microbench/sample.h"
@@ -23,6 +24,7 @@
 
 #include "ast/error.h"
 #include "microbench/memo.h"
+#include "microbench/pool.h"
 #include "microbench/touch.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
@@ -30,8 +32,11 @@
 struct tc_mb_sampler {
     tc_mb_sampler_options o;
     int line_doubles;
-    int flush;            /* 1: flush instead of touching a leading region */
-    double *pool;         /* remote regions */
+    int flush;            /* 1: memory-level operands are flushed (clflush) */
+    int nlevels;
+    int64_t level[TC_MB_MAX_LEVELS]; /* capacities in bytes, the last the LLC */
+    int64_t budget;
+    const double *pool;   /* remote regions (shared, read only) */
     int64_t pool_lines;
     int64_t cursor;       /* the next remote walk starts below this line */
     double *times;        /* o.reps timings of the current case */
@@ -52,6 +57,19 @@ typedef struct prepared {
 } prepared;
 
 #define KEY_MAX 2048
+
+/* One step of a case's setup as run (place()). */
+enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT };
+typedef struct step {
+    int kind;
+    int operand; /* all but EVICT */
+    int level;   /* the level placed in; EVICT: levels above it are evicted */
+} step;
+#define MAX_STEPS (2 * TC_MB_MAX_SETUP + TC_MB_MAX_LEVELS + 1)
+
+struct tc_mb_sampler;
+static int place(const struct tc_mb_sampler *s, const tc_mb_case *cs, const struct prepared *p,
+                 step *out);
 
 /* ---- operands ------------------------------------------------------- */
 
@@ -308,7 +326,8 @@ static void kput_op(keybuf *k, const tc_operand *op)
  * (kernel, flags, dimensions, operand layouts), the operands as the setup
  * touches them, and the setup list. Equal keys give equal benchmarks.
  * 0, or -1 when it does not fit in n bytes. */
-static int build_key(const tc_mb_case *cs, const prepared *p, char *buf, size_t n)
+static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p, char *buf,
+                     size_t n)
 {
     keybuf k = {buf, n, 0};
     const tc_node *node = cs->node;
@@ -328,70 +347,120 @@ static int build_key(const tc_mb_case *cs, const prepared *p, char *buf, size_t 
         }
         kput(&k, cs->operand[i].written ? " w" : " r");
     }
-    kput(&k, "|T%d", cs->truncated ? 1 : 0);
-    for (int e = 0; e < cs->nsetup; e++) {
-        const tc_mb_setup *st = &cs->setup[e];
-        switch (st->kind) {
-        case TC_SETUP_OPERAND:
-            kput(&k, " O%d", st->operand);
-            break;
-        case TC_SETUP_PREFETCH:
-            kput(&k, " P%d%s", st->operand, p->first[st->operand] ? "l" : "");
-            break;
-        case TC_SETUP_REMOTE:
-            kput(&k, " R%lld", (long long)st->elements);
-            break;
-        }
+    /* the placement, not the distances: cases whose operands land in the
+     * same levels are the same benchmark */
+    step plan[MAX_STEPS];
+    int nsteps = place(s, cs, p, plan);
+    for (int e = 0; e < nsteps; e++) {
+        static const char kinds[] = "TPFQE";
+        if (plan[e].kind == STEP_EVICT)
+            kput(&k, " E%d", plan[e].level);
+        else
+            kput(&k, " %c%d%s", kinds[plan[e].kind], plan[e].operand,
+                 plan[e].kind == STEP_PREFETCH && p->first[plan[e].operand] ? "l" : "");
     }
+    if (cs->scale > 1.0)
+        kput(&k, " x%.17g", cs->scale);
     return k.len < n ? 0 : -1;
 }
 
 /* ---- setup and timing ----------------------------------------------- */
 
-static void flush_operands(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
-                           double *const base[])
+int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
 {
-    int lb = s->o.line_bytes;
-    for (int i = 0; i < p->n; i++) {
-        tc_mb_shape sh = shape_of(&cs->operand[i].op);
-        tc_mb_touch_flush(base[i], &sh, lb);
-        if (!same_shape(&cs->operand[i].op, &p->call[i])) {
-            sh = shape_of(&p->call[i]);
-            tc_mb_touch_flush(base[i], &sh, lb);
+    int k = 0;
+    if (distance < 0 || distance > INT64_MAX / 8)
+        return s->nlevels;
+    while (k < s->nlevels && distance * 8 >= s->level[k])
+        k++;
+    return k;
+}
+
+/* Remote elements that push data out of every level above level k (5/4 of
+ * level k-1), at most the pool. */
+static int64_t evict_elements(const tc_mb_sampler *s, int k)
+{
+    int64_t e = s->level[k - 1] / 8 * 5 / 4;
+    int64_t cap = s->pool_lines * s->line_doubles;
+    return e < cap ? e : cap;
+}
+
+/*
+ * The setup of cs as steps: its operand and prefetch entries grouped by
+ * the level their distances reach, deepest first; memory: flushed (or, in
+ * remote mode, touched and then evicted from every level); level k > 0:
+ * touched, then levels above evicted; L1: touched. Returns the number of
+ * steps.
+ */
+static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p, step *out)
+{
+    int lvl[TC_MB_MAX_SETUP], n = 0;
+    (void)p;
+    for (int e = 0; e < cs->nsetup; e++)
+        lvl[e] = cs->setup[e].kind == TC_SETUP_REMOTE
+                     ? -1
+                     : tc_mb_sampler_level(s, cs->setup[e].distance);
+    for (int g = s->nlevels; g >= 0; g--) {
+        int any = 0;
+        for (int e = 0; e < cs->nsetup; e++) {
+            if (lvl[e] != g)
+                continue;
+            const tc_mb_setup *st = &cs->setup[e];
+            int pf = st->kind == TC_SETUP_PREFETCH;
+            int kind = g == s->nlevels && s->flush ? (pf ? STEP_FLUSH_PREFETCH : STEP_FLUSH)
+                                                   : (pf ? STEP_PREFETCH : STEP_TOUCH);
+            out[n++] = (step){kind, st->operand, g};
+            any = 1;
         }
+        if (any && g > 0 && !(g == s->nlevels && s->flush))
+            out[n++] = (step){STEP_EVICT, -1, g};
     }
-    tc_mb_touch_fence();
+    return n;
+}
+
+/* The shape a step touches: the operand, or its prefetched part (one line
+ * along the tensor's first dimension). */
+static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
+                              const step *st)
+{
+    tc_mb_shape sh = shape_of(&cs->operand[st->operand].op);
+    int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
+    if (pf && p->first[st->operand] && sh.n0 > s->line_doubles)
+        sh.n0 = s->line_doubles;
+    return sh;
 }
 
 static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
                          double *const base[])
 {
+    step plan[MAX_STEPS];
+    int nsteps = place(s, cs, p, plan);
     double acc = 0.0;
-    int64_t touched = 0;
-    for (int e = 0; e < cs->nsetup; e++) {
-        const tc_mb_setup *st = &cs->setup[e];
-        if (st->kind == TC_SETUP_REMOTE) {
-            /* the leading region of a truncated list only evicts the
-             * operands; clflush does that in time proportional to them */
-            if (e == 0 && cs->truncated && s->flush) {
-                flush_operands(s, cs, p, base);
-                touched += st->elements;
-            } else {
-                touched += tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles,
-                                              &s->cursor, st->elements, &acc);
-            }
+    int64_t touched = 0, flushed = 0;
+    for (int e = 0; e < nsteps; e++) {
+        const step *st = &plan[e];
+        if (st->kind == STEP_EVICT) {
+            touched += tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles, &s->cursor,
+                                          evict_elements(s, st->level), &acc);
             continue;
         }
         int i = st->operand;
-        tc_mb_shape sh = shape_of(&cs->operand[i].op);
-        /* a prefetch brings one line along the tensor's first dimension */
-        if (st->kind == TC_SETUP_PREFETCH && p->first[i] && sh.n0 > s->line_doubles)
-            sh.n0 = s->line_doubles;
-        if (cs->operand[i].written)
+        tc_mb_shape sh = step_shape(s, cs, p, st);
+        if (st->kind == STEP_FLUSH || st->kind == STEP_FLUSH_PREFETCH) {
+            touched += tc_mb_touch_flush(base[i], &sh, s->o.line_bytes);
+            if (st->kind == STEP_FLUSH && !same_shape(&cs->operand[i].op, &p->call[i])) {
+                tc_mb_shape call = shape_of(&p->call[i]); /* lines only the call uses */
+                tc_mb_touch_flush(base[i], &call, s->o.line_bytes);
+            }
+            flushed = 1;
+        } else if (cs->operand[i].written) {
             touched += tc_mb_touch_rmw(base[i], &sh, s->zero, &acc);
-        else
+        } else {
             touched += tc_mb_touch_read(base[i], &sh, &acc);
+        }
     }
+    if (flushed)
+        tc_mb_touch_fence();
     s->sink = acc;
     return touched;
 }
@@ -460,6 +529,148 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
     return m;
 }
 
+/* ---- a part of a case that fits the budget --------------------------- */
+
+/* A case with its own copies of the node and its call or copy, so that
+ * dimensions can be cut without touching the algorithm. */
+typedef struct scaled {
+    tc_mb_case cs;
+    tc_node node;
+    tc_call call;
+    tc_copy copy;
+} scaled;
+
+static void set_extent(tc_operand *op, int pos, int64_t from, int64_t to)
+{
+    for (int d = 0; d < op->rank; d++)
+        if (op->dim[d] == pos && op->extent[d] == from)
+            op->extent[d] = to;
+}
+
+/* Cuts index position pos from `from` to `to` everywhere in sc. */
+static void cut(scaled *sc, int pos, int64_t from, int64_t to)
+{
+    if (sc->node.kind == TC_NODE_KERNEL) {
+        tc_call *k = &sc->call;
+        if (k->dim_m == pos && k->m == from)
+            k->m = to;
+        if (k->dim_n == pos && k->n == from)
+            k->n = to;
+        if (k->dim_k == pos && k->k == from)
+            k->k = to;
+        for (int i = 0; i < 3; i++)
+            set_extent(&k->arg[i], pos, from, to);
+    } else {
+        set_extent(&sc->copy.slice, pos, from, to);
+    }
+    for (int i = 0; i < sc->cs.noperands; i++) {
+        tc_mb_operand *o = &sc->cs.operand[i];
+        int64_t before = o->elements;
+        set_extent(&o->op, pos, from, to);
+        o->elements = 1;
+        o->span = 1;
+        for (int d = 0; d < o->op.rank; d++) {
+            o->elements *= o->op.extent[d];
+            o->span += (o->op.extent[d] - 1) * o->op.stride[d];
+        }
+        for (int e = 0; e < sc->cs.nsetup; e++) {
+            tc_mb_setup *st = &sc->cs.setup[e];
+            if (st->operand == i && st->kind == TC_SETUP_OPERAND)
+                st->elements = o->elements;
+            else if (st->operand == i && st->kind == TC_SETUP_PREFETCH && before > 0)
+                st->elements = st->elements * o->elements / before;
+        }
+    }
+}
+
+/* The index positions (and extents) a cut may halve: the call's dimensions,
+ * or a copy's two. */
+static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
+{
+    int n = 0;
+    if (sc->node.kind == TC_NODE_KERNEL) {
+        const tc_call *k = &sc->call;
+        const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
+        const int64_t sizes[3] = {k->m, k->n, k->k};
+        for (int d = 0; d < 3; d++)
+            if (dims[d] >= 0 && sizes[d] > 1) {
+                pos[n] = dims[d];
+                ext[n++] = sizes[d];
+            }
+    } else {
+        for (int d = 0; d < sc->copy.slice.rank; d++)
+            if (sc->copy.slice.extent[d] > 1) {
+                pos[n] = sc->copy.slice.dim[d];
+                ext[n++] = sc->copy.slice.extent[d];
+            }
+    }
+    return n;
+}
+
+/*
+ * Makes sc a part of cs whose operands need at most `room` bytes, halving
+ * the dimension that frees most each time; *p is prepared for it.
+ * TC_ERESOURCE when no part fits.
+ */
+static tc_status fit(const tc_contraction *c, const tc_mb_case *cs, int64_t room, scaled *sc,
+                     prepared *p, tc_error *err)
+{
+    sc->cs = *cs;
+    sc->node = *cs->node;
+    sc->node.parent = sc->node.next = sc->node.child = NULL;
+    sc->cs.node = &sc->node;
+    if (sc->node.kind == TC_NODE_KERNEL) {
+        sc->call = *cs->node->call;
+        sc->node.call = &sc->call;
+    } else {
+        sc->copy = *cs->node->copy;
+        sc->node.copy = &sc->copy;
+    }
+    double factor = cs->scale > 1.0 ? cs->scale : 1.0;
+    int64_t need = prepared_bytes(p);
+    for (int round = 0; round < 200 && (need < 0 || need > room); round++) {
+        int pos[3], best = -1;
+        int64_t ext[3], best_need = -1;
+        int n = cut_candidates(sc, pos, ext);
+        for (int d = 0; d < n; d++) { /* try each, keep the one freeing most */
+            scaled t = *sc;
+            t.cs.node = &t.node;
+            if (t.node.kind == TC_NODE_KERNEL)
+                t.node.call = &t.call;
+            else
+                t.node.copy = &t.copy;
+            cut(&t, pos[d], ext[d], (ext[d] + 1) / 2);
+            prepared q;
+            if (prepare(c, &t.cs, &q, NULL) != TC_OK)
+                continue;
+            int64_t b = prepared_bytes(&q);
+            if (b >= 0 && (best < 0 || b < best_need)) {
+                best = d;
+                best_need = b;
+            }
+        }
+        if (best < 0 || best_need >= need)
+            break; /* nothing left to cut, or cutting does not help */
+        int64_t to = (ext[best] + 1) / 2;
+        cut(sc, pos[best], ext[best], to);
+        factor *= (double)ext[best] / (double)to;
+        tc_status st = prepare(c, &sc->cs, p, err);
+        if (st != TC_OK)
+            return st;
+        need = best_need;
+    }
+    sc->cs.scale = factor;
+    if (need < 0 || need > room) {
+        char what[96];
+        describe(cs, what, sizeof what);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "cannot sample %s: even a part of it needs more than the %lld "
+                            "bytes of the sampler's memory budget",
+                            what, (long long)room);
+    }
+    return TC_OK;
+}
+
 tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
                        tc_error *err)
 {
@@ -469,52 +680,64 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     tc_status st = prepare(c, cs, &p, err);
     if (st != TC_OK)
         return st;
+    char what[96];
+    describe(cs, what, sizeof what);
+    /* the operands of one case get what the pool leaves of the budget */
+    int64_t room = s->budget - s->pool_bytes, avail = tc_rt_memory_available();
+    if (avail >= 0 && avail < room)
+        room = avail;
+    scaled *sc = malloc(sizeof *sc);
+    if (!sc)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory sampling %s", what);
+    cs->scale = 1.0;
+    st = fit(c, cs, room, sc, &p, err);
+    if (st != TC_OK) {
+        free(sc);
+        return st;
+    }
+    const tc_mb_case *run = &sc->cs; /* cs itself, or a part of it */
     char key[KEY_MAX];
-    if (build_key(cs, &p, key, sizeof key) != 0)
+    if (build_key(s, run, &p, key, sizeof key) != 0) {
+        free(sc);
         return tc_error_set(err, TC_EINTERNAL, 0, 0,
                             "sampler: a case key exceeds %d bytes", KEY_MAX);
+    }
     double seconds;
+    cs->scale = run->scale;
     if (tc_mb_memo_find(s->memo, key, &seconds)) {
+        free(sc);
         cs->seconds = seconds;
         s->reused++;
         return TC_OK;
     }
-
-    char what[96];
-    describe(cs, what, sizeof what);
-    int64_t need = prepared_bytes(&p), avail = tc_rt_memory_available();
-    if (need < 0)
-        return tc_error_set(err, TC_ERESOURCE, 0, 0,
-                            "cannot sample %s: its operands span more than 2^63 bytes",
-                            what);
-    if (avail >= 0 && need > avail)
-        return tc_error_set(err, TC_ERESOURCE, 0, 0,
-                            "cannot sample %s: its operands span %lld bytes but only %lld "
-                            "bytes of memory are available (the remote pool already "
-                            "holds %lld bytes)",
-                            what, (long long)need, (long long)avail,
-                            (long long)s->pool_bytes);
-
+    int64_t need = prepared_bytes(&p);
+    st = tc_mb_budget_reserve(need, s->budget, err);
+    if (st != TC_OK) {
+        free(sc);
+        return st;
+    }
     double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
     for (int i = 0; i < p.n; i++) {
         base[i] = tc_rt_alloc(p.span[i], err);
         if (!base[i]) {
             for (int j = 0; j < i; j++)
                 tc_rt_free(base[j]);
+            tc_mb_budget_release(need);
+            free(sc);
             return TC_ERESOURCE;
         }
         /* only what is touched: the rest of a large span stays unmapped */
         tc_mb_shape sh = shape_of(&p.call[i]);
         tc_mb_touch_init(base[i], &sh);
-        if (!same_shape(&p.call[i], &cs->operand[i].op)) {
-            sh = shape_of(&cs->operand[i].op);
+        if (!same_shape(&p.call[i], &run->operand[i].op)) {
+            sh = shape_of(&run->operand[i].op);
             tc_mb_touch_init(base[i], &sh);
         }
     }
-    seconds = time_case(s, cs, &p, base);
+    seconds = time_case(s, run, &p, base) * run->scale;
     double sum = 0.0;
     for (int i = 0; i < p.n; i++) {
-        if (cs->operand[i].written) {
+        if (run->operand[i].written) {
             tc_mb_shape sh = shape_of(&p.call[i]);
             tc_mb_touch_read(base[i], &sh, &sum);
         }
@@ -522,6 +745,8 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     s->checksum = sum;
     for (int i = 0; i < p.n; i++)
         tc_rt_free(base[i]);
+    tc_mb_budget_release(need);
+    free(sc);
     cs->seconds = seconds;
     s->timed++;
     if (tc_mb_memo_put(s->memo, key, seconds) != 0)
@@ -548,29 +773,17 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "the cache line must be a positive multiple of 8 bytes (got %d)",
                             o->line_bytes);
-    if (o->llc_bytes <= 0)
+    if (o->llc_bytes <= 0 || o->llc_bytes > (int64_t)1 << 50)
         return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "the last-level cache size must be positive (got %lld)",
+                            "the last-level cache size must be from 1 byte to 1 PiB (got %lld)",
                             (long long)o->llc_bytes);
     if (o->flush != TC_FLUSH_CLFLUSH && o->flush != TC_FLUSH_REMOTE)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "unknown flush mode %d", (int)o->flush);
-
-    /* 2 x 5/4 of the cache, in whole lines: the longest setup list twice,
-     * so a region is never memory the previous repetition just touched */
-    int64_t line = o->line_bytes;
-    if (o->llc_bytes > (INT64_MAX - 1) / 5 - line)
-        return tc_error_set(err, TC_ERESOURCE, 0, 0,
-                            "a remote pool for a %lld-byte cache overflows 63 bits",
-                            (long long)o->llc_bytes);
-    int64_t lines = ((o->llc_bytes * 5 + 1) / 2 + line - 1) / line;
-    int64_t pool_bytes = lines * line;
-    int64_t avail = tc_rt_memory_available();
-    if (avail >= 0 && pool_bytes > avail)
-        return tc_error_set(err, TC_ERESOURCE, 0, 0,
-                            "the remote pool needs %lld bytes (2 x 5/4 of a %lld-byte "
-                            "last-level cache) but only %lld bytes of memory are available",
-                            (long long)pool_bytes, (long long)o->llc_bytes,
-                            (long long)avail);
+    if (o->nlevels < 0 || o->nlevels > TC_MB_MAX_LEVELS)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "the sampler takes 0 to %d cache levels, not %d",
+                            TC_MB_MAX_LEVELS, o->nlevels);
+    if (o->memory_budget < 0)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "the memory budget must be positive");
 
     tc_mb_sampler *s = calloc(1, sizeof *s);
     if (!s)
@@ -578,9 +791,39 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
     s->o = *o;
     s->line_doubles = o->line_bytes / 8;
     s->flush = o->flush == TC_FLUSH_CLFLUSH && tc_mb_touch_can_flush();
-    s->pool_lines = lines;
+    s->budget = o->memory_budget ? o->memory_budget : TC_MB_DEFAULT_BUDGET;
+    /* the levels, increasing, the last one the LLC (an override included) */
+    for (int k = 0; k < o->nlevels; k++)
+        if (o->level_bytes[k] > 0 && o->level_bytes[k] < o->llc_bytes &&
+            (s->nlevels == 0 || o->level_bytes[k] > s->level[s->nlevels - 1]))
+            s->level[s->nlevels++] = o->level_bytes[k];
+    if (s->nlevels == TC_MB_MAX_LEVELS)
+        s->nlevels--;
+    s->level[s->nlevels++] = o->llc_bytes;
+
+    /* twice the largest eviction: a region is never memory the previous
+     * repetition just touched. Flushing: 5/4 of the level below the LLC;
+     * remote mode: 5/4 of the LLC itself, within half the budget. */
+    int64_t line = o->line_bytes;
+    int64_t biggest = s->flush ? (s->nlevels > 1 ? s->level[s->nlevels - 2] : line)
+                               : s->level[s->nlevels - 1];
+    int64_t pool_bytes = biggest / 4 * 5 * 2;
+    if (pool_bytes > s->budget / 2)
+        pool_bytes = s->budget / 2;
+    if (pool_bytes < 64 * line)
+        pool_bytes = 64 * line;
+    pool_bytes = (pool_bytes + line - 1) / line * line;
+    int64_t avail = tc_rt_memory_available();
+    if (avail >= 0 && pool_bytes > avail) {
+        free(s);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "the remote pool needs %lld bytes but only %lld bytes of memory "
+                            "are available",
+                            (long long)pool_bytes, (long long)avail);
+    }
+    s->pool_lines = pool_bytes / line;
     s->pool_bytes = pool_bytes;
-    s->cursor = lines;
+    s->cursor = s->pool_lines;
     s->zero = 0.0;
     s->memo = tc_mb_memo_new();
     s->times = calloc((size_t)o->reps, sizeof *s->times);
@@ -588,13 +831,11 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
         tc_mb_sampler_free(s);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory creating the sampler");
     }
-    s->pool = tc_rt_alloc(pool_bytes / 8, err);
-    if (!s->pool) {
+    tc_status st = tc_mb_pool_acquire(pool_bytes, s->budget, &s->pool, err);
+    if (st != TC_OK) {
         tc_mb_sampler_free(s);
-        return TC_ERESOURCE;
+        return st;
     }
-    tc_mb_shape all = {pool_bytes / 8, 1, 1, 0};
-    tc_mb_touch_init(s->pool, &all); /* fault every page in now, not while timing */
     *out = s;
     return TC_OK;
 }
@@ -603,10 +844,15 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
 {
     if (!s)
         return;
-    tc_rt_free(s->pool);
+    tc_mb_pool_release(s->pool, s->pool_bytes);
     free(s->times);
     tc_mb_memo_free(s->memo);
     free(s);
+}
+
+int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s)
+{
+    return s ? s->pool_bytes : 0;
 }
 
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s)

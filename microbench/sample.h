@@ -1,21 +1,36 @@
 /*
  * sample.h - the Sampler: times one case of an algorithm (analyze.h) by
  * replaying its setup list and then one kernel or copy call, repeatedly,
- * and keeping the median (docs/design.md §5).
+ * and keeping the median (docs/design.md §5, docs/prediction.md).
  *
  * Each case gets its operands allocated once at their real strides (only
  * the span a slice touches, not the whole tensor), 64-byte aligned, and
  * initialised with small mixed-sign values on the elements the call touches
- * (which also faults in its pages). Remote regions come from one pool of at
- * least twice 5/4 of the last-level cache, taken downwards from a cursor
- * that wraps, so each region is the pool memory used longest ago and the
- * hardware prefetcher has no stream to follow into operand memory. One
- * untimed call precedes the repetitions (code paging, library start-up).
- * Each repetition runs the setup, then times the call alone.
+ * (which also faults in its pages). One untimed call precedes the
+ * repetitions (code paging, library start-up). Each repetition runs the
+ * setup, then times the call alone.
+ *
+ * The setup puts each operand in the cache level its access distance
+ * reaches (the first level larger than the distance, else memory), deepest
+ * first: memory by flushing the operand's lines (clflush; with
+ * TC_FLUSH_REMOTE, by touching it and then 5/4 of the last level of remote
+ * data), level k > 1 by touching the operand and then 5/4 of level k-1's
+ * size of remote data, which pushes it out of the levels above; L1 by
+ * touching it last. A case so costs on the order of the upper levels'
+ * sizes, not of the last level. Remote data comes from a pool of twice
+ * 5/4 of the largest level evicted this way, shared by every sampler of the
+ * process (pool.h), walked downwards from a cursor that wraps, so each
+ * region is the pool memory used longest ago.
+ *
+ * Memory: the pool and the operands of the cases being timed stay within a
+ * process-wide budget (512 MiB unless given). A case whose operands do not
+ * fit is timed on a part: the kernel or copy dimension whose halving frees
+ * most memory is halved until they fit, and the time is scaled up by the
+ * dimensions' ratio (tc_mb_case.scale records it).
  *
  * Identical cases - same call (kernel, transposition, dimensions, leading
- * dimensions and increments) and same setup list - are timed once per
- * sampler; later requests get the remembered median.
+ * dimensions and increments) and same placement of the operands - are
+ * timed once per sampler; later requests get the remembered median.
  */
 #ifndef TC_MICROBENCH_SAMPLE_H
 #define TC_MICROBENCH_SAMPLE_H
@@ -24,6 +39,7 @@
 
 #include "ast/contraction.h"
 #include "microbench/analyze.h"
+#include "microbench/hardware.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "tcgen.h"
@@ -42,21 +58,29 @@ typedef struct tc_mb_sampler_options {
     int line_bytes;
     int reps;                /* repetitions per case (median kept), >= 1 */
     tc_mb_flush flush;
+    int nlevels;             /* the cache levels (0: one level of llc_bytes) */
+    int64_t level_bytes[TC_MB_MAX_LEVELS]; /* capacity of each, L1 first; the
+                                last is taken to be llc_bytes */
+    int64_t memory_budget;   /* bytes for pool + operands (0: 512 MiB),
+                                shared by every sampler of the process */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;
 
-/* Allocates and faults in the remote pool. TC_ERESOURCE when it does not fit
- * in available memory. Free with tc_mb_sampler_free(). */
+/* Takes the remote pool (the process's shared one, or a new one faulted
+ * in). TC_ERESOURCE when it does not fit in the budget or in available
+ * memory. Free with tc_mb_sampler_free(). */
 tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
                             tc_error *err);
 void tc_mb_sampler_free(tc_mb_sampler *s);
 
 /*
  * Times case cs of an algorithm of c: sets cs->seconds to the median over
- * the repetitions (or to the remembered median of an identical case).
- * TC_ERESOURCE, before allocating anything, when its operand spans do not
- * fit in available memory; TC_EINPUT when a dimension does not fit in int.
+ * the repetitions (or to the remembered median of an identical case), and
+ * cs->scale to the factor it was scaled by (1: timed whole). TC_ERESOURCE,
+ * before allocating anything, when even a part of it does not fit in the
+ * budget or in available memory; TC_EINPUT when a dimension does not fit
+ * in int.
  */
 tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
                        tc_error *err);
@@ -71,15 +95,24 @@ int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);
  * odd number of repetitions) the outputs are back at their initial values. */
 double tc_mb_sampler_checksum(const tc_mb_sampler *s);
 
+/* Bytes of the remote pool the sampler reads. */
+int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s);
+
+/* The level (0 = L1) an access distance of `distance` elements puts an
+ * operand in; the number of levels for memory. */
+int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance);
+
 /* Bytes of operand memory a case needs (sum of its operand spans). */
 int64_t tc_mb_case_bytes(const tc_mb_case *cs);
 
 /*
- * Runs the setup list of cs once on the given operand memory (base[i]
- * points at the first element of operand i) and the sampler's pool, and
- * returns the number of distinct elements it touched, counting a remote
- * region as its size; for tests. Leading regions replaced by flushing count
- * as their size too.
+ * Runs the setup of cs once on the given operand memory (base[i] points at
+ * the first element of operand i) and the sampler's pool, as a timed
+ * repetition does, and returns the number of elements it touched: operand
+ * elements touched or flushed, plus remote elements read to evict upper
+ * levels (counted per element of the regions, as tc_mb_touch_remote
+ * does); for tests. The remote entries of the analyzer's list do not
+ * count: the levels stand for them.
  */
 int64_t tc_mb_run_setup(tc_mb_sampler *s, const tc_mb_case *cs, double *const base[]);
 

@@ -10,6 +10,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,9 @@
 #include "generator/generator.h"
 #include "microbench/analyze.h"
 #include "microbench/memo.h"
+#include "microbench/pool.h"
 #include "microbench/sample.h"
+#include "microbench/touch.h"
 #include "runtime/blas.h"
 #include "runtime/memory.h"
 #include "runtime/timer.h"
@@ -55,7 +58,8 @@ static tc_mb_sampler *new_sampler(int reps, tc_mb_flush flush)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(blas);
     CU_ASSERT_FATAL(timer_ok);
-    tc_mb_sampler_options o = {blas, &timer, TEST_LLC, TEST_LINE, reps, flush};
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = reps, .flush = flush};
     tc_mb_sampler *s = NULL;
     tc_error e;
     tc_status st = tc_mb_sampler_new(&o, &s, &e);
@@ -179,11 +183,28 @@ static void make_setup(tc_mb_case *cs, const tc_contraction *c, int variant)
     }
 }
 
-static int64_t claimed(const tc_mb_case *cs)
+/* What running cs's setup touches (sample.h): every operand or prefetch
+ * entry's elements (touched, or flushed when its distance reaches memory
+ * and the sampler flushes), plus 5/4 of level k-1 (at most the pool) of
+ * remote data after the entries placed in level k > 0; the analyzer's
+ * remote entries count for nothing. */
+static int64_t claimed(const tc_mb_sampler *s, const int64_t *level, int nlevels, int flush,
+                       const tc_mb_case *cs)
 {
     int64_t n = 0;
-    for (int e = 0; e < cs->nsetup; e++)
+    int used[TC_MB_MAX_LEVELS + 1] = {0};
+    for (int e = 0; e < cs->nsetup; e++) {
+        if (cs->setup[e].kind == TC_SETUP_REMOTE)
+            continue;
         n += cs->setup[e].elements;
+        used[tc_mb_sampler_level(s, cs->setup[e].distance)] = 1;
+    }
+    int64_t pool = tc_mb_sampler_pool_bytes(s) / 8;
+    for (int g = 1; g <= nlevels; g++)
+        if (used[g] && !(g == nlevels && flush)) {
+            int64_t ev = level[g - 1] / 8 * 5 / 4;
+            n += ev < pool ? ev : pool;
+        }
     return n;
 }
 
@@ -317,9 +338,14 @@ static void test_copy_algorithm(void)
     }
 }
 
+/* The levels of the sampler check_setup is given (new_sampler's: one). */
+static const int64_t one_level[1] = {TEST_LLC};
+static const int64_t *chk_levels = one_level;
+static int chk_nlevels = 1;
+
 /* Runs cs's setup on fresh operands with both run_setup entry points;
  * checks the count equals the claims and written operands are unchanged. */
-static int check_setup(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+static int check_setup(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs, int flush)
 {
     double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
     double *copy[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
@@ -332,7 +358,7 @@ static int check_setup(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_ca
         for (int64_t k = 0; k < n; k++)
             base[i][k] = copy[i][k] = (double)(k % 13) - 6.0;
     }
-    int64_t want = claimed(cs);
+    int64_t want = claimed(s, chk_levels, chk_nlevels, flush && tc_mb_touch_can_flush(), cs);
     int64_t got1 = tc_mb_run_setup(s, cs, base);
     int64_t got2 = tc_mb_run_setup_in(s, c, cs, base);
     if (got1 != want || got2 != want) {
@@ -364,7 +390,7 @@ static void test_setup_counts(void)
                         tc_mb_case cs;
                         case_for(nodes[k], &cs);
                         make_setup(&cs, &fixtures[f].c, v);
-                        bad += check_setup(s, &fixtures[f].c, &cs);
+                        bad += check_setup(s, &fixtures[f].c, &cs, !mode);
                         checked++;
                     }
                 }
@@ -381,12 +407,16 @@ static void test_setup_counts(void)
         CU_ASSERT_EQUAL(cs.operand[0].elements, 64);
         add_prefetch(&cs, &fixtures[0].c, 0);
         CU_ASSERT_EQUAL(cs.setup[0].elements, LINE_DOUBLES);
-        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs), 0);
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs, !mode), 0);
 
-        /* a remote region longer than the pool wraps around it */
+        /* remote entries alone place nothing; an operand beyond the cache
+         * is flushed, or touched and evicted by 5/4 of the cache */
         cs.nsetup = 0;
         add_remote(&cs, 3 * TEST_LLC / 8 + 5);
-        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs), 0);
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs, !mode), 0);
+        add_operand(&cs, 1);
+        cs.setup[1].distance = TEST_LLC;
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs, !mode), 0);
 
         /* a malformed entry is refused */
         cs.setup[0].kind = TC_SETUP_OPERAND;
@@ -415,7 +445,7 @@ static void test_analyzer_cases(void)
                                       TC_OK);
                 for (int k = 0; k < an->ncases; k++) {
                     tc_mb_case *cs = &an->cases[k];
-                    int b = check_setup(s, &fixtures[f].c, cs);
+                    int b = check_setup(s, &fixtures[f].c, cs, 1);
                     tc_status st = tc_mb_sample(s, &fixtures[f].c, cs, &e);
                     b += st != TC_OK || !(cs->seconds > 0.0);
                     if (b && bad++ < 5)
@@ -459,11 +489,16 @@ static void test_reuse(void)
     CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 1);
     CU_ASSERT_EQUAL(again.seconds, cs.seconds);
 
-    /* only a remote size differs: a new benchmark */
+    /* only a remote size differs: the same placement, the same benchmark */
     other.setup[2].elements += 8;
     CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &other, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 1);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 2);
+    /* an operand's distance now beyond the cache: a new benchmark */
+    other.setup[1].distance = TEST_LLC;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &other, &e), TC_OK);
     CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
-    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 1);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 2);
 
     /* the same call from another contraction's algorithm is the same case:
      * c-dgemm of C[a,b,c] = A[a,i] * B[i,b,c] at other sizes of c */
@@ -480,13 +515,14 @@ static void test_reuse(void)
     make_setup(&cs2, &c2, SETUP_TRUNCATED);
     CU_ASSERT_EQUAL(tc_mb_sample(s, &c2, &cs2, &e), TC_OK);
     CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
-    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 2);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 3);
     CU_ASSERT_EQUAL(cs2.seconds, cs.seconds);
     tc_alg_set_free(set2);
     tc_mb_sampler_free(s);
 }
 
-/* A daxpy whose x has a huge increment: its span is about 2^50 doubles. */
+/* A daxpy whose x has a huge increment: its span is about 2^50 doubles.
+ * It is timed on a part (n halved to 1) and scaled up, within the budget. */
 static void test_memory_check(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_REMOTE);
@@ -496,7 +532,8 @@ static void test_memory_check(void)
     memset(&call, 0, sizeof call);
     call.kernel = TC_KERNEL_DAXPY;
     call.n = (int64_t)1 << 20;
-    call.dim_m = call.dim_n = call.dim_k = -1;
+    call.dim_m = call.dim_k = -1;
+    call.dim_n = 0;
     call.arg[0].tensor = TC_A; /* scalar factor */
     call.arg[1].tensor = TC_B;
     call.arg[1].base = TC_B;
@@ -519,13 +556,15 @@ static void test_memory_check(void)
                                                 cs.operand[2].span));
     tc_error e;
     memset(&e, 0, sizeof e);
+    int64_t before = tc_mb_budget_in_use();
+    tc_mb_budget_reset_peak();
     cs.seconds = -1.0;
-    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_ERESOURCE);
-    CU_ASSERT_EQUAL(e.code, TC_ERESOURCE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "available")); /* the check, not malloc */
-    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "daxpy"));
-    CU_ASSERT_EQUAL(cs.seconds, -1.0);
-    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 0);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+    CU_ASSERT_EQUAL(cs.scale, (double)((int64_t)1 << 20));
+    CU_ASSERT(cs.seconds > 0.0 && isfinite(cs.seconds));
+    CU_ASSERT(tc_mb_budget_peak() <= TC_MB_DEFAULT_BUDGET);
+    CU_ASSERT_EQUAL(tc_mb_budget_in_use(), before);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 1);
 
     /* an increment beyond a BLAS int is bad input */
     call.arg[1].stride[0] = call.arg[1].ld = (int64_t)1 << 32;
@@ -534,9 +573,127 @@ static void test_memory_check(void)
     case_for(node, &cs);
     CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_EINPUT);
     CU_ASSERT(strlen(e.message) > 0);
-    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 0);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 1);
     tc_alg_set_free(set);
     tc_mb_sampler_free(s);
+}
+
+/* A hierarchy whose LLC is 8 GiB (as hwloc reports a host's whole L3 to a
+ * VM): placing operands in L3 costs 5/4 of the L2 in remote data, not
+ * 5/4 of the L3, and the pool is sized by the L2. Counts, not time. */
+static void test_bounded_setup(void)
+{
+    const int64_t l1 = 32 << 10, l2 = 1 << 20, l3 = (int64_t)8 << 30;
+    for (int mode = 0; mode < 2; mode++) {
+        tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = l3,
+                                   .line_bytes = TEST_LINE, .reps = 1,
+                                   .flush = mode ? TC_FLUSH_REMOTE : TC_FLUSH_CLFLUSH,
+                                   .nlevels = 3, .level_bytes = {l1, l2, l3}};
+        tc_mb_sampler *s = NULL;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+        int flush = !mode && tc_mb_touch_can_flush();
+        int64_t pool_max = flush ? 2 * l2 / 4 * 5 + TEST_LINE : TC_MB_DEFAULT_BUDGET / 2;
+        CU_ASSERT(tc_mb_sampler_pool_bytes(s) <= pool_max);
+        CU_ASSERT_EQUAL(tc_mb_sampler_level(s, 0), 0);
+        CU_ASSERT_EQUAL(tc_mb_sampler_level(s, l1 / 8), 1);
+        CU_ASSERT_EQUAL(tc_mb_sampler_level(s, l2 / 8), 2);
+        CU_ASSERT_EQUAL(tc_mb_sampler_level(s, l3 / 8), 3);
+
+        const tc_algorithm *alg = find_alg(0, "c-dgemm");
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        add_remote(&cs, l3 / 8 / 4); /* a leading region the levels replace */
+        add_operand(&cs, 2);
+        cs.setup[1].distance = l3 / 8 / 2; /* in L3 */
+        add_remote(&cs, l3 / 8 / 4);
+        add_operand(&cs, 0);
+        cs.setup[3].distance = l2 / 8 / 2; /* in L2 */
+        add_remote(&cs, 1000);
+        add_operand(&cs, 1);                /* in L1 */
+        int64_t ops = cs.operand[0].elements + cs.operand[1].elements + cs.operand[2].elements;
+        int64_t bound = ops + (l1 + l2) / 8 * 5 / 4;
+        static const int64_t levels[3] = {32 << 10, 1 << 20, (int64_t)8 << 30};
+        CU_ASSERT_EQUAL(claimed(s, levels, 3, flush, &cs), bound);
+        chk_levels = levels;
+        chk_nlevels = 3;
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs, flush), 0);
+
+        add_operand(&cs, 2); /* beyond every level: flushed, or evicted by the pool */
+        cs.setup[6].distance = l3 / 8;
+        bound += cs.operand[2].elements + (flush ? 0 : tc_mb_sampler_pool_bytes(s) / 8);
+        CU_ASSERT(claimed(s, levels, 3, flush, &cs) <= bound);
+        CU_ASSERT_EQUAL(check_setup(s, &fixtures[0].c, &cs, flush), 0);
+        CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+        chk_levels = one_level;
+        chk_nlevels = 1;
+        tc_mb_sampler_free(s);
+    }
+}
+
+/* C[a,b] = A[a,i] * B[i,b] at 2048 (three 32 MiB operands) under a 16 MiB
+ * budget, by four samplers in four threads at once: each case is timed on
+ * a part, and the process never holds more than the budget. */
+typedef struct budget_job {
+    const tc_contraction *c;
+    const tc_algorithm *alg;
+    tc_status st;
+    double seconds, scale;
+} budget_job;
+
+#define SMALL_BUDGET ((int64_t)16 << 20)
+
+static void *budget_thread(void *arg)
+{
+    budget_job *j = arg;
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 1,
+                               .flush = TC_FLUSH_CLFLUSH, .memory_budget = SMALL_BUDGET};
+    tc_mb_sampler *s = NULL;
+    j->st = tc_mb_sampler_new(&o, &s, NULL);
+    if (j->st != TC_OK)
+        return NULL;
+    tc_mb_case cs;
+    case_for(j->alg->kernel_node, &cs);
+    j->st = tc_mb_sample(s, j->c, &cs, NULL);
+    j->seconds = cs.seconds;
+    j->scale = cs.scale;
+    tc_mb_sampler_free(s);
+    return NULL;
+}
+
+static void test_budget(void)
+{
+    tc_contraction c;
+    char msg[256];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", "a=b=i=2048", &c, msg,
+                                    sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    int64_t before = tc_mb_budget_in_use();
+    /* other suites' samplers are gone; the kept shared pool is sized anew */
+    budget_job jobs[4];
+    pthread_t th[4];
+    budget_job first = {&c, alg, TC_OK, 0, 0};
+    budget_thread(&first); /* one alone first: the shared pool is made to fit */
+    CU_ASSERT_EQUAL(first.st, TC_OK);
+    tc_mb_budget_reset_peak();
+    for (int k = 0; k < 4; k++) {
+        jobs[k] = (budget_job){&c, alg, TC_OK, 0, 0};
+        CU_ASSERT_EQUAL_FATAL(pthread_create(&th[k], NULL, budget_thread, &jobs[k]), 0);
+    }
+    for (int k = 0; k < 4; k++) {
+        pthread_join(th[k], NULL);
+        CU_ASSERT_EQUAL(jobs[k].st, TC_OK);
+        CU_ASSERT(jobs[k].scale > 1.0);
+        CU_ASSERT(jobs[k].seconds > 0.0 && isfinite(jobs[k].seconds));
+    }
+    CU_ASSERT(tc_mb_budget_peak() <= SMALL_BUDGET);
+    CU_ASSERT(tc_mb_budget_in_use() <= before || tc_mb_budget_in_use() <= SMALL_BUDGET);
+    tc_alg_set_free(set);
 }
 
 /* reps = 1, and 201 repetitions leave the outputs where 1 does: alpha's
@@ -575,7 +732,8 @@ static void test_repetitions(void)
 static void test_options(void)
 {
     CU_ASSERT_PTR_NOT_NULL_FATAL(blas);
-    tc_mb_sampler_options o = {blas, &timer, TEST_LLC, TEST_LINE, 0, TC_FLUSH_REMOTE};
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 0, .flush = TC_FLUSH_REMOTE};
     tc_mb_sampler *s = NULL;
     tc_error e;
     CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
@@ -586,9 +744,16 @@ static void test_options(void)
     o.line_bytes = TEST_LINE;
     o.llc_bytes = 0;
     CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
-    o.llc_bytes = (int64_t)1 << 58; /* a pool larger than any memory */
+    o.llc_bytes = (int64_t)1 << 58; /* beyond any cache */
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
+    o.llc_bytes = TEST_LLC;
+    o.memory_budget = 1024; /* not even the smallest pool fits */
     CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_ERESOURCE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "bytes"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "budget"));
+    o.memory_budget = 0;
+    o.nlevels = TC_MB_MAX_LEVELS + 1;
+    CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
+    o.nlevels = 0;
     o.timer = NULL;
     CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
     CU_ASSERT_EQUAL(tc_mb_sample(NULL, NULL, NULL, &e), TC_EUSAGE);
@@ -633,6 +798,9 @@ int tc_suite_sample(void)
            !CU_add_test(s, "the analyzer's cases", test_analyzer_cases) ||
            !CU_add_test(s, "identical cases are timed once", test_reuse) ||
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
+           !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
+                        test_bounded_setup) ||
+           !CU_add_test(s, "memory budget across four threads", test_budget) ||
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
            !CU_add_test(s, "option errors", test_options) ||
            !CU_add_test(s, "memo hash table", test_memo)
