@@ -65,7 +65,7 @@ typedef struct step {
     int operand; /* all but EVICT */
     int level;   /* the level placed in; EVICT: levels above it are evicted */
 } step;
-#define MAX_STEPS (2 * TC_MB_MAX_SETUP + TC_MB_MAX_LEVELS + 1)
+#define MAX_STEPS (TC_MB_MAX_SETUP + TC_MB_MAX_OPERANDS + TC_MB_MAX_LEVELS + 1)
 
 struct tc_mb_sampler;
 static int place(const struct tc_mb_sampler *s, const tc_mb_case *cs, const struct prepared *p,
@@ -387,10 +387,11 @@ static int64_t evict_elements(const tc_mb_sampler *s, int k)
 
 /*
  * The setup of cs as steps: its operand and prefetch entries grouped by
- * the level their distances reach, deepest first; memory: flushed (or, in
- * remote mode, touched and then evicted from every level); level k > 0:
- * touched, then levels above evicted; L1: touched. Returns the number of
- * steps.
+ * the level their distances reach, deepest first - the operands a
+ * truncated list left out (their distances are beyond every level) in
+ * memory; memory: flushed (or, in remote mode, touched and then evicted
+ * from every level); level k > 0: touched, then levels above evicted; L1:
+ * touched. Returns the number of steps.
  */
 static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p, step *out)
 {
@@ -402,6 +403,16 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
                      : tc_mb_sampler_level(s, cs->setup[e].distance);
     for (int g = s->nlevels; g >= 0; g--) {
         int any = 0;
+        /* a truncated list leaves out the operands beyond every level */
+        for (int i = 0; g == s->nlevels && cs->truncated && i < cs->noperands; i++) {
+            int listed = 0;
+            for (int e = 0; e < cs->nsetup; e++)
+                listed |= cs->setup[e].kind != TC_SETUP_REMOTE && cs->setup[e].operand == i;
+            if (!listed) {
+                out[n++] = (step){s->flush ? STEP_FLUSH : STEP_TOUCH, i, g};
+                any = 1;
+            }
+        }
         for (int e = 0; e < cs->nsetup; e++) {
             if (lvl[e] != g)
                 continue;

@@ -11,8 +11,8 @@
  * setup, then times the call alone.
  *
  * The setup puts each operand in the cache level its access distance
- * reaches (the first level larger than the distance, else memory), deepest
- * first: memory by flushing the operand's lines (clflush; with
+ * reaches (the first level larger than the distance, else memory; the
+ * operands a truncated list leaves out: memory), deepest first: memory by flushing the operand's lines (clflush; with
  * TC_FLUSH_REMOTE, by touching it and then 5/4 of the last level of remote
  * data), level k > 1 by touching the operand and then 5/4 of level k-1's
  * size of remote data, which pushes it out of the levels above; L1 by

@@ -187,12 +187,22 @@ static void make_setup(tc_mb_case *cs, const tc_contraction *c, int variant)
  * entry's elements (touched, or flushed when its distance reaches memory
  * and the sampler flushes), plus 5/4 of level k-1 (at most the pool) of
  * remote data after the entries placed in level k > 0; the analyzer's
- * remote entries count for nothing. */
+ * remote entries count for nothing; the operands a truncated list leaves
+ * out are in memory. */
 static int64_t claimed(const tc_mb_sampler *s, const int64_t *level, int nlevels, int flush,
                        const tc_mb_case *cs)
 {
     int64_t n = 0;
     int used[TC_MB_MAX_LEVELS + 1] = {0};
+    for (int i = 0; cs->truncated && i < cs->noperands; i++) { /* left out: memory */
+        int listed = 0;
+        for (int e = 0; e < cs->nsetup; e++)
+            listed |= cs->setup[e].kind != TC_SETUP_REMOTE && cs->setup[e].operand == i;
+        if (!listed) {
+            n += cs->operand[i].elements;
+            used[nlevels] = 1;
+        }
+    }
     for (int e = 0; e < cs->nsetup; e++) {
         if (cs->setup[e].kind == TC_SETUP_REMOTE)
             continue;
