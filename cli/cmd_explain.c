@@ -1,7 +1,8 @@
 /*
  * cmd_explain.c - `tcgen explain CONTRACTION SIZES NAME`: one algorithm's
  * AST, its cases with each operand's access and prefetch distances, each
- * case's setup list, occurrence count and median time.
+ * case's setup list, occurrence count and median time. One algorithm per
+ * run: several names are a usage error (exit 2), not sizes.
  */
 #include <string.h>
 
@@ -71,6 +72,9 @@ static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction 
         tc_mb_format_setup(cs, c, setup, sizeof setup);
         fprintf(out, "  setup%s: %s\n", cs->truncated ? " (truncated)" : "", setup);
     }
+    if (a->beta_pass_seconds > 0.0)
+        fprintf(out, "\nbeta pass over C (the kernel cannot apply beta)  %.3e s (%.1f %%)\n",
+                a->beta_pass_seconds, total > 0 ? 100.0 * a->beta_pass_seconds / total : 0.0);
     double flops = tc_contraction_flops(c);
     fprintf(out, "\npredicted %.6e s (%.3f GFLOP/s)\n", total,
             total > 0 ? flops / total * 1e-9 : 0.0);
@@ -113,6 +117,20 @@ int tc_cmd_explain(const tc_cli *cli)
     if (!name)
         return tc_cli_failf(TC_EUSAGE, "usage: explain needs an algorithm name after the sizes "
                                        "(see 'tcgen list')");
+    /* one algorithm per run: a second name would otherwise be read as sizes */
+    int names = 0;
+    const char *other = NULL;
+    for (int k = 1; k < cli->npositional; k++)
+        if (!strchr(cli->positional[k], '=') && cli->positional[k] != name) {
+            names++;
+            other = cli->positional[k];
+        }
+    if (names > 0 || (cli->algorithm && args.npositional > 2))
+        return tc_cli_failf(TC_EUSAGE,
+                            "usage: explain takes one algorithm name, not '%s' and '%s'; "
+                            "explain them one at a time, or rank them all with 'tcgen "
+                            "predict'",
+                            other ? other : args.positional[args.npositional - 1], name);
     tc_contraction c;
     int rc = tc_cli_load(&args, 1, &c);
     if (rc)
@@ -148,7 +166,11 @@ int tc_cmd_explain(const tc_cli *cli)
         } else {
             tc_table_print(t, out, cli->format);
             if (cli->format == TC_FMT_TSV)
+            {
+                if (a->beta_pass_seconds > 0.0)
+                    fprintf(out, "# beta_pass_s %.6e\n", a->beta_pass_seconds);
                 fprintf(out, "# predicted_s %.6e\n", total);
+            }
         }
         tc_table_free(t);
     }

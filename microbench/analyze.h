@@ -106,6 +106,8 @@ typedef struct tc_mb_analysis {
     int64_t calls;              /* kernel executions */
     int ncases;
     tc_mb_case *cases;          /* kernel cases first, then each copy's */
+    double beta_pass_seconds;   /* the executor's pass over C before the
+                                   algorithm, when it has one (predict.h) */
 } tc_mb_analysis;
 
 /*

@@ -14,6 +14,13 @@ tc_status tc_mb_predict(tc_mb_sampler *s, const tc_contraction *c, const tc_algo
         st = tc_mb_sample(s, c, &a->cases[i], err);
         total += (double)a->cases[i].count * a->cases[i].seconds;
     }
+    /* the executor zeroes (or scales) C first when the kernel cannot
+     * apply beta: that pass is part of the algorithm's time */
+    if (st == TC_OK && tc_alg_needs_beta_pass(alg, c)) {
+        st = tc_mb_sample_beta_pass(s, c->tensor[TC_C].elements, c->beta,
+                                    &a->beta_pass_seconds, err);
+        total += a->beta_pass_seconds;
+    }
     if (st != TC_OK || !analysis)
         tc_mb_analysis_free(a);
     else

@@ -1,6 +1,7 @@
 /*
  * predict.h - an algorithm's predicted runtime: the sum over its cases of
- * occurrence count x median time of the case (docs/design.md §5).
+ * occurrence count x median time of the case (docs/design.md §5), plus the
+ * executor's pass over C when the algorithm's kernel cannot apply beta.
  */
 #ifndef TC_MICROBENCH_PREDICT_H
 #define TC_MICROBENCH_PREDICT_H

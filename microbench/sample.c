@@ -39,7 +39,8 @@ struct tc_mb_sampler {
     const double *pool;   /* remote regions (shared, read only) */
     int64_t pool_lines;
     int64_t cursor;       /* the next remote walk starts below this line */
-    double *times;        /* o.reps timings of the current case */
+    uint64_t *times;      /* tick differences of the current case */
+    int64_t bounded;      /* cases timed below their bound (bound used) */
     tc_mb_memo *memo;
     int64_t timed, reused;
     int64_t pool_bytes;
@@ -57,6 +58,7 @@ typedef struct prepared {
 } prepared;
 
 #define KEY_MAX 2048
+#define SHORT_REPS 31 /* timings of a call lasting a few counter steps */
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT };
@@ -502,41 +504,101 @@ static void call_node(const tc_mb_sampler *s, const tc_node *node, double alpha,
         tc_rt_copy(node->copy, base[0], base[1]);
 }
 
-static int cmp_double(const void *x, const void *y)
+/* Warm-up, then n timed calls (n <= s->ntimes); tc_rt_timer_estimate of
+ * them. */
+static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
+                         double *const base[], int n)
 {
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
-/* Warm-up, then o.reps timed calls; the median. */
-static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
-                        double *const base[])
-{
-    const tc_timer *tm = s->o.timer;
     double alpha = 1.0;
     run_setup(s, cs, p, base);
     call_node(s, cs->node, alpha, base);
-    for (int r = 0; r < s->o.reps; r++) {
+    for (int r = 0; r < n; r++) {
         alpha = -alpha; /* outputs accumulate: keep them bounded */
         run_setup(s, cs, p, base);
         uint64_t t0 = tc_rt_timer_start();
         call_node(s, cs->node, alpha, base);
         uint64_t t1 = tc_rt_timer_stop();
-        s->times[r] = tc_rt_timer_seconds(tm, t0, t1);
+        s->times[r] = t1 > t0 ? t1 - t0 : 0;
     }
-    double m = median(s->times, s->o.reps);
-    /* a call hidden in the timer's own overhead measures as 0; report one
-     * tick (the counter's granularity) so that no case costs nothing */
-    if (m < tm->seconds_per_tick)
-        m = tm->seconds_per_tick;
+    return tc_rt_timer_estimate(s->o.timer, s->times, n);
+}
+
+/* Flops of one call of the case's node (0 for a copy). */
+static double node_flops(const tc_node *node)
+{
+    if (node->kind != TC_NODE_KERNEL)
+        return 0.0;
+    const tc_call *k = node->call;
+    switch (k->kernel) {
+    case TC_KERNEL_DGEMM:
+        return 2.0 * (double)k->m * (double)k->n * (double)k->k;
+    case TC_KERNEL_DGEMV:
+    case TC_KERNEL_DGER:
+        return 2.0 * (double)k->m * (double)k->n;
+    case TC_KERNEL_DAXPY:
+    case TC_KERNEL_DDOT:
+        return 2.0 * (double)k->n;
+    default:
+        return 0.0;
+    }
+}
+
+double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
+{
+    const tc_mb_sampler_options *o = &s->o;
+    int threads = o->threads > 0 ? o->threads : 1;
+    double bound = 0.0;
+    if (!cs || !cs->node)
+        return 0.0;
+    if (o->peak_flops > 0.0)
+        bound = node_flops(cs->node) / (o->peak_flops * threads);
+    if (o->memory_bandwidth > 0.0) {
+        /* compulsory bytes: the operands the setup leaves in memory */
+        prepared p;
+        step plan[MAX_STEPS];
+        if (prepare(NULL, cs, &p, NULL) != TC_OK)
+            return bound;
+        int n = place(s, cs, &p, plan);
+        double bytes = 0.0;
+        for (int e = 0; e < n; e++)
+            if (plan[e].kind == STEP_FLUSH)
+                bytes += 8.0 * (double)cs->operand[plan[e].operand].elements;
+        double b = bytes / (o->memory_bandwidth * threads);
+        if (b > bound)
+            bound = b;
+    }
+    return bound;
+}
+
+/*
+ * The case's time: o.reps timed calls; more (at least SHORT_REPS) when the
+ * call lasts only a few counter steps, so that their mean converges; and,
+ * when that is still below what the call's flops and compulsory bytes
+ * allow (a preempted timer read, a quantised counter), timed again with
+ * 3x the repetitions and, if it stays impossible, the bound itself: no
+ * prediction rests on a time faster than the machine.
+ */
+static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
+                        double *const base[])
+{
+    const tc_timer *tm = s->o.timer;
+    double quantum = (tm->quantum_ticks > 1.0 ? tm->quantum_ticks : 1.0) * tm->seconds_per_tick;
+    double m = timing_run(s, cs, p, base, s->o.reps);
+    if (m < 8.0 * quantum && s->o.reps < SHORT_REPS)
+        m = timing_run(s, cs, p, base, SHORT_REPS);
+    double bound = tc_mb_case_bound(s, cs);
+    if (m < bound) {
+        int n = 3 * s->o.reps > SHORT_REPS ? 3 * s->o.reps : SHORT_REPS;
+        m = timing_run(s, cs, p, base, n);
+        if (m < bound) {
+            m = bound;
+            s->bounded++;
+        }
+    }
+    /* a call hidden in the timer's own overhead and no bound known: one
+     * counter step, so that no case costs nothing */
     if (!(m > 0.0))
-        m = 1e-9;
+        m = quantum > 0.0 ? quantum : 1e-9;
     return m;
 }
 
@@ -766,6 +828,77 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     return TC_OK;
 }
 
+/* ---- the beta pass --------------------------------------------------- */
+
+/* The executor's pass over C before an algorithm whose kernel cannot apply
+ * beta (runtime/execute.c): the same loop. */
+static void beta_pass(double *c, int64_t n, double beta)
+{
+    for (int64_t e = 0; e < n; e++)
+        c[e] = beta == 0.0 ? 0.0 : c[e] * beta;
+}
+
+tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta,
+                                 double *seconds, tc_error *err)
+{
+    if (!s || !seconds || elements < 0)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sample_beta_pass: bad argument");
+    *seconds = 0.0;
+    if (elements == 0)
+        return TC_OK;
+    /* a part within the budget, scaled up */
+    int64_t room = (s->budget - s->pool_bytes) / 8, n = elements;
+    double scale = 1.0;
+    while (n > room && n > 1) {
+        n = (n + 1) / 2;
+        scale = (double)elements / (double)n;
+    }
+    /* C's distance is a whole run of the algorithm: at least C itself */
+    int level = tc_mb_sampler_level(s, elements);
+    char key[128];
+    snprintf(key, sizeof key, "beta-pass n%lld b%d L%d x%.17g", (long long)n,
+             beta == 0.0 ? 0 : 1, level, scale);
+    if (tc_mb_memo_find(s->memo, key, seconds)) {
+        s->reused++;
+        return TC_OK;
+    }
+    tc_status st = tc_mb_budget_reserve(n * 8, s->budget, err);
+    if (st != TC_OK)
+        return st;
+    double *c = tc_rt_alloc(n, err);
+    if (!c) {
+        tc_mb_budget_release(n * 8);
+        return TC_ERESOURCE;
+    }
+    tc_mb_shape sh = {n, 1, 1, 0};
+    tc_mb_touch_init(c, &sh);
+    double acc = 0.0;
+    for (int r = 0; r <= s->o.reps; r++) { /* the first is the warm-up */
+        if (level == s->nlevels && s->flush) {
+            tc_mb_touch_flush(c, &sh, s->o.line_bytes);
+            tc_mb_touch_fence();
+        } else {
+            tc_mb_touch_rmw(c, &sh, s->zero, &acc);
+            if (level > 0)
+                tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles, &s->cursor,
+                                   evict_elements(s, level), &acc);
+        }
+        uint64_t t0 = tc_rt_timer_start();
+        beta_pass(c, n, beta);
+        uint64_t t1 = tc_rt_timer_stop();
+        if (r > 0)
+            s->times[r - 1] = t1 > t0 ? t1 - t0 : 0;
+    }
+    s->sink = acc + c[n - 1];
+    tc_rt_free(c);
+    tc_mb_budget_release(n * 8);
+    *seconds = tc_rt_timer_estimate(s->o.timer, s->times, s->o.reps) * scale;
+    s->timed++;
+    if (tc_mb_memo_put(s->memo, key, *seconds) != 0)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory remembering a time");
+    return TC_OK;
+}
+
 /* ---- the sampler ---------------------------------------------------- */
 
 tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
@@ -837,7 +970,8 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
     s->cursor = s->pool_lines;
     s->zero = 0.0;
     s->memo = tc_mb_memo_new();
-    s->times = calloc((size_t)o->reps, sizeof *s->times);
+    int ntimes = 3 * o->reps > SHORT_REPS ? 3 * o->reps : SHORT_REPS;
+    s->times = calloc((size_t)ntimes, sizeof *s->times);
     if (!s->memo || !s->times) {
         tc_mb_sampler_free(s);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory creating the sampler");
@@ -859,6 +993,11 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
     free(s->times);
     tc_mb_memo_free(s->memo);
     free(s);
+}
+
+int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s)
+{
+    return s ? s->bounded : 0;
 }
 
 int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s)

@@ -63,6 +63,9 @@ typedef struct tc_mb_sampler_options {
                                 last is taken to be llc_bytes */
     int64_t memory_budget;   /* bytes for pool + operands (0: 512 MiB),
                                 shared by every sampler of the process */
+    double peak_flops;       /* one thread's peak flop/s (0: no flop bound) */
+    double memory_bandwidth; /* one thread's bytes/s from memory (0: none) */
+    int threads;             /* BLAS threads the bounds scale by (0: 1) */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;
@@ -85,6 +88,15 @@ void tc_mb_sampler_free(tc_mb_sampler *s);
 tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
                        tc_error *err);
 
+/*
+ * The time of the pass over C's `elements` that the executor makes before
+ * an algorithm whose kernel cannot apply beta (C = 0, or C *= beta), with C
+ * in the level its own size puts it in (memory: flushed). Remembered like
+ * a case; a part within the budget, scaled, when C is larger.
+ */
+tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta,
+                                 double *seconds, tc_error *err);
+
 /* Distinct cases timed so far, and how many requests the memo answered. */
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s);
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);
@@ -94,6 +106,17 @@ int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);
  * flips every call, so after an even number of calls (the warm-up plus an
  * odd number of repetitions) the outputs are back at their initial values. */
 double tc_mb_sampler_checksum(const tc_mb_sampler *s);
+
+/* The least time the case's call can take on this machine: its flops at
+ * the peak rate and its compulsory bytes (operands the setup leaves in
+ * memory) at the memory bandwidth, over the threads (0 when the options
+ * give neither figure). A median below it is a measurement error: the case
+ * is timed again, and its time is never less than this. */
+double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs);
+
+/* Cases whose time stayed below their bound after timing again (the bound
+ * was used instead). */
+int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s);
 
 /* Bytes of the remote pool the sampler reads. */
 int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s);

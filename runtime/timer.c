@@ -149,8 +149,22 @@ static uint64_t measure_resolution(void)
     return best;
 }
 
-/* Median of the cost of an empty start/stop pair, in ticks. */
-static double measure_overhead(void)
+/* Mean of the sorted v[0..n) that are at most 4 counter steps above their
+ * median: the readings of one short call spread over a step or two (the
+ * phase); beyond that a reading was preempted. Dropping a fixed share
+ * instead would drop the upper step and bias the mean down. */
+static double mean_near(const uint64_t *v, int n, double median, double quantum)
+{
+    double sum = 0.0;
+    int kept = 0;
+    for (int k = 0; k < n && (double)v[k] <= median + 4.0 * quantum; k++, kept++)
+        sum += (double)v[k];
+    return kept ? sum / kept : median;
+}
+
+/* Median and mean (as tc_rt_timer_estimate takes it) of the cost of an
+ * empty start/stop pair, in ticks. */
+static void measure_overhead(double quantum, double *median, double *mean)
 {
     uint64_t pair[OVERHEAD_PAIRS];
     for (int k = 0; k < OVERHEAD_PAIRS; k++) {
@@ -159,7 +173,25 @@ static double measure_overhead(void)
         pair[k] = b > a ? b - a : 0;
     }
     qsort(pair, OVERHEAD_PAIRS, sizeof pair[0], cmp_u64);
-    return (double)pair[OVERHEAD_PAIRS / 2];
+    *median = (double)pair[OVERHEAD_PAIRS / 2];
+    *mean = mean_near(pair, OVERHEAD_PAIRS, *median, quantum);
+}
+
+double tc_rt_timer_estimate(const tc_timer *t, uint64_t *ticks, int n)
+{
+    if (n < 1)
+        return 0.0;
+    qsort(ticks, (size_t)n, sizeof ticks[0], cmp_u64);
+    double median = n % 2 ? (double)ticks[n / 2]
+                          : ((double)ticks[n / 2 - 1] + (double)ticks[n / 2]) / 2.0;
+    double q = t->quantum_ticks > 1.0 ? t->quantum_ticks : 1.0;
+    double v;
+    if (median - t->overhead_ticks >= 8.0 * q) {
+        v = median - t->overhead_ticks;
+    } else {
+        v = mean_near(ticks, n, median, q) - t->overhead_mean_ticks;
+    }
+    return v > 0.0 ? v * t->seconds_per_tick : 0.0;
 }
 
 tc_status tc_rt_timer_init(tc_timer *t, tc_error *err)
@@ -186,13 +218,14 @@ tc_status tc_rt_timer_init(tc_timer *t, tc_error *err)
     }
     atomic_store(&timer_mode, mode);
 #endif
-    t->overhead_ticks = 0.0;
+    t->overhead_ticks = t->overhead_mean_ticks = 0.0;
     uint64_t res = measure_resolution();
     if (res == 0)
         return tc_error_set(err, TC_ERESOURCE, 0, 0,
                             "no usable clock: %s does not advance", t->source);
     t->resolution_s = (double)res * t->seconds_per_tick;
-    t->overhead_ticks = measure_overhead();
+    t->quantum_ticks = (double)res;
+    measure_overhead(t->quantum_ticks, &t->overhead_ticks, &t->overhead_mean_ticks);
     return TC_OK;
 }
 

@@ -86,5 +86,12 @@ for v in ' 2' 2x 0 -1 99999; do
 done
 TCGEN_THREADS=1 "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>&1 && ok || bad "TCGEN_THREADS=1 refused"
 
+# 9. Predictions rest on the profile: explain takes one algorithm (two names
+#    are a usage error, not a sizes error) and agrees with predict.
+"$TCGEN" explain 'C[i,j] = A[i,k] * B[k,j]' i=j=k=100 kj-daxpy jk-daxpy >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "explain takes one algorithm name" "$tmp/err" && ok || bad "explain with two names: $(cat "$tmp/err")"
+"$TCGEN" explain 'C[i,j] = A[i,k] * B[k,j]' i=j=k=100 --algorithm kj-daxpy jk-daxpy >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && ok || bad "explain --algorithm with a second name"
+
 echo "profile_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -248,6 +248,39 @@ static void test_xray_reduced(void)
     CU_ASSERT_EQUAL(tc_mb_xray_measure_upto((int64_t)1 << 20, NULL, &err), TC_EUSAGE);
 }
 
+/* A counter that advances in steps of 40 ticks (as a VM's TSC does in
+ * 20 ns steps): a call of 30 ticks plus a 20-tick timer overhead reads as
+ * 40 or 80 ticks depending on the phase. The median (40) less the overhead
+ * (40, itself quantised) says 0; the mean of many readings, less the mean
+ * overhead, finds the 30 ticks. */
+static void test_timer_quantised(void)
+{
+    tc_timer t;
+    memset(&t, 0, sizeof t);
+    t.seconds_per_tick = 1e-9;
+    t.quantum_ticks = 40.0;
+    t.overhead_ticks = 40.0;      /* the median of quantised empty pairs */
+    t.overhead_mean_ticks = 20.0; /* their mean: the true overhead */
+    enum { N = 200 };
+    uint64_t ticks[N];
+    uint64_t seed = 12345;
+    for (int k = 0; k < N; k++) { /* a random phase against the steps */
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint64_t phase = (seed >> 33) % 40;
+        uint64_t start = phase, stop = phase + 50;
+        ticks[k] = stop / 40 * 40 - start / 40 * 40;
+    }
+    double s = tc_rt_timer_estimate(&t, ticks, N);
+    CU_ASSERT(s > 25e-9 && s < 35e-9);
+    /* a call long against the step: the median, less the overhead */
+    for (int k = 0; k < N; k++)
+        ticks[k] = 4000 + (k % 3 == 0 ? 100000 : 0); /* a third preempted */
+    CU_ASSERT_DOUBLE_EQUAL(tc_rt_timer_estimate(&t, ticks, N), 3960e-9, 1e-12);
+    CU_ASSERT_EQUAL(tc_rt_timer_estimate(&t, ticks, 0), 0.0);
+    ticks[0] = 0; /* never negative */
+    CU_ASSERT_EQUAL(tc_rt_timer_estimate(&t, ticks, 1), 0.0);
+}
+
 int tc_suite_hardware(void)
 {
     static const struct {
@@ -259,6 +292,7 @@ int tc_suite_hardware(void)
         {"sysfs: malformed and missing files", test_sysfs_malformed},
         {"detect: forced defaults", test_forced_defaults},
         {"timer: calibration, never negative, monotone", test_timer},
+        {"timer: a quantised counter's short calls", test_timer_quantised},
         {"xray: reduced search up to 1 MiB", test_xray_reduced},
     };
     CU_pSuite s = CU_add_suite("hardware", NULL, NULL);

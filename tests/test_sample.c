@@ -19,6 +19,7 @@
 #include "microbench/analyze.h"
 #include "microbench/memo.h"
 #include "microbench/pool.h"
+#include "microbench/predict.h"
 #include "microbench/sample.h"
 #include "microbench/touch.h"
 #include "runtime/blas.h"
@@ -706,6 +707,73 @@ static void test_budget(void)
     tc_alg_set_free(set);
 }
 
+/* A machine whose peak is 1 MFLOP/s and bandwidth 1 MB/s: every measured
+ * time is below the bound, so each case is timed again and then gets the
+ * bound itself - never a time faster than the machine. */
+static void test_physics_bound(void)
+{
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 3,
+                               .flush = TC_FLUSH_CLFLUSH, .peak_flops = 1e6,
+                               .memory_bandwidth = 1e6, .threads = 2};
+    tc_mb_sampler *s = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+    const tc_algorithm *alg = find_alg(0, "c-dgemm"); /* m=64 n=64 k=8 */
+    tc_mb_case cs;
+    case_for(alg->kernel_node, &cs);
+    double flops = 2.0 * 64 * 64 * 8;
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_case_bound(s, &cs), flops / 2e6, 1e-12);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+    CU_ASSERT(cs.seconds >= flops / 2e6);
+    CU_ASSERT_EQUAL(tc_mb_sampler_bounded(s), 1);
+    /* an operand left in memory: its bytes at the bandwidth */
+    make_setup(&cs, &fixtures[0].c, SETUP_TRUNCATED); /* C[:,:,c] left out: memory */
+    double bytes = 8.0 * (double)cs.operand[2].elements;
+    double bound = tc_mb_case_bound(s, &cs);
+    CU_ASSERT(bound >= bytes / 2e6 && bound >= flops / 2e6);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+    CU_ASSERT(cs.seconds >= bound);
+    tc_mb_sampler_free(s);
+    /* without the figures there is no bound */
+    s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    CU_ASSERT_EQUAL(tc_mb_case_bound(s, &cs), 0.0);
+    tc_mb_sampler_free(s);
+}
+
+/* The executor's pass over C (C = A*B with a kernel that cannot apply
+ * beta) is in the prediction; C += A*B has none. */
+static void test_beta_pass(void)
+{
+    tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    const tc_algorithm *alg = find_alg(0, "ic-dger");
+    CU_ASSERT_FATAL(tc_alg_needs_beta_pass(alg, &fixtures[0].c));
+    double total = 0.0;
+    tc_mb_analysis *a = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, &fixtures[0].c, alg, &p, &total, &a, &e), TC_OK);
+    CU_ASSERT(a->beta_pass_seconds > 0.0);
+    double sum = 0.0;
+    for (int k = 0; k < a->ncases; k++)
+        sum += (double)a->cases[k].count * a->cases[k].seconds;
+    CU_ASSERT_DOUBLE_EQUAL(total, sum + a->beta_pass_seconds, 1e-12 * total);
+    tc_mb_analysis_free(a);
+    tc_contraction acc = fixtures[0].c;
+    acc.beta = 1.0;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, &acc, alg, &p, &total, &a, &e), TC_OK);
+    CU_ASSERT_EQUAL(a->beta_pass_seconds, 0.0);
+    tc_mb_analysis_free(a);
+    double t1, t2;
+    int64_t timed = tc_mb_sampler_timed(s);
+    CU_ASSERT_EQUAL(tc_mb_sample_beta_pass(s, 1000, 0.0, &t1, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sample_beta_pass(s, 1000, 0.0, &t2, &e), TC_OK);
+    CU_ASSERT_EQUAL(t1, t2); /* remembered */
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), timed + 1);
+    CU_ASSERT_EQUAL(tc_mb_sample_beta_pass(s, -1, 0.0, &t1, &e), TC_EUSAGE);
+    tc_mb_sampler_free(s);
+}
+
 /* reps = 1, and 201 repetitions leave the outputs where 1 does: alpha's
  * sign flips every call (warm-up included), so an even number of calls
  * returns them to their initial values. */
@@ -811,6 +879,8 @@ int tc_suite_sample(void)
            !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
+           !CU_add_test(s, "no time below the flop and byte bound", test_physics_bound) ||
+           !CU_add_test(s, "the beta pass over C is predicted", test_beta_pass) ||
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
            !CU_add_test(s, "option errors", test_options) ||
            !CU_add_test(s, "memo hash table", test_memo)
