@@ -1,7 +1,10 @@
 /*
  * cmd_rank.c - `tcgen predict`, `measure` and `compare`: rank the
  * algorithms by predicted time, by measured time, or both side by side with
- * the prediction error; optionally over a --sweep of sizes, drawn with --plot.
+ * the prediction error and Spearman's rank correlation; optionally over a
+ * --sweep of sizes, drawn with --plot. predict --repeat N predicts N times
+ * independently (a fresh sampler each time: nothing remembered) and ranks
+ * by the median, with the smallest and largest per algorithm.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "microbench/stats.h"
 #include "plot.h"
 #include "predictor.h"
 #include "table.h"
@@ -32,6 +36,7 @@ typedef struct job {
     size_t summary_size;
     double abs_error_sum;      /* over all points: compare's mean */
     int abs_error_n;
+    int repeat;                /* predict --repeat N (1 without) */
 } job;
 
 /* One algorithm's results at one point. */
@@ -40,6 +45,7 @@ typedef struct result {
     double predicted, cost_s;  /* NAN when not predicted */
     double measured;           /* NAN when not measured or over the limit */
     int over_limit;
+    double lo, hi;             /* --repeat: smallest and largest prediction */
 } result;
 
 static int by_predicted(const void *a, const void *b)
@@ -102,20 +108,43 @@ static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *
 {
     const tc_cli *cli = j->cli;
     for (int i = 0; i < n; i++)
-        res[i] = (result){sel[i], NAN, NAN, NAN, 0};
+        res[i] = (result){sel[i], NAN, NAN, NAN, 0, NAN, NAN};
     if (j->mode & PREDICT) {
-        tc_ranking *r = NULL;
-        int rc = tc_cli_rank(cli, &j->p, c, sel, n, &r);
-        if (rc)
-            return rc;
-        for (int k = 0; k < r->count; k++)
-            for (int i = 0; i < n; i++)
-                if (res[i].alg == r->entry[k].alg) {
-                    res[i].predicted = r->entry[k].seconds;
-                    res[i].cost_s = r->entry[k].cost_s;
+        double *v = calloc((size_t)n * (size_t)j->repeat + 1, sizeof *v);
+        if (!v)
+            return tc_cli_failf(TC_ERESOURCE, "out of memory");
+        *predict_s = 0.0;
+        for (int rep = 0; rep < j->repeat; rep++) {
+            if (rep > 0) { /* independent: a new sampler remembers nothing */
+                tc_error err;
+                tc_mb_sampler_free(j->p.sampler);
+                j->p.sampler = NULL;
+                if (tc_mb_sampler_new(&j->p.options, &j->p.sampler, &err) != TC_OK) {
+                    free(v);
+                    return tc_cli_fail(&err, NULL);
                 }
-        *predict_s = r->elapsed_s;
-        tc_ranking_free(r);
+            }
+            tc_ranking *r = NULL;
+            int rc = tc_cli_rank(cli, &j->p, c, sel, n, &r);
+            if (rc) {
+                free(v);
+                return rc;
+            }
+            for (int k = 0; k < r->count; k++)
+                for (int i = 0; i < n; i++)
+                    if (res[i].alg == r->entry[k].alg) {
+                        v[(size_t)i * j->repeat + rep] = r->entry[k].seconds;
+                        res[i].cost_s = r->entry[k].cost_s;
+                        res[i].predicted = 0.0; /* ranked */
+                    }
+            *predict_s += r->elapsed_s;
+            tc_ranking_free(r);
+        }
+        for (int i = 0; i < n; i++)
+            if (res[i].predicted == 0.0)
+                tc_mb_spread(v + (size_t)i * j->repeat, j->repeat, &res[i].lo,
+                             &res[i].predicted, &res[i].hi);
+        free(v);
     }
     if (j->mode & MEASURE) {
         tc_measurements *m = NULL;
@@ -160,6 +189,18 @@ static void compare_summary(job *j, const result *res, int n, const char *at,
     j->abs_error_sum += sum;
     j->abs_error_n += counted;
     fprintf(f, "# %smean_abs_error_pct %.2f\n", at, counted ? 100.0 * sum / counted : NAN);
+    double *px = malloc(2 * (size_t)(counted + 1) * sizeof *px), rho = NAN;
+    if (px) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (!res[i].over_limit && isfinite(res[i].predicted)) {
+                px[m] = res[i].predicted;
+                px[counted + 1 + m++] = res[i].measured;
+            }
+        rho = tc_mb_spearman(px, px + counted + 1, m);
+        free(px);
+    }
+    fprintf(f, "# %sspearman %.3f\n", at, rho);
     fprintf(f, "# %sbest_predicted %s\n", at, best_p >= 0 ? res[best_p].alg->name : "-");
     fprintf(f, "# %sbest_measured %s\n", at, best_m >= 0 ? res[best_m].alg->name : "-");
     if (best_p >= 0 && best_m >= 0 && !res[best_p].over_limit)
@@ -211,7 +252,16 @@ static int one_point(job *j, int point)
                                 num(b, sizeof b, "%.6e", r->measured),
                                 num(e, sizeof e, "%.2f",
                                     (r->predicted - r->measured) / r->measured * 100.0));
-        else {
+        else if (j->repeat > 1) {
+            char lo[32], hi[32], sp[32];
+            bad = tc_table_addf(j->table, "%s%s%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", pre ? pre : "",
+                                pre ? "\t" : "", i + 1, r->alg->name,
+                                tc_kernel_name(r->alg->kernel),
+                                num(a, sizeof a, "%.6e", r->predicted),
+                                num(b, sizeof b, "%.3f", gflops(flops, r->predicted)),
+                                num(lo, sizeof lo, "%.6e", r->lo), num(hi, sizeof hi, "%.6e", r->hi),
+                                num(sp, sizeof sp, "%.1f", 100.0 * (r->hi / r->lo - 1.0)));
+        } else {
             double s = j->mode == PREDICT ? r->predicted : r->measured;
             bad = tc_table_addf(j->table, "%s%s%d\t%s\t%s\t%s\t%s", pre ? pre : "", pre ? "\t" : "",
                                 i + 1, r->alg->name, tc_kernel_name(r->alg->kernel),
@@ -229,6 +279,22 @@ static int one_point(job *j, int point)
             compare_summary(j, res, n, at, predict_s, measure_s);
         else if (j->mode == PREDICT)
             fprintf(j->summary, "# %spredict_s %.3f\n", at, predict_s);
+        if (j->mode == PREDICT && j->repeat > 1) {
+            int agree = 0, ranked = 0;
+            double widest = 0.0;
+            for (int i = 0; i < n; i++) {
+                if (!(res[i].lo > 0.0))
+                    continue;
+                double spread = res[i].hi / res[i].lo - 1.0;
+                ranked++;
+                agree += spread <= 0.2;
+                widest = spread > widest ? spread : widest;
+            }
+            fprintf(j->summary, "# %srepeat %d\n# %swithin_20pct %d of %d (%.1f %%)\n"
+                                "# %smax_spread_pct %.1f\n",
+                    at, j->repeat, at, agree, ranked, ranked ? 100.0 * agree / ranked : NAN,
+                    at, 100.0 * widest);
+        }
         else
             fprintf(j->summary, "# %smeasure_s %.3f\n", at, measure_s);
         if (over)
@@ -262,17 +328,32 @@ static int draw(job *j)
 
 static int run(const tc_cli *cli, int mode)
 {
-    static const char *const heads[3][6] = {
+    static const char *const heads[4][9] = {
         {"rank", "name", "kernel", "predicted_s", "gflops", NULL},
         {"rank", "name", "kernel", "measured_s", "gflops", NULL},
         {"name", "kernel", "predicted_s", "measured_s", "error_pct", NULL},
+        {"rank", "name", "kernel", "predicted_s", "gflops", "min_s", "max_s", "spread_pct",
+         NULL},
     };
     job j;
     memset(&j, 0, sizeof j);
     j.cli = cli;
     j.mode = mode;
+    j.repeat = 1;
     tc_sweep sw;
     int rc = 0;
+    if (cli->repeat) {
+        char *end;
+        long v = strtol(cli->repeat, &end, 10);
+        if (mode != PREDICT || cli->repeat[0] < '0' || cli->repeat[0] > '9' || *end != '\0' ||
+            v < 1 || v > 100)
+            return tc_cli_failf(TC_EUSAGE, mode != PREDICT
+                                               ? "usage: --repeat is for predict"
+                                               : "usage: --repeat needs a whole number from 1 "
+                                                 "to 100, not '%s'",
+                                cli->repeat);
+        j.repeat = (int)v;
+    }
     if (cli->sweep) {
         if ((rc = tc_cli_sweep_parse(cli->sweep, &sw)))
             return rc;
@@ -290,12 +371,15 @@ static int run(const tc_cli *cli, int mode)
         if (tc_rt_blas_load(cli->blas, cli->threads, (tc_blas **)&j.mo.blas, &err) != TC_OK)
             return tc_cli_fail(&err, NULL);
     }
-    const char *const *h = heads[mode == PREDICT ? 0 : mode == MEASURE ? 1 : 2];
-    const char *headers[6] = {j.sw ? j.sw->label : NULL};
-    int ncols = 5, off = j.sw ? 1 : 0;
+    int kind = mode == PREDICT ? (j.repeat > 1 ? 3 : 0) : mode == MEASURE ? 1 : 2;
+    const char *const *h = heads[kind];
+    const char *headers[9] = {j.sw ? j.sw->label : NULL};
+    int ncols = kind == 3 ? 8 : 5, off = j.sw ? 1 : 0;
     for (int i = 0; i < ncols; i++)
         headers[i + off] = h[i];
-    const char *types = mode == COMPARE ? (off ? "nssnnn" : "ssnnn") : (off ? "nnssnn" : "nssnn");
+    const char *types = kind == 3   ? (off ? "nnssnnnnn" : "nssnnnnn")
+                        : kind == 2 ? (off ? "nssnnn" : "ssnnn")
+                                    : (off ? "nnssnn" : "nssnn");
     j.table = tc_table_new(ncols + off, headers, types);
     j.summary = open_memstream(&j.summary_text, &j.summary_size);
     if (!j.table || !j.summary)

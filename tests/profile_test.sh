@@ -93,5 +93,21 @@ TCGEN_THREADS=1 "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 
 "$TCGEN" explain 'C[i,j] = A[i,k] * B[k,j]' i=j=k=100 --algorithm kj-daxpy jk-daxpy >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && ok || bad "explain --algorithm with a second name"
 
+# 10. Ranking quality: compare reports Spearman's rho; predict --repeat N the
+#     spread of N independent predictions per algorithm (columns and '#' lines).
+P='C[a,b,c] = A[a,i] * B[i,b,c]'
+"$TCGEN" compare "$P" a=b=c=24,i=8 --kernels dgemm,dgemv --reps 1 --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "compare: $(cat "$tmp/err")"
+grep -q "^# spearman \(-\?[01]\.[0-9]\{3\}\|nan\)$" "$tmp/out" && ok || bad "compare: no spearman line"
+"$TCGEN" predict "$P" a=b=c=24,i=8 --repeat 3 --reps 1 --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "predict --repeat: $(cat "$tmp/err")"
+head -1 "$tmp/out" | grep -q "^rank	name	kernel	predicted_s	gflops	min_s	max_s	spread_pct$" && ok || bad "predict --repeat: columns"
+has "$tmp/out" "^# repeat 3$" "predict --repeat"
+has "$tmp/out" "^# within_20pct [0-9]* of [0-9]* (" "predict --repeat"
+awk -F'\t' 'NR > 1 && !/^#/ && !($6 <= $4 && $4 <= $7) { bad = 1 } END { exit bad }' "$tmp/out" && ok || bad "predict --repeat: median outside min..max"
+"$TCGEN" predict "$P" a=b=c=24,i=8 --repeat 2 --reps 1 --format json >"$tmp/out" 2>&1 && python3 -m json.tool "$tmp/out" >/dev/null && grep -q '"spread_pct"' "$tmp/out" && ok || bad "predict --repeat json"
+for v in 0 101 x ' 2'; do
+    "$TCGEN" predict "$P" a=b=c=24,i=8 --repeat "$v" >"$tmp/out" 2>"$tmp/err"
+    [ $? = 2 ] && grep -q -- "--repeat" "$tmp/err" && ok || bad "--repeat '$v' not refused"
+done
+
 echo "profile_test: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -6,12 +6,14 @@
  * of the corpus under every model.
  */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "generator/generator.h"
 #include "microbench/analyze.h"
+#include "microbench/stats.h"
 #include "tests/helpers_corpus.h"
 
 #define MIB (1024 * 1024)
@@ -295,6 +297,30 @@ static void test_copies(void)
     tc_alg_set_free(set);
 }
 
+/* Spearman's rho (compare's ranking quality) and the spread of repeated
+ * predictions (predict --repeat). */
+static void test_rank_statistics(void)
+{
+    double x[5] = {1, 2, 3, 4, 5}, y[5] = {2, 1, 4, 3, 5}, r[5] = {5, 4, 3, 2, 1};
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_spearman(x, x, 5), 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_spearman(x, r, 5), -1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_spearman(x, y, 5), 0.8, 1e-12); /* 1 - 6*4/(5*24) */
+    double sq[5] = {1e-6, 4e-6, 9e-6, 16e-6, 25e-6}; /* ranks only: monotone is 1 */
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_spearman(x, sq, 5), 1.0, 1e-12);
+    double tie[4] = {1, 2, 2, 3}, u[4] = {1, 2, 3, 4}; /* ranks 1, 2.5, 2.5, 4 */
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_spearman(tie, u, 4), 4.5 / sqrt(4.5 * 5.0), 1e-12);
+    double same[3] = {7, 7, 7};
+    CU_ASSERT(isnan(tc_mb_spearman(same, x, 3)));
+    CU_ASSERT(isnan(tc_mb_spearman(x, y, 1)));
+    double v[4] = {3e-3, 1e-3, 4e-3, 2e-3}, lo, med, hi;
+    tc_mb_spread(v, 4, &lo, &med, &hi);
+    CU_ASSERT_EQUAL(lo, 1e-3);
+    CU_ASSERT_DOUBLE_EQUAL(med, 2.5e-3, 1e-15);
+    CU_ASSERT_EQUAL(hi, 4e-3);
+    tc_mb_spread(v, 1, &lo, &med, &hi);
+    CU_ASSERT(lo == med && med == hi);
+}
+
 int tc_suite_analyze(void)
 {
     CU_pSuite s = CU_add_suite("analyze", setup_abc, teardown_abc);
@@ -306,5 +332,6 @@ int tc_suite_analyze(void)
            !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
            !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
            !CU_add_test(s, "models and errors", test_models_and_errors) ||
-           !CU_add_test(s, "counts and setup invariants on the corpus", test_counts_on_corpus);
+           !CU_add_test(s, "counts and setup invariants on the corpus", test_counts_on_corpus) ||
+           !CU_add_test(s, "rank correlation and spread", test_rank_statistics);
 }
