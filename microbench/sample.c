@@ -59,6 +59,7 @@ typedef struct prepared {
 
 #define KEY_MAX 2048
 #define SHORT_REPS 31 /* timings of a call lasting a few counter steps */
+#define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT };
@@ -846,15 +847,19 @@ tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta
     *seconds = 0.0;
     if (elements == 0)
         return TC_OK;
-    /* a part within the budget, scaled up */
+    /* C's distance is a whole run of the algorithm: at least C itself */
+    int level = tc_mb_sampler_level(s, elements);
+    /* a part, scaled up: within the budget, and from memory a streaming
+     * pass of BETA_PART elements already runs at the rate of a longer one
+     * (flushing all of C every repetition cost more than the prediction) */
     int64_t room = (s->budget - s->pool_bytes) / 8, n = elements;
+    if (level == s->nlevels && room > BETA_PART)
+        room = BETA_PART;
     double scale = 1.0;
     while (n > room && n > 1) {
         n = (n + 1) / 2;
         scale = (double)elements / (double)n;
     }
-    /* C's distance is a whole run of the algorithm: at least C itself */
-    int level = tc_mb_sampler_level(s, elements);
     char key[128];
     snprintf(key, sizeof key, "beta-pass n%lld b%d L%d x%.17g", (long long)n,
              beta == 0.0 ? 0 : 1, level, scale);

@@ -92,7 +92,8 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
  * The time of the pass over C's `elements` that the executor makes before
  * an algorithm whose kernel cannot apply beta (C = 0, or C *= beta), with C
  * in the level its own size puts it in (memory: flushed). Remembered like
- * a case; a part within the budget, scaled, when C is larger.
+ * a case. From memory a 2 MiB part is timed and the time scaled (a
+ * streaming pass runs at one rate), as is a part within the budget.
  */
 tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta,
                                  double *seconds, tc_error *err);
