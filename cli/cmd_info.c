@@ -133,6 +133,15 @@ static void add_note(info *in, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The measured capacity of row k: X-Ray's level, but for the last detected
+ * level what the profile found one process can use of it; 0 when none. */
+static int64_t measured_bytes(const tc_mb_profile *p, int k)
+{
+    if (k == p->detected.nlevels - 1 && p->llc_measured > 0)
+        return p->llc_measured;
+    return k < p->xray.nlevels ? p->xray.bytes[k] : 0;
+}
+
 /* Compares the measured capacities with the detected ones, level by level,
  * and says which one predictions use. */
 static void compare(info *in)
@@ -150,7 +159,7 @@ static void compare(info *in)
             if (used->level[u].level == hw->level[k].level)
                 in->used_row[k] = u;
         int64_t d = k < hw->nlevels ? hw->level[k].bytes : 0;
-        int64_t m = k < x->nlevels ? x->bytes[k] : 0;
+        int64_t m = measured_bytes(&in->profile, k);
         cumulative += d;
         if (d == 0 || m == 0) {
             snprintf(in->check[k], sizeof in->check[k], "%s",
@@ -271,11 +280,12 @@ static int print_caches(const info *in, FILE *out, tc_format f)
         } else {
             snprintf(level, sizeof level, "L%d?", k + 1);
         }
-        if (k < p->xray.nlevels) {
-            snprintf(mbytes, sizeof mbytes, "%" PRId64, p->xray.bytes[k]);
-            human_bytes(p->xray.bytes[k], msize, sizeof msize);
-            snprintf(lat, sizeof lat, "%.3g", p->xray.latency_ns[k]);
+        if (measured_bytes(p, k) > 0) {
+            snprintf(mbytes, sizeof mbytes, "%" PRId64, measured_bytes(p, k));
+            human_bytes(measured_bytes(p, k), msize, sizeof msize);
         }
+        if (k < p->xray.nlevels)
+            snprintf(lat, sizeof lat, "%.3g", p->xray.latency_ns[k]);
         int u = in->used_row[k];
         if (u >= 0) {
             int last = u == p->used.nlevels - 1;
@@ -367,11 +377,14 @@ static void print_json(const info *in, FILE *out)
                 "    {\"level\": %d, \"bytes\": %" PRId64 ", \"line_bytes\": %d, \"ways\": %d, "
                 "\"shared_by\": %d",
                 l->level, l->bytes, l->line_bytes, l->ways, l->shared_by);
-        if (k < p->xray.nlevels)
-            fprintf(out, ", \"measured_bytes\": %" PRId64 ", \"latency_ns\": %.6g",
-                    p->xray.bytes[k], p->xray.latency_ns[k]);
+        if (measured_bytes(p, k) > 0)
+            fprintf(out, ", \"measured_bytes\": %" PRId64, measured_bytes(p, k));
         else
-            fputs(", \"measured_bytes\": null, \"latency_ns\": null", out);
+            fputs(", \"measured_bytes\": null", out);
+        if (k < p->xray.nlevels)
+            fprintf(out, ", \"latency_ns\": %.6g", p->xray.latency_ns[k]);
+        else
+            fputs(", \"latency_ns\": null", out);
         int u = in->used_row[k];
         if (u >= 0)
             fprintf(out, ", \"used_bytes\": %" PRId64 ", \"used\": \"%s\"",
