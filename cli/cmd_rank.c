@@ -279,6 +279,8 @@ static int one_point(job *j, int point)
             compare_summary(j, res, n, at, predict_s, measure_s);
         else if (j->mode == PREDICT)
             fprintf(j->summary, "# %spredict_s %.3f\n", at, predict_s);
+        else
+            fprintf(j->summary, "# %smeasure_s %.3f\n", at, measure_s);
         if (j->mode == PREDICT && j->repeat > 1) {
             int agree = 0, ranked = 0;
             double widest = 0.0;
@@ -295,8 +297,6 @@ static int one_point(job *j, int point)
                     at, j->repeat, at, agree, ranked, ranked ? 100.0 * agree / ranked : NAN,
                     at, 100.0 * widest);
         }
-        else
-            fprintf(j->summary, "# %smeasure_s %.3f\n", at, measure_s);
         if (over)
             fprintf(j->summary, "# %sover_limit %d (time limit %g s)\n", at, over,
                     j->mo.time_limit_s);

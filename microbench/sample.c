@@ -635,7 +635,21 @@ static void cut(scaled *sc, int pos, int64_t from, int64_t to)
         for (int i = 0; i < 3; i++)
             set_extent(&k->arg[i], pos, from, to);
     } else {
-        set_extent(&sc->copy.slice, pos, from, to);
+        /* the permutation the copy runs: its dimension with the slice
+         * dimension's tensor stride (the view's source side is the
+         * tensor's) */
+        tc_operand *sl = &sc->copy.slice;
+        for (int d = 0; d < sl->rank; d++) {
+            if (sl->dim[d] != pos || sl->extent[d] != from)
+                continue;
+            for (int k = 0; k < sc->copy.view.rank; k++)
+                if (sc->copy.view.src_stride[k] == sl->stride[d] &&
+                    sc->copy.view.extent[k] == from) {
+                    sc->copy.view.extent[k] = to;
+                    break;
+                }
+        }
+        set_extent(sl, pos, from, to);
     }
     for (int i = 0; i < sc->cs.noperands; i++) {
         tc_mb_operand *o = &sc->cs.operand[i];
@@ -671,7 +685,7 @@ static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
                 pos[n] = dims[d];
                 ext[n++] = sizes[d];
             }
-    } else {
+    } else if (!sc->copy.whole) { /* a whole-tensor permutation is timed whole */
         for (int d = 0; d < sc->copy.slice.rank; d++)
             if (sc->copy.slice.extent[d] > 1) {
                 pos[n] = sc->copy.slice.dim[d];
@@ -734,6 +748,12 @@ static tc_status fit(const tc_contraction *c, const tc_mb_case *cs, int64_t room
         need = best_need;
     }
     sc->cs.scale = factor;
+    /* a whole-tensor permutation cannot be cut (its view spans the tensor):
+     * timed whole when memory allows, the one case above the budget */
+    int64_t avail = tc_rt_memory_available();
+    if (need > room && sc->node.kind == TC_NODE_COPY && sc->copy.whole && need >= 0 &&
+        (avail < 0 || need <= avail))
+        return TC_OK;
     if (need < 0 || need > room) {
         char what[96];
         describe(cs, what, sizeof what);
@@ -784,7 +804,11 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
         s->reused++;
         return TC_OK;
     }
+    /* what the budget is charged: the operands, or all that is left of it
+     * for a whole-tensor permutation timed above it (fit) */
     int64_t need = prepared_bytes(&p);
+    if (need > room)
+        need = room;
     st = tc_mb_budget_reserve(need, s->budget, err);
     if (st != TC_OK) {
         free(sc);

@@ -98,9 +98,11 @@ TCGEN_THREADS=1 "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 
 P='C[a,b,c] = A[a,i] * B[i,b,c]'
 "$TCGEN" compare "$P" a=b=c=24,i=8 --kernels dgemm,dgemv --reps 1 --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "compare: $(cat "$tmp/err")"
 grep -q "^# spearman \(-\?[01]\.[0-9]\{3\}\|nan\)$" "$tmp/out" && ok || bad "compare: no spearman line"
+[ "$(grep -c "^# measure_s" "$tmp/out")" = 1 ] && ok || bad "compare: measure_s printed $(grep -c "^# measure_s" "$tmp/out") times"
 "$TCGEN" predict "$P" a=b=c=24,i=8 --repeat 3 --reps 1 --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "predict --repeat: $(cat "$tmp/err")"
 head -1 "$tmp/out" | grep -q "^rank	name	kernel	predicted_s	gflops	min_s	max_s	spread_pct$" && ok || bad "predict --repeat: columns"
 has "$tmp/out" "^# repeat 3$" "predict --repeat"
+grep -q "^# measure_s" "$tmp/out" && bad "predict prints a measure_s line" || ok
 has "$tmp/out" "^# within_20pct [0-9]* of [0-9]* (" "predict --repeat"
 awk -F'\t' 'NR > 1 && !/^#/ && !($6 <= $4 && $4 <= $7) { bad = 1 } END { exit bad }' "$tmp/out" && ok || bad "predict --repeat: median outside min..max"
 "$TCGEN" predict "$P" a=b=c=24,i=8 --repeat 2 --reps 1 --format json >"$tmp/out" 2>&1 && python3 -m json.tool "$tmp/out" >/dev/null && grep -q '"spread_pct"' "$tmp/out" && ok || bad "predict --repeat json"

@@ -705,6 +705,29 @@ static void test_budget(void)
     CU_ASSERT(tc_mb_budget_peak() <= SMALL_BUDGET);
     CU_ASSERT(tc_mb_budget_in_use() <= before || tc_mb_budget_in_use() <= SMALL_BUDGET);
     tc_alg_set_free(set);
+
+    /* a slice copy timed on a part: the permutation it runs is cut with its
+     * slice (it used to copy the whole slice into the part: a heap overflow
+     * ASan reports, a crash at a=i=j=448 with the default budget) */
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a] = A[i,a,j] * B[j,i]", "a=i=j=192", &c, msg,
+                                    sizeof msg) == 0);
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    alg = tc_alg_set_find(set, "i'-dgemv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    CU_ASSERT_EQUAL_FATAL(alg->ncopies, 1);
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 1,
+                               .flush = TC_FLUSH_CLFLUSH, .memory_budget = (int64_t)1 << 20};
+    tc_mb_sampler *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+    tc_mb_case cs;
+    case_for(alg->copy_node[0], &cs); /* A[i,:,:] -> T0: 192 x 192 from a 56 MiB A */
+    CU_ASSERT(tc_mb_case_bytes(&cs) > (int64_t)1 << 20);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &c, &cs, &e), TC_OK);
+    CU_ASSERT(cs.scale > 1.0);
+    CU_ASSERT(cs.seconds > 0.0 && isfinite(cs.seconds));
+    tc_mb_sampler_free(s);
+    tc_alg_set_free(set);
 }
 
 /* A machine whose peak is 1 MFLOP/s and bandwidth 1 MB/s: every measured
