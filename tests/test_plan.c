@@ -62,6 +62,8 @@ static int suite_clean(void)
         for (size_t k = 0; k < sizeof tmpfiles / sizeof tmpfiles[0]; k++) {
             snprintf(path, sizeof path, "%s/%s", tmpdir, tmpfiles[k]);
             unlink(path);
+            snprintf(path, sizeof path, "%s/%s.lock", tmpdir, tmpfiles[k]); /* export's */
+            unlink(path);
         }
         if (rmdir(tmpdir) != 0)
             return -1;
@@ -419,6 +421,7 @@ static int make_good_entry(const char *text, const char *sizes, good_entry *g)
     tc_plan_destroy(p);
     char path[400];
     tmp_path("good.wisdom", path, sizeof path);
+    unlink(path); /* export merges into what is there */
     if (tc_wisdom_export_file(path, &err) != TC_OK)
         return -1;
     char *file = read_text(path);
