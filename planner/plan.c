@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast/c_locale.h"
 #include "ast/error.h"
 #include "parser/parser.h"
 #include "planner/measure.h"
@@ -50,16 +51,29 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
     return TC_OK;
 }
 
-/* The wisdom key of a problem: everything but the decision. */
+/* Control bytes (a tab in a CPU name, a library path) would break the
+ * wisdom file's fields: they become spaces. */
+static void plain_copy(char *dst, size_t n, const char *src)
+{
+    snprintf(dst, n, "%s", src);
+    for (; *dst; dst++)
+        if ((unsigned char)*dst < 0x20 || *dst == 0x7f)
+            *dst = ' ';
+}
+
+/* The wisdom key of a problem: everything but the decision. THREADS is
+ * the count in effect in the BLAS library as loaded (its own default
+ * unless $TCGEN_THREADS or an option set it), so the command and a
+ * program linking the library name the same problem alike. */
 static void wisdom_key(const tc_plan *p, tc_wisdom_entry *e)
 {
     memset(e, 0, sizeof *e);
     tc_contraction_format(&p->user, e->contraction, sizeof e->contraction);
     tc_contraction_format_sizes(&p->user, e->sizes, sizeof e->sizes);
     snprintf(e->layout, sizeof e->layout, "%s", p->flags & TC_ROW_MAJOR ? "row" : "col");
-    snprintf(e->blas, sizeof e->blas, "%s", p->blas->name);
+    plain_copy(e->blas, sizeof e->blas, p->blas->name);
     e->threads = p->blas->threads;
-    snprintf(e->machine, sizeof e->machine, "%s", p->machine);
+    plain_copy(e->machine, sizeof e->machine, p->machine);
 }
 
 /* Indices into r of the algorithms TC_MEASURE runs: the best `want`
@@ -141,6 +155,14 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
         return s;
     qsort(m->entry, (size_t)m->count, sizeof m->entry[0], by_seconds);
     p->measured = m->count;
+    p->time_limit_s = mo.time_limit_s;
+    if (m->count == 0 || m->entry[0].over_limit) {
+        /* Every candidate ran over the limit: no time was measured, so the
+         * prediction decides and the plan says so (origin estimate). */
+        p->over_limit = 1;
+        tc_measurements_free(m);
+        return TC_OK;
+    }
     p->origin = "measure";
     p->alg = m->entry[0].alg;
     p->seconds = m->entry[0].seconds;
@@ -156,8 +178,8 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
     return TC_OK;
 }
 
-tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
-                             const tc_plan_options *o, tc_error *err)
+static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
+                       tc_error *err)
 {
     unsigned how = flags & (TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY);
     if ((flags & ~(TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY | TC_ROW_MAJOR)) ||
@@ -193,7 +215,9 @@ tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
 
     tc_wisdom_entry e;
     wisdom_key(p, &e);
-    if (tc_wisdom_lookup(&e)) {
+    /* TC_MEASURE is not satisfied by a decision that was only predicted:
+     * it measures, and the measured decision replaces the predicted one. */
+    if (tc_wisdom_lookup(&e) && !(how == TC_MEASURE && strcmp(e.origin, "measure") != 0)) {
         p->alg = tc_alg_set_find(p->set, e.algorithm);
         p->seconds = e.seconds;
         p->origin = "wisdom";
@@ -225,6 +249,22 @@ tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
     return p;
 }
 
+/* Both entry points parse and print numbers (the contraction's factor,
+ * wisdom, the machine profile): under the C locale whatever the host
+ * program set (ast/c_locale.h). */
+tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
+                             const tc_plan_options *o, tc_error *err)
+{
+    if (!user || !o) {
+        tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_create_with: NULL argument");
+        return NULL;
+    }
+    locale_t saved = tc_c_locale_enter();
+    tc_plan *p = create(user, flags, o, err);
+    tc_c_locale_leave(saved);
+    return p;
+}
+
 tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
                         tc_error *err)
 {
@@ -233,16 +273,20 @@ tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned fla
                      contraction ? "sizes string" : "contraction");
         return NULL;
     }
+    locale_t saved = tc_c_locale_enter();
     tc_contraction user, storage;
     int which;
     tc_error sub;
+    tc_plan *p = NULL;
     if (tc_plan_problem(contraction, sizes, flags, &user, &storage, &which, &sub) != TC_OK) {
         tc_error_set(err, sub.code, sub.line, sub.column, "%s: %s",
                      which ? "in the sizes" : "in the contraction", sub.message);
-        return NULL;
+    } else {
+        tc_plan_options o = tc_plan_options_default();
+        p = create(&user, flags, &o, err);
     }
-    tc_plan_options o = tc_plan_options_default();
-    return tc_plan_create_with(&user, flags, &o, err);
+    tc_c_locale_leave(saved);
+    return p;
 }
 
 tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C)
@@ -264,8 +308,20 @@ double tc_plan_predicted_seconds(const tc_plan *p)
 
 const char *tc_plan_time_kind(const tc_plan *p)
 {
+    if (!p)
+        return NULL;
     return strcmp(p->origin, "measure") == 0  ? "measured" :
            strcmp(p->origin, "wisdom") == 0   ? "remembered" : "predicted";
+}
+
+const char *tc_plan_decided_by(const tc_plan *p)
+{
+    if (!p)
+        return NULL;
+    if (p->over_limit)
+        return "ranked by prediction: every candidate run was over the time limit";
+    return p->measured ? "best candidates run" :
+           p->ranked   ? "ranked by prediction" : "from wisdom";
 }
 
 const char *tc_plan_origin(const tc_plan *p)

@@ -30,6 +30,9 @@ struct tc_plan {
     } runner[TC_PLAN_RUNNERS];
     int ranked;                 /* algorithms ranked (0 from wisdom) */
     int measured;               /* of which run (TC_MEASURE) */
+    int over_limit;             /* all of them over the time limit: the
+                                   prediction decided (origin "estimate") */
+    double time_limit_s;        /* the limit they ran under */
     double planning_s;          /* wall time of tc_plan_create */
     char setup[512];            /* how it was ranked (tc_plan_setup_describe) */
     char machine[512];          /* tc_plan_machine_signature */
@@ -46,10 +49,18 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
                           tc_contraction *user, tc_contraction *storage, int *which,
                           tc_error *err);
 
-/* What the plan's time is: "predicted", "measured" or "remembered". */
+/* What the plan's time is: "predicted", "measured" or "remembered"
+ * (NULL for a NULL plan). */
 const char *tc_plan_time_kind(const tc_plan *p);
 
-/* tc_plan_create for a parsed problem (*user, with sizes) and options. */
+/* How the choice was made, for a message: "ranked by prediction", "best
+ * candidates run", "from wisdom", or that every candidate run was over the
+ * time limit so the prediction decided (NULL for a NULL plan). */
+const char *tc_plan_decided_by(const tc_plan *p);
+
+/* tc_plan_create for a parsed problem (*user, with sizes) and options.
+ * With TC_MEASURE, wisdom decided by "estimate" is not used: the problem
+ * is measured and the measured decision replaces it. */
 tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
                              const tc_plan_options *o, tc_error *err);
 

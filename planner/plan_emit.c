@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "ast/c_locale.h"
 #include "ast/error.h"
 #include "planner/plan.h"
 
@@ -38,7 +39,11 @@ static void notes(const tc_plan *p, char *buf, size_t n)
     for (int k = 0; k < p->nrunners; k++)
         put(buf, n, &len, "%s %s %.3g s%s", k ? "," : "runner-ups  ", p->runner[k].name,
             p->runner[k].seconds, k + 1 == p->nrunners ? "\n" : "");
-    if (p->measured)
+    if (p->over_limit)
+        put(buf, n, &len, "ranked       %d algorithms predicted in %.2f s; the best %d run, "
+                          "each over the time limit of %.3g s: the prediction decided\n",
+            p->ranked, p->planning_s, p->measured, p->time_limit_s);
+    else if (p->measured)
         put(buf, n, &len, "ranked       %d algorithms predicted, the best %d run, in %.2f s\n",
             p->ranked, p->measured, p->planning_s);
     else if (p->ranked)
@@ -55,11 +60,15 @@ tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt, 
     memset(&o, 0, sizeof o);
     if (opt)
         o = *opt;
+    /* numbers in the C locale whatever the host program set */
+    locale_t saved = tc_c_locale_enter();
     char text[4096];
     notes(p, text, sizeof text);
     o.notes = text;
     o.row_major = (p->flags & TC_ROW_MAJOR) != 0;
-    return tc_emit_c(p->alg, &p->c, &o, out, err);
+    tc_status s = tc_emit_c(p->alg, &p->c, &o, out, err);
+    tc_c_locale_leave(saved);
+    return s;
 }
 
 tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *function)

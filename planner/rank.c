@@ -43,14 +43,12 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         } else {
             double t1 = tc_rt_now();
             k[r->count] = (keyed){{alg, 0.0, 0.0}, i};
-            st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, err);
+            tc_error sub; /* err may be NULL (tcgen.h) */
+            st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, &sub);
             k[r->count].e.cost_s = tc_rt_now() - t1;
             r->count++;
-            if (st != TC_OK) {
-                char why[sizeof err->message];
-                snprintf(why, sizeof why, "%s", err->message);
-                tc_error_set(err, st, 0, 0, "predicting %s: %s", alg->name, why);
-            }
+            if (st != TC_OK)
+                tc_error_set(err, st, 0, 0, "predicting %s: %s", alg->name, sub.message);
         }
         if (progress)
             progress(i + 1, n, data);

@@ -10,7 +10,10 @@
  * "a=400,b=400,c=400,i=8" in index order, LAYOUT col or row, BLAS the
  * library's name, THREADS its thread count, MACHINE the signature of
  * tc_plan_machine_signature, ALGORITHM the chosen name, SECONDS its time,
- * ORIGIN estimate or measure. The first seven fields are the key.
+ * ORIGIN estimate or measure. The first six fields are the key. Any
+ * control byte but the tab separator (a NUL included) is damage.
+ * tc_wisdom_export_file merges into the file under PATH.lock and replaces
+ * it whole (wisdom.c).
  */
 #ifndef TC_PLANNER_WISDOM_H
 #define TC_PLANNER_WISDOM_H
@@ -32,8 +35,9 @@ typedef struct tc_wisdom_entry {
 /* If an entry has e's key, copies it into *e and returns 1; else 0. */
 int tc_wisdom_lookup(tc_wisdom_entry *e);
 
-/* Adds e, replacing an entry with the same key. TC_ERESOURCE when out of
- * memory. */
+/* Adds e, replacing an entry with the same key. TC_EINPUT when a field is
+ * empty or holds a tab, line break or other control byte (it would break
+ * the file), TC_ERESOURCE when out of memory. */
 tc_status tc_wisdom_add(const tc_wisdom_entry *e, tc_error *err);
 
 /* The number of entries (for tests and the command's messages). */

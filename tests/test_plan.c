@@ -4,9 +4,13 @@
  * layouts, '=' over NaN, '+=' with a factor), wisdom export/import and its
  * file format, damaged wisdom files rejected whole and located, errors in
  * the contraction, sizes and flags, one plan executed by two threads at
- * once, and tc_plan_emit_c.
+ * once, and tc_plan_emit_c; every entry point with err == NULL on failing
+ * input (a failing prediction too), a host program under a comma-decimal
+ * locale, TC_MEASURE over wisdom that was only estimated, and every
+ * measured candidate over the time limit.
  */
 #include <CUnit/CUnit.h>
+#include <locale.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -16,6 +20,8 @@
 
 #include "generator/generator.h"
 #include "parser/parser.h"
+#include "planner/plan.h"
+#include "planner/rank.h"
 #include "planner/wisdom.h"
 #include "runtime/memory.h"
 #include "runtime/reference.h"
@@ -47,7 +53,7 @@ static int suite_init(void)
 }
 
 /* The files the tests write, removed by suite_clean. */
-static const char *const tmpfiles[] = {"rt.wisdom", "good.wisdom", "bad.wisdom",
+static const char *const tmpfiles[] = {"rt.wisdom", "good.wisdom", "bad.wisdom", "locale.wisdom",
                                        "other.wisdom", "never-written.wisdom"};
 
 static int suite_clean(void)
@@ -1128,6 +1134,286 @@ static void test_null_accessors(void)
     tc_plan_destroy(p);
 }
 
+/* ---- 9. err == NULL on failing input ---------------------------------- */
+
+/* Sets an environment variable for a moment (restore with env_restore). */
+typedef struct saved_env {
+    const char *name;
+    char value[256];
+    int had;
+} saved_env;
+
+static void env_set(saved_env *e, const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    e->name = name;
+    e->had = v != NULL;
+    snprintf(e->value, sizeof e->value, "%s", v ? v : "");
+    setenv(name, value, 1);
+}
+
+static void env_restore(const saved_env *e)
+{
+    if (e->had)
+        setenv(e->name, e->value, 1);
+    else
+        unsetenv(e->name);
+}
+
+static void test_null_err(void)
+{
+    const char *text = "C[a,b] = A[a,i] * B[i,b]", *sizes = "a=b=i=4";
+    tc_wisdom_forget();
+    CU_ASSERT_PTR_NULL(tc_plan_create(NULL, sizes, TC_ESTIMATE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, NULL, TC_ESTIMATE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create("C[a] = A[a,i] * B[j]", sizes, TC_ESTIMATE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, "a=4,b=x", TC_ESTIMATE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_ESTIMATE | TC_MEASURE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, 0x100, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_WISDOM_ONLY, NULL));
+
+    /* The BLAS library missing, a bad thread count. */
+    saved_env e;
+    env_set(&e, "TCGEN_BLAS", "/nonexistent/libnoblas.so");
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_ESTIMATE, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_MEASURE, NULL));
+    env_restore(&e);
+    env_set(&e, "TCGEN_THREADS", "many");
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_ESTIMATE, NULL));
+    env_restore(&e);
+
+    /* The planner's own entry point: NULL arguments, bad options. */
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    tc_plan_options o = tc_plan_options_default();
+    CU_ASSERT_PTR_NULL(tc_plan_create_with(NULL, TC_ESTIMATE, &o, NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_create_with(&c, TC_ESTIMATE, NULL, NULL));
+    o.reps = -1;
+    CU_ASSERT_PTR_NULL(tc_plan_create_with(&c, TC_ESTIMATE, &o, NULL));
+
+    /* Emit, accessors, execute. */
+    CU_ASSERT_EQUAL(tc_plan_emit_c(NULL, stdout, NULL), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_plan_emit(NULL, stdout, NULL, NULL), TC_EUSAGE);
+    CU_ASSERT_PTR_NULL(tc_plan_time_kind(NULL));
+    CU_ASSERT_PTR_NULL(tc_plan_decided_by(NULL));
+    tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    FILE *null_out = fopen("/dev/null", "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(null_out);
+    CU_ASSERT_EQUAL(tc_plan_emit_c(p, null_out, "1abc"), TC_EUSAGE);
+    fclose(null_out);
+    CU_ASSERT_EQUAL(tc_execute(p, NULL, NULL, NULL), TC_EUSAGE);
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+}
+
+/* A prediction that fails inside the ranking (here: no sizes to analyse)
+ * with err == NULL: a status, no crash. */
+static void test_rank_failure_null_err(void)
+{
+    tc_contraction c;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_parse("C[a,b] = A[a,i] * B[i,b]", &c, &err), TC_OK);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
+    tc_mb_params params;
+    memset(&params, 0, sizeof params);
+    tc_ranking *r = NULL;
+    tc_status s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count,
+                               &params, NULL, NULL, &r, NULL);
+    CU_ASSERT_EQUAL(s, TC_EINPUT);
+    CU_ASSERT_PTR_NULL(r);
+    /* ... and with err: the message names the algorithm. */
+    s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count, &params, NULL,
+                     NULL, &r, &err);
+    CU_ASSERT_EQUAL(s, TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, set->alg[0]->name));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "sizes"));
+    tc_alg_set_free(set);
+}
+
+/* ---- 10. a host program under a comma-decimal locale ------------------- */
+
+/* The emitted C of p as a heap string (caller frees), or NULL. */
+static char *emitted(const tc_plan *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    tc_status s = tc_plan_emit_c(p, f, NULL);
+    fclose(f);
+    if (s != TC_OK) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+static void test_comma_locale(void)
+{
+    const char *text = "C[a,b] += 0.5 * A[a,i] * B[i,b]", *sizes = "a=9,b=11,i=5";
+    /* The reference is parsed under "C", before the switch. */
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(c.alpha, 0.5);
+    if (!setlocale(LC_ALL, "de_DE.UTF-8") && !setlocale(LC_ALL, "de_DE.utf8")) {
+        fprintf(stderr, "\n  locale de_DE.UTF-8 missing (scripts/install-deps.sh installs it): "
+                        "comma-decimal test skipped\n");
+        CU_PASS("de_DE.UTF-8 missing: skipped");
+        return;
+    }
+    /* The locale really reads "0.5" as 0 (else the test proves nothing). */
+    CU_ASSERT_EQUAL(strtod("0.5", NULL), 0.0);
+
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    if (!p)
+        fprintf(stderr, "\n  tc_plan_create under de_DE: %s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (p) {
+        int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements;
+        int64_t nc = c.tensor[TC_C].elements;
+        double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
+        double *got = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL);
+        CU_ASSERT_FATAL(A && B && got && want);
+        uint64_t st = 21;
+        tc_corpus_fill(A, na, &st);
+        tc_corpus_fill(B, nb, &st);
+        tc_corpus_fill(got, nc, &st);
+        memcpy(want, got, (size_t)nc * sizeof *got);
+        tc_rt_reference(&c, A, B, want);
+        CU_ASSERT_EQUAL(tc_execute(p, A, B, got), TC_OK);
+        double e = tc_corpus_relerr(got, want, nc);
+        CU_ASSERT(e <= TOL);
+        if (!(e <= TOL))
+            fprintf(stderr, "\n  under de_DE: relative error %g\n", e);
+        tc_rt_free(A);
+        tc_rt_free(B);
+        tc_rt_free(got);
+        tc_rt_free(want);
+
+        /* The emitted factor is C's 0.5, not "0,5". */
+        char *code = emitted(p);
+        CU_ASSERT_PTR_NOT_NULL(code);
+        CU_ASSERT_PTR_NULL(code ? strstr(code, "0,5") : NULL);
+        CU_ASSERT_PTR_NOT_NULL(code ? strstr(code, "0.5") : NULL);
+        free(code);
+
+        /* Wisdom written and read under the locale: the same decision. */
+        char path[400];
+        tmp_path("locale.wisdom", path, sizeof path);
+        unlink(path);
+        CU_ASSERT_EQUAL(tc_wisdom_export_file(path, &err), TC_OK);
+        char *file = read_text(path);
+        char line[4096], *field[16];
+        CU_ASSERT_FATAL(file && first_entry(file, line, sizeof line));
+        CU_ASSERT_EQUAL_FATAL(split_tabs(line, field, 15), 9);
+        CU_ASSERT_PTR_NULL(strchr(field[7], ','));
+        free(file);
+        tc_wisdom_forget();
+        CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+        tc_plan *q = tc_plan_create(text, sizes, TC_WISDOM_ONLY, &err);
+        CU_ASSERT_PTR_NOT_NULL(q);
+        if (q)
+            CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), tc_plan_algorithm(p));
+        tc_plan_destroy(q);
+        unlink(path);
+        tc_plan_destroy(p);
+    }
+    setlocale(LC_ALL, "C");
+    tc_wisdom_forget();
+}
+
+/* ---- 11. TC_MEASURE and what it is satisfied by ------------------------- */
+
+/* The origin the wisdom holds for the problem of plan p ("" when none). */
+static const char *remembered_origin(const tc_plan *p)
+{
+    static tc_wisdom_entry e;
+    memset(&e, 0, sizeof e);
+    tc_contraction_format(&p->user, e.contraction, sizeof e.contraction);
+    tc_contraction_format_sizes(&p->user, e.sizes, sizeof e.sizes);
+    snprintf(e.layout, sizeof e.layout, "col");
+    snprintf(e.blas, sizeof e.blas, "%s", p->blas->name);
+    e.threads = p->blas->threads;
+    snprintf(e.machine, sizeof e.machine, "%s", p->machine);
+    return tc_wisdom_lookup(&e) ? e.origin : "";
+}
+
+static void test_measure_over_estimate(void)
+{
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=16,i=8";
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "estimate");
+    CU_ASSERT_STRING_EQUAL(remembered_origin(p), "estimate");
+    tc_plan_destroy(p);
+
+    /* TC_MEASURE measures though an estimate is remembered ... */
+    p = tc_plan_create(text, sizes, TC_MEASURE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "measure");
+    CU_ASSERT_STRING_EQUAL(tc_plan_time_kind(p), "measured");
+    CU_ASSERT(p->measured > 0);
+    CU_ASSERT_STRING_EQUAL(remembered_origin(p), "measure");
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    double exec_err = exec_vs_reference(p, text, sizes, 31);
+    CU_ASSERT(exec_err <= TOL);
+    tc_plan_destroy(p);
+
+    /* ... and a measured decision satisfies both. */
+    p = tc_plan_create(text, sizes, TC_MEASURE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "wisdom");
+    CU_ASSERT_EQUAL(p->measured, 0);
+    tc_plan_destroy(p);
+    p = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "wisdom");
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+}
+
+/* Every candidate over the time limit: the prediction decides, and the
+ * plan, its time and the emitted header say so. */
+static void test_measure_all_over_limit(void)
+{
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    tc_wisdom_forget();
+    tc_plan_options o = tc_plan_options_default();
+    o.time_limit_s = 1e-9; /* no run is that fast */
+    o.candidates = 2;
+    tc_error err;
+    tc_plan *p = tc_plan_create_with(&c, TC_MEASURE, &o, &err);
+    if (!p)
+        fprintf(stderr, "\n  tc_plan_create_with: %s\n", err.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT(p->measured >= 2);
+    CU_ASSERT(p->over_limit);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(p), "estimate");
+    CU_ASSERT_STRING_EQUAL(tc_plan_time_kind(p), "predicted");
+    CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_decided_by(p), "time limit"));
+    CU_ASSERT(tc_plan_predicted_seconds(p) != o.time_limit_s);
+    CU_ASSERT_STRING_EQUAL(remembered_origin(p), "estimate");
+    char *code = emitted(p);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(code);
+    CU_ASSERT_PTR_NULL(strstr(code, "measured "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(code, "predicted "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(code, "over the time limit"));
+    free(code);
+    double e = exec_vs_reference(p, text, sizes, 41);
+    CU_ASSERT(e <= TOL);
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+}
+
 int tc_suite_plan(void)
 {
     CU_pSuite s = CU_add_suite("plan", suite_init, suite_clean);
@@ -1147,7 +1433,16 @@ int tc_suite_plan(void)
         !CU_add_test(s, "row-major: 2 indices, non-square", test_row_major_2d) ||
         !CU_add_test(s, "row-major: 3 indices, +=, permuted", test_row_major_3d) ||
         !CU_add_test(s, "emit: text, function names, NULLs", test_emit) ||
-        !CU_add_test(s, "accessors and execute on NULL", test_null_accessors))
+        !CU_add_test(s, "accessors and execute on NULL", test_null_accessors) ||
+        !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
+        !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
+                     test_rank_failure_null_err) ||
+        !CU_add_test(s, "comma-decimal locale: plan, execute, emit, wisdom",
+                     test_comma_locale) ||
+        !CU_add_test(s, "measure: not satisfied by estimated wisdom",
+                     test_measure_over_estimate) ||
+        !CU_add_test(s, "measure: all over the limit, the prediction decides",
+                     test_measure_all_over_limit))
         return -1;
     return 0;
 }
