@@ -8,23 +8,190 @@
  */
 #include "generator.h"
 
-#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ast/c_locale.h"
 #include "ast/error.h"
 
-/* Identifiers an index variable must not take: C keywords, the names the
- * emitted code uses, and lowercase object-like macros of the C library,
- * OpenBLAS's and BLIS's cblas.h, and GNU C's predefined macros. */
-static const char *const reserved[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-    "else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-    "register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-    "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "asm",
-    "typeof", "alpha", "beta", "pos", "main", "bool", "true", "false", "complex",
-    "imaginary", "xdouble", "unix", "linux", "i386", "errno", "stdin", "stdout",
-    "stderr", "sched_priority", "math_errhandling", "bli_nat", "bli_1m", "malloc",
-    "free", NULL};
+/*
+ * Emitted names. Every identifier the code declares is one of
+ *   the function (the caller's name, tc_gen_check_function_name),
+ *   A, B, C, alpha, beta, pos, tmpA, tmpB, tmpC,
+ *   N_<index>     a size (constant, or taken from a generic parameter),
+ *   <index>       a loop variable (plain code) or a size parameter (generic
+ *                 code) when the index name is usable, else
+ *   ix_<index>    a loop variable, n_<index> a size parameter.
+ * Usable: lowercase letters, digits and '_', not a keyword, not a name
+ * below, not ending in "_t", not starting with ix_ or n_, not the
+ * function's. So a mangled name never equals a usable one, and the
+ * function's name may not start with N_, n_, ix_ or tmp. A name that is
+ * not a C identifier at all (the parser allows none) is spelled in hex:
+ * ix__<hex>, n__<hex>, N__<hex>.
+ */
+#define IDENT_MAX (4 + 2 * TC_NAME_MAX) /* "ix__" + two hex digits a byte */
+
+/* Keywords of C99 to C23 and GNU C. */
+static const char c_keywords[] =
+    " auto break case char const continue default do double else enum extern float for"
+    " goto if inline int long register restrict return short signed sizeof static struct"
+    " switch typedef union unsigned void volatile while asm typeof alignas alignof bool"
+    " constexpr false nullptr static_assert thread_local true typeof_unqual ";
+
+/* Lowercase names taken in the emitted code: its own (alpha, beta, pos,
+ * main, malloc, free), and the object-like macros and typedef names (those
+ * not ending in _t) of its headers: the C library, OpenBLAS's and BLIS's
+ * cblas.h, GNU C's predefined macros. */
+static const char c_taken[] =
+    " alpha beta pos main malloc free complex imaginary xdouble unix linux i386 errno"
+    " stdin stdout stderr sched_priority math_errhandling bli_nat bli_1m blasint bfloat16"
+    " uint ulong ushort void_fp ";
+
+/* Functions and function-like macros the emitted file's headers may
+ * declare (glibc's stdlib.h, stddef.h, limits.h, and what BLIS's cblas.h
+ * pulls in: stdio.h, string.h, math.h, complex.h, ctype.h, time.h): the
+ * function's name must not be one. */
+static const char c_library[] =
+    " a64l abort abs acos acosf acosh acoshf acoshl acosl aligned_alloc alloca"
+    " arc4random arc4random_buf arc4random_uniform asctime asctime_r asin asinf asinh"
+    " asinhf asinhl asinl at_quick_exit atan atan2 atan2f atan2l atanf atanh atanhf"
+    " atanhl atanl atexit atof atoi atol atoll bsearch cabs cabsf cabsl cacos cacosf"
+    " cacosh cacoshf cacoshl cacosl calloc carg cargf cargl casin casinf casinh"
+    " casinhf casinhl casinl catan catanf catanh catanhf catanhl catanl cbrt cbrtf"
+    " cbrtl ccos ccosf ccosh ccoshf ccoshl ccosl ceil ceilf ceill cexp cexpf cexpl"
+    " cimag cimagf cimagl clearenv clearerr clearerr_unlocked clock clog clogf clogl"
+    " conj conjf conjl copysign copysignf copysignl cos cosf cosh coshf coshl cosl"
+    " cpow cpowf cpowl cproj cprojf cprojl creal crealf creall csin csinf csinh"
+    " csinhf csinhl csinl csqrt csqrtf csqrtl ctan ctanf ctanh ctanhf ctanhl ctanl"
+    " ctermid ctime ctime_r difftime div dprintf drand48 drand48_r ecvt ecvt_r"
+    " erand48 erand48_r erf erfc erfcf erfcl erff erfl exit exp exp2 exp2f exp2l expf"
+    " expl expm1 expm1f expm1l fabs fabsf fabsl fclose fcvt fcvt_r fdim fdimf fdiml"
+    " fdopen feof feof_unlocked ferror ferror_unlocked fflush fflush_unlocked fgetc"
+    " fgetc_unlocked fgetpos fgets fileno fileno_unlocked flockfile floor floorf"
+    " floorl fma fmaf fmal fmax fmaxf fmaxl fmemopen fmin fminf fminl fmod fmodf"
+    " fmodl fopen fpclassify fprintf fputc fputc_unlocked fputs fread fread_unlocked"
+    " free freopen frexp frexpf frexpl fscanf fseek fseeko fsetpos ftell ftello"
+    " ftrylockfile funlockfile fwrite fwrite_unlocked gcvt getc getc_unlocked getchar"
+    " getchar_unlocked getdelim getenv getline getloadavg gets getsubopt getw gmtime"
+    " gmtime_r goto_set_num_threads hypot hypotf hypotl ilogb ilogbf ilogbl initstate"
+    " initstate_r isalnum isalnum_l isalpha isalpha_l isblank isblank_l iscntrl"
+    " iscntrl_l isdigit isdigit_l isfinite isgraph isgraph_l isgreater isgreaterequal"
+    " isinf isless islessequal islessgreater islower islower_l isnan isnormal isprint"
+    " isprint_l ispunct ispunct_l isspace isspace_l isunordered isupper isupper_l"
+    " isxdigit isxdigit_l jrand48 jrand48_r l64a labs lcong48 lcong48_r ldexp ldexpf"
+    " ldexpl ldiv lgamma lgammaf lgammal llabs lldiv llrint llrintf llrintl llround"
+    " llroundf llroundl localtime localtime_r log log10 log10f log10l log1p log1pf"
+    " log1pl log2 log2f log2l logb logbf logbl logf logl lrand48 lrand48_r lrint"
+    " lrintf lrintl lround lroundf lroundl malloc mblen mbstowcs mbtowc memchr memcmp"
+    " memcpy memmove memset mkdtemp mkstemp mkstemps mktemp mktime modf modff modfl"
+    " mrand48 mrand48_r nan nanf nanl nanosleep nearbyint nearbyintf nearbyintl"
+    " nextafter nextafterf nextafterl nexttoward nexttowardf nexttowardl nrand48"
+    " nrand48_r offsetof on_exit open_memstream pclose perror popen posix_memalign"
+    " pow powf powl printf pselect putc putc_unlocked putchar putchar_unlocked putenv"
+    " puts putw qecvt qecvt_r qfcvt qfcvt_r qgcvt qsort quick_exit rand rand_r random"
+    " random_r realloc reallocarray realpath remainder remainderf remainderl remove"
+    " remquo remquof remquol rename renameat rewind rint rintf rintl round roundf"
+    " roundl rpmatch scalbln scalblnf scalblnl scalbn scalbnf scalbnl scanf seed48"
+    " seed48_r select setbuf setbuffer setenv setlinebuf setstate setstate_r setvbuf"
+    " signbit sin sinf sinh sinhf sinhl sinl snprintf sprintf sqrt sqrtf sqrtl srand"
+    " srand48 srand48_r srandom srandom_r sscanf stpcpy stpncpy strcat strchr strcmp"
+    " strcoll strcoll_l strcpy strcspn strdup strerror strerror_l strerror_r strftime"
+    " strftime_l strlen strncat strncmp strncpy strndup strnlen strpbrk strrchr"
+    " strsignal strspn strstr strtod strtof strtok strtok_r strtol strtold strtoll"
+    " strtoq strtoul strtoull strtouq strxfrm strxfrm_l system tan tanf tanh tanhf"
+    " tanhl tanl tempnam tgamma tgammaf tgammal time timespec_get tmpfile tmpnam"
+    " tmpnam_r tolower tolower_l toupper toupper_l trunc truncf truncl tzset ungetc"
+    " unsetenv va_arg va_copy va_end va_start valloc vdprintf vfprintf vfscanf"
+    " vprintf vscanf vsnprintf vsprintf vsscanf wcstombs wctomb"
+    " ";
+
+/* Whether name is a word of list (" a b c "). */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    if (n == 0)
+        return 0;
+    for (const char *p = strstr(list, name); p; p = strstr(p + 1, name))
+        if (p[-1] == ' ' && p[n] == ' ')
+            return 1;
+    return 0;
+}
+
+static int is_lower(int ch) { return ch >= 'a' && ch <= 'z'; }
+static int is_letter(int ch) { return is_lower(ch) || (ch >= 'A' && ch <= 'Z'); }
+static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
+
+/* A letter, then letters, digits and '_' (ASCII, whatever the locale). */
+static int c_identifier(const char *s)
+{
+    if (!is_letter((unsigned char)s[0]))
+        return 0;
+    for (; *s; s++)
+        if (!is_letter((unsigned char)*s) && !is_digit((unsigned char)*s) && *s != '_')
+            return 0;
+    return 1;
+}
+
+static int has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* An index name the code may use as it is (see above). */
+static int usable(const char *s, const char *fname)
+{
+    if (!is_lower((unsigned char)s[0]))
+        return 0;
+    for (const char *p = s; *p; p++)
+        if (!is_lower((unsigned char)*p) && !is_digit((unsigned char)*p) && *p != '_')
+            return 0;
+    size_t n = strlen(s);
+    return !in_list(c_keywords, s) && !in_list(c_taken, s) &&
+           !(n >= 2 && strcmp(s + n - 2, "_t") == 0) && !has_prefix(s, "ix_") &&
+           !has_prefix(s, "n_") && !has_prefix(s, "cblas") && !has_prefix(s, "openblas") &&
+           !has_prefix(s, "bli_") && strcmp(s, fname) != 0;
+}
+
+/* prefix + name, or prefix + "_" + the name's bytes in hex when it is not
+ * a C identifier. */
+static void mangle(const char *prefix, const char *name, char out[IDENT_MAX])
+{
+    if (c_identifier(name)) {
+        snprintf(out, IDENT_MAX, "%s%s", prefix, name);
+        return;
+    }
+    size_t len = (size_t)snprintf(out, IDENT_MAX, "%s_", prefix);
+    for (const char *p = name; *p && len + 3 <= IDENT_MAX; p++)
+        len += (size_t)snprintf(out + len, IDENT_MAX - len, "%02x", (unsigned char)*p);
+}
+
+tc_status tc_gen_check_function_name(const char *name, tc_error *err)
+{
+    const char *why = NULL;
+    if (!name)
+        return TC_OK; /* the default, "contraction" */
+    if (!c_identifier(name))
+        why = "use a C identifier: a letter, then letters, digits or '_'";
+    else if (strlen(name) > 63)
+        why = "use at most 63 characters";
+    else if (in_list(c_keywords, name))
+        why = "it is a C keyword";
+    else if (!strcmp(name, "A") || !strcmp(name, "B") || !strcmp(name, "C") ||
+             in_list(c_taken, name) || has_prefix(name, "N_") || has_prefix(name, "n_") ||
+             has_prefix(name, "ix_") || has_prefix(name, "tmp"))
+        why = "the emitted code uses it (A, B, C, alpha, beta, pos, N_..., n_..., ix_..., "
+              "tmp...)";
+    else if (in_list(c_library, name) || has_prefix(name, "cblas") ||
+             has_prefix(name, "openblas") || has_prefix(name, "goto_") ||
+             has_prefix(name, "bli_") || has_prefix(name, "pthread_") ||
+             has_prefix(name, "sched_") ||
+             (strlen(name) > 2 && strcmp(name + strlen(name) - 2, "_t") == 0))
+        why = "the C library or the CBLAS header declares it";
+    if (!why)
+        return TC_OK;
+    return tc_error_set(err, TC_EUSAGE, 0, 0, "'%.80s%s' cannot be the function's name: %s",
+                        name, strlen(name) > 80 ? "..." : "", why);
+}
 
 typedef struct emitter {
     const tc_algorithm *alg;
@@ -32,110 +199,70 @@ typedef struct emitter {
     tc_contraction user;        /* as the user wrote it (differs for row-major) */
     const tc_emit_options *opt;
     FILE *out;
-    char var[TC_MAX_INDICES][TC_NAME_MAX + 16];   /* loop variable per index */
-    char param[TC_MAX_INDICES][TC_NAME_MAX + 16]; /* size parameter (generic) */
+    int oom;                    /* a text could not be allocated */
+    char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
+    char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
+    char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
 } emitter;
 
-static int is_reserved(const char *s)
-{
-    for (int k = 0; reserved[k]; k++)
-        if (strcmp(s, reserved[k]) == 0)
-            return 1;
-    return strncmp(s, "cblas", 5) == 0 || strncmp(s, "openblas", 8) == 0 ||
-           strncmp(s, "bli_", 4) == 0 || strncmp(s, "ix", 2) == 0;
-}
-
-static int plain_lowercase(const char *s)
-{
-    if (!islower((unsigned char)s[0]))
-        return 0;
-    for (; *s; s++)
-        if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
-            return 0;
-    return 1;
-}
-
-/* Loop variables: the index name when it is safe, else "ix_<name>", else
- * "ix<k>"; all distinct. */
-static void name_variables(emitter *e)
+/* The names of the sizes, loop variables and parameters (see above). */
+static void name_variables(emitter *e, const char *fname)
 {
     const tc_contraction *c = e->c;
     for (int i = 0; i < c->nindex; i++) {
         const char *n = c->index[i].name;
-        if (plain_lowercase(n) && !is_reserved(n))
-            snprintf(e->var[i], sizeof e->var[i], "%s", n);
-        else
-            snprintf(e->var[i], sizeof e->var[i], "ix_%s", n);
+        int plain = usable(n, fname);
+        mangle("N_", n, e->size[i]);
+        if (e->opt->generic) { /* the parameters take the plain names */
+            if (plain)
+                snprintf(e->param[i], IDENT_MAX, "%s", n);
+            else
+                mangle("n_", n, e->param[i]);
+            mangle("ix_", n, e->var[i]);
+        } else if (plain) {
+            snprintf(e->var[i], IDENT_MAX, "%s", n);
+        } else {
+            mangle("ix_", n, e->var[i]);
+        }
     }
-    for (int i = 0; i < c->nindex; i++)
-        for (int j = 0; j < i; j++)
-            if (strcmp(e->var[i], e->var[j]) == 0)
-                snprintf(e->var[i], sizeof e->var[i], "ix%d", i);
-    if (!e->opt->generic)
-        return;
-    /* Generic code: the parameters take the index names, so the loop
-     * variables take the "ix_" form (no index name starts with "ix"). */
-    for (int i = 0; i < c->nindex; i++) {
-        const char *n = c->index[i].name;
-        snprintf(e->var[i], sizeof e->var[i], "ix_%s", n);
-        if (plain_lowercase(n) && !is_reserved(n) && strncmp(n, "n_", 2))
-            snprintf(e->param[i], sizeof e->param[i], "%s", n);
-        else
-            snprintf(e->param[i], sizeof e->param[i], "n_%s", n);
-    }
-    for (int i = 0; i < c->nindex; i++)
-        for (int j = 0; j < c->nindex; j++)
-            if (j != i && strcmp(e->param[i], e->var[j]) == 0)
-                snprintf(e->var[j], sizeof e->var[j], "ix%d", j);
-}
-
-static int valid_function_name(const char *s)
-{
-    if (!s[0] || !(isalpha((unsigned char)s[0]) || s[0] == '_') || strlen(s) > 63)
-        return 0;
-    for (const char *p = s; *p; p++)
-        if (!isalnum((unsigned char)*p) && *p != '_')
-            return 0;
-    for (int k = 0; reserved[k] && k < 35; k++) /* the C keywords */
-        if (strcmp(s, reserved[k]) == 0)
-            return 0;
-    return strcmp(s, "A") && strcmp(s, "B") && strcmp(s, "C") && strcmp(s, "alpha") &&
-           strcmp(s, "beta") && strcmp(s, "pos") && strncmp(s, "N_", 2) &&
-           strncmp(s, "tmp", 3) && strncmp(s, "cblas", 5) && strcmp(s, "malloc") &&
-           strcmp(s, "free");
 }
 
 /* ---- expressions ------------------------------------------------------ */
 
-/* "N_a * N_b": the stride of position k of tensor t ("" for stride 1). */
-static void stride_expr(const emitter *e, int t, int k, char *buf, size_t n)
+static void put(const emitter *e, const char *s)
 {
-    const tc_tensor *x = &e->c->tensor[t];
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int j = 0; j < k && len < n; j++)
-        len += (size_t)snprintf(buf + len, n - len, "%sN_%s", j ? " * " : "",
-                                e->c->index[x->index[j]].name);
+    fputs(s, e->out);
 }
 
-/* Offset of tensor t with the variables of `which` indices (others 0):
- * "i + N_i * j + N_i * N_j * a"; "0" when empty. */
-static void offset_expr(const emitter *e, int t, const int *use, char *buf, size_t n)
+/* "N_a * N_b": the stride of position k of tensor t; 0 when it is 1. */
+static int put_stride(const emitter *e, int t, int k)
 {
     const tc_tensor *x = &e->c->tensor[t];
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < x->rank && len < n; k++) {
+    for (int j = 0; j < k; j++) {
+        put(e, j ? " * " : "");
+        put(e, e->size[x->index[j]]);
+    }
+    return k > 0;
+}
+
+/* Offset of tensor t with the variables of the `use` indices (others 0):
+ * "i + N_i * j + N_i * N_j * a"; "0" when empty. */
+static void put_offset(const emitter *e, int t, const int *use)
+{
+    const tc_tensor *x = &e->c->tensor[t];
+    int any = 0;
+    for (int k = 0; k < x->rank; k++) {
         int i = x->index[k];
         if (!use[i])
             continue;
-        char s[TC_MAX_RANK * (TC_NAME_MAX + 8)];
-        stride_expr(e, t, k, s, sizeof s);
-        len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", len ? " + " : "", s,
-                                s[0] ? " * " : "", e->var[i]);
+        put(e, any ? " + " : "");
+        if (put_stride(e, t, k))
+            put(e, " * ");
+        put(e, e->var[i]);
+        any = 1;
     }
-    if (!len)
-        snprintf(buf, n, "0");
+    if (!any)
+        put(e, "0");
 }
 
 static const char *base_name(const tc_operand *op)
@@ -147,70 +274,95 @@ static const char *base_name(const tc_operand *op)
 }
 
 /* The offset of an operand in its base, from the loops it depends on. */
-static void operand_offset(const emitter *e, const tc_operand *op, char *buf, size_t n)
+static void put_operand_offset(const emitter *e, const tc_operand *op)
 {
     int use[TC_MAX_INDICES] = {0};
     for (int d = 0; d < op->ndep; d++)
         use[op->dep[d]] = 1;
-    offset_expr(e, op->base, use, buf, n);
+    put_offset(e, op->base, use);
 }
 
 /* The address of an operand: "A", or "&B[N_j * N_b * i + ...]". */
-static void address(const emitter *e, const tc_operand *op, char *buf, size_t n)
+static void put_address(const emitter *e, const tc_operand *op)
 {
-    char off[1024];
     if (op->base >= TC_BASE_TEMP || op->ndep == 0) {
-        snprintf(buf, n, "%s", base_name(op));
+        put(e, base_name(op));
         return;
     }
-    operand_offset(e, op, off, sizeof off);
-    snprintf(buf, n, "&%s[%s]", base_name(op), off);
+    fprintf(e->out, "&%s[", base_name(op));
+    put_operand_offset(e, op);
+    put(e, "]");
 }
 
 /* An element (scalar operand): "C[a + N_a * b]" or "C[0]". */
-static void element(const emitter *e, const tc_operand *op, char *buf, size_t n)
+static void put_element(const emitter *e, const tc_operand *op)
 {
-    char off[1024];
-    operand_offset(e, op, off, sizeof off);
-    snprintf(buf, n, "%s[%s]", base_name(op), off);
+    fprintf(e->out, "%s[", base_name(op));
+    put_operand_offset(e, op);
+    put(e, "]");
 }
 
 /* The leading dimension or increment of an operand as an expression. */
-static void ld_expr(const emitter *e, const tc_operand *op, char *buf, size_t n)
+static void put_ld(const emitter *e, const tc_operand *op)
 {
     int d = op->rank == 2 ? 1 : 0;
     if (op->base >= TC_BASE_TEMP) {
-        snprintf(buf, n, d ? "N_%s" : "1", e->c->index[op->dim[0]].name);
+        put(e, d ? e->size[op->dim[0]] : "1");
         return;
     }
     const tc_tensor *x = &e->c->tensor[op->base];
     for (int k = 0; k < x->rank; k++)
         if (x->index[k] == op->dim[d]) {
-            stride_expr(e, op->base, k, buf, n);
-            if (!buf[0])
-                snprintf(buf, n, "1");
+            if (!put_stride(e, op->base, k))
+                put(e, "1");
             return;
         }
-    snprintf(buf, n, "1");
+    put(e, "1");
 }
 
 /* "N_a * N_b * N_c", "1" for a scalar: the element count of tensor t. */
-static void elements_expr(const emitter *e, int t, char *buf, size_t n)
+static void put_elements(const emitter *e, int t)
 {
-    const tc_tensor *x = &e->c->tensor[t];
-    size_t len = 0;
-    buf[0] = '\0';
-    for (int k = 0; k < x->rank && len < n; k++)
-        len += (size_t)snprintf(buf + len, n - len, "%sN_%s", k ? " * " : "",
-                                e->c->index[x->index[k]].name);
-    if (!len)
-        snprintf(buf, n, "1");
+    if (!put_stride(e, t, e->c->tensor[t].rank))
+        put(e, "1");
 }
 
-/* "W[a,:,:,f]" in the user's names, for comments. */
-static void slice_text(const emitter *e, const tc_operand *op, char *buf, size_t n)
+/* A comment's text: it cannot end the comment or open another (-Wcomment),
+ * form a trigraph, or hold a line break or a byte outside printable ASCII
+ * (shown as \xNN). */
+static void comment_n(FILE *out, const char *s, size_t n)
 {
-    tc_alg_format_operand(&e->user, op, buf, n);
+    for (size_t k = 0; k < n; k++) {
+        unsigned char ch = (unsigned char)s[k];
+        if (ch == '\n' || ch == '\r')
+            fputc(' ', out);
+        else if (ch < 0x20 || ch >= 0x7f)
+            fprintf(out, "\\x%02x", ch);
+        else
+            fputc(ch, out);
+        char next = k + 1 < n ? s[k + 1] : '\0';
+        if ((ch == '*' && next == '/') || (ch == '/' && next == '*') || (ch == '?' && next == '?'))
+            fputc(' ', out);
+    }
+}
+
+static void comment_text(FILE *out, const char *s)
+{
+    comment_n(out, s, strlen(s));
+}
+
+/* "W[a,:,:,f]" in the user's names, into a comment. */
+static void comment_slice(emitter *e, const tc_operand *op)
+{
+    size_t n = tc_alg_format_operand(&e->user, op, NULL, 0);
+    char *text = malloc(n + 1);
+    if (!text) {
+        e->oom = 1;
+        return;
+    }
+    tc_alg_format_operand(&e->user, op, text, n + 1);
+    comment_text(e->out, text);
+    free(text);
 }
 
 static void indent(const emitter *e, int level)
@@ -225,100 +377,128 @@ static const char *tr(int t)
     return t ? "CblasTrans" : "CblasNoTrans";
 }
 
+/* ", X, ldX" for operands a[from..to]. */
+static void put_args(const emitter *e, const tc_operand *a, int from, int to)
+{
+    for (int k = from; k <= to; k++) {
+        put(e, ", ");
+        put_address(e, &a[k]);
+        put(e, ", ");
+        put_ld(e, &a[k]);
+    }
+}
+
 static void emit_call(const emitter *e, const tc_call *k, int level)
 {
-    const tc_contraction *c = e->c;
     const tc_operand *a = k->arg;
-    char p0[1100], p1[1100], p2[1100], l0[300], l1[300], l2[300];
-    address(e, &a[0], p0, sizeof p0);
-    address(e, &a[1], p1, sizeof p1);
-    address(e, &a[2], p2, sizeof p2);
-    ld_expr(e, &a[0], l0, sizeof l0);
-    ld_expr(e, &a[1], l1, sizeof l1);
-    ld_expr(e, &a[2], l2, sizeof l2);
-    const char *m = k->dim_m >= 0 ? c->index[k->dim_m].name : "";
-    const char *nn = k->dim_n >= 0 ? c->index[k->dim_n].name : "";
-    const char *kk = k->dim_k >= 0 ? c->index[k->dim_k].name : "";
+    const char *m = k->dim_m >= 0 ? e->size[k->dim_m] : "";
+    const char *nn = k->dim_n >= 0 ? e->size[k->dim_n] : "";
+    const char *kk = k->dim_k >= 0 ? e->size[k->dim_k] : "";
+    FILE *out = e->out;
     indent(e, level);
     switch (k->kernel) {
     case TC_KERNEL_DDOT:
-        element(e, &a[2], p2, sizeof p2);
-        fprintf(e->out, "%s += alpha * cblas_ddot(N_%s, %s, %s, %s, %s);\n", p2, nn, p0, l0,
-                p1, l1);
+        put_element(e, &a[2]);
+        fprintf(out, " += alpha * cblas_ddot(%s", nn);
+        put_args(e, a, 0, 1);
+        put(e, ");\n");
         break;
     case TC_KERNEL_DAXPY:
-        element(e, &a[0], p0, sizeof p0);
-        fprintf(e->out, "cblas_daxpy(N_%s, alpha * %s, %s, %s, %s, %s);\n", nn, p0, p1, l1,
-                p2, l2);
+        fprintf(out, "cblas_daxpy(%s, alpha * ", nn);
+        put_element(e, &a[0]);
+        put_args(e, a, 1, 2);
+        put(e, ");\n");
         break;
     case TC_KERNEL_DGEMV:
-        fprintf(e->out, "cblas_dgemv(CblasColMajor, %s, N_%s, N_%s, alpha, %s, %s,\n",
-                tr(k->trans_a), m, nn, p0, l0);
+        fprintf(out, "cblas_dgemv(CblasColMajor, %s, %s, %s, alpha", tr(k->trans_a), m, nn);
+        put_args(e, a, 0, 0);
+        put(e, ",\n");
         indent(e, level + 3);
-        fprintf(e->out, "%s, %s, 1.0, %s, %s);\n", p1, l1, p2, l2);
+        put_address(e, &a[1]);
+        put(e, ", ");
+        put_ld(e, &a[1]);
+        put(e, ", 1.0");
+        put_args(e, a, 2, 2);
+        put(e, ");\n");
         break;
     case TC_KERNEL_DGER:
-        fprintf(e->out, "cblas_dger(CblasColMajor, N_%s, N_%s, alpha, %s, %s,\n", m, nn, p0,
-                l0);
+        fprintf(out, "cblas_dger(CblasColMajor, %s, %s, alpha", m, nn);
+        put_args(e, a, 0, 0);
+        put(e, ",\n");
         indent(e, level + 3);
-        fprintf(e->out, "%s, %s, %s, %s);\n", p1, l1, p2, l2);
+        put_address(e, &a[1]);
+        put(e, ", ");
+        put_ld(e, &a[1]);
+        put_args(e, a, 2, 2);
+        put(e, ");\n");
         break;
     case TC_KERNEL_DGEMM:
-        fprintf(e->out, "cblas_dgemm(CblasColMajor, %s, %s, N_%s, N_%s, N_%s,\n",
-                tr(k->trans_a), tr(k->trans_b), m, nn, kk);
+        fprintf(out, "cblas_dgemm(CblasColMajor, %s, %s, %s, %s, %s,\n", tr(k->trans_a),
+                tr(k->trans_b), m, nn, kk);
         indent(e, level + 3);
-        fprintf(e->out, "alpha, %s, %s, %s, %s,\n", p0, l0, p1, l1);
+        put(e, "alpha");
+        put_args(e, a, 0, 1);
+        put(e, ",\n");
         indent(e, level + 3);
-        fprintf(e->out, "1.0, %s, %s);\n", p2, l2);
+        put(e, "1.0");
+        put_args(e, a, 2, 2);
+        put(e, ");\n");
         break;
     case TC_KERNEL_COUNT:
         break;
     }
 }
 
-static void emit_copy(const emitter *e, const tc_copy *cp, int level)
+static void emit_copy(emitter *e, const tc_copy *cp, int level)
 {
     const tc_contraction *c = e->c;
     const tc_operand *s = &cp->slice;
     const char *tmp = base_name(&(tc_operand){.base = TC_BASE_TEMP, .tensor = s->tensor});
     const char *tensor = s->tensor == TC_A ? "A" : s->tensor == TC_B ? "B" : "C";
-    char text[512], src[1024], dst[256];
-    slice_text(e, s, text, sizeof text);
+    FILE *out = e->out;
     int use[TC_MAX_INDICES] = {0};
     for (int i = 0; i < c->nindex; i++)
         use[i] = 1;
-    offset_expr(e, s->tensor, use, src, sizeof src);
     const char *v0 = e->var[s->dim[0]], *v1 = e->var[s->dim[1]];
-    snprintf(dst, sizeof dst, "%s[%s + N_%s * %s]", tmp, v0, c->index[s->dim[0]].name, v1);
+    const char *n0 = e->size[s->dim[0]], *n1 = e->size[s->dim[1]];
     indent(e, level);
-    if (cp->dir == TC_COPY_IN)
-        fprintf(e->out,
-                "/* copy %s into %s (%s x %s): the slice has no stride-1 dimension */\n",
-                text, tmp, c->index[s->dim[0]].name, c->index[s->dim[1]].name);
-    else
-        fprintf(e->out, "/* copy %s back into %s */\n", tmp, text);
+    if (cp->dir == TC_COPY_IN) {
+        put(e, "/* copy ");
+        comment_slice(e, s);
+        fprintf(out, " into %s (", tmp);
+        comment_text(out, c->index[s->dim[0]].name);
+        put(e, " x ");
+        comment_text(out, c->index[s->dim[1]].name);
+        put(e, "): the slice has no stride-1 dimension */\n");
+    } else {
+        fprintf(out, "/* copy %s back into ", tmp);
+        comment_slice(e, s);
+        put(e, " */\n");
+    }
     indent(e, level);
-    fprintf(e->out, "for (long %s = 0; %s < N_%s; %s++)\n", v1, v1, c->index[s->dim[1]].name,
-            v1);
+    fprintf(out, "for (long %s = 0; %s < %s; %s++)\n", v1, v1, n1, v1);
     indent(e, level + 1);
-    fprintf(e->out, "for (long %s = 0; %s < N_%s; %s++)\n", v0, v0, c->index[s->dim[0]].name,
-            v0);
+    fprintf(out, "for (long %s = 0; %s < %s; %s++)\n", v0, v0, n0, v0);
     indent(e, level + 2);
     if (cp->dir == TC_COPY_IN)
-        fprintf(e->out, "%s = %s[%s];\n", dst, tensor, src);
+        fprintf(out, "%s[%s + %s * %s] = %s[", tmp, v0, n0, v1, tensor);
     else
-        fprintf(e->out, "%s[%s] = %s;\n", tensor, src, dst);
+        fprintf(out, "%s[", tensor);
+    put_offset(e, s->tensor, use);
+    if (cp->dir == TC_COPY_IN)
+        put(e, "];\n");
+    else
+        fprintf(out, "] = %s[%s + %s * %s];\n", tmp, v0, n0, v1);
 }
 
-static void emit_list(const emitter *e, const tc_node *n, int level)
+static void emit_list(emitter *e, const tc_node *n, int level)
 {
     for (; n; n = n->next) {
         switch (n->kind) {
         case TC_NODE_LOOP: {
             const char *v = e->var[n->index];
             indent(e, level);
-            fprintf(e->out, "for (long %s = 0; %s < N_%s; %s++) {\n", v, v,
-                    e->c->index[n->index].name, v);
+            fprintf(e->out, "for (long %s = 0; %s < %s; %s++) {\n", v, v, e->size[n->index], v);
             emit_list(e, n->child, level + 1);
             indent(e, level);
             fprintf(e->out, "}\n");
@@ -334,39 +514,47 @@ static void emit_list(const emitter *e, const tc_node *n, int level)
     }
 }
 
-static void tensor_text(const tc_contraction *c, int t, char *buf, size_t n)
+/* "T[a,e,i,m]" in the user's names, into a comment. */
+static void comment_tensor(const emitter *e, int t)
 {
-    const tc_tensor *x = &c->tensor[t];
-    size_t len = (size_t)snprintf(buf, n, "%s[", x->name);
-    for (int k = 0; k < x->rank && len < n; k++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%s", k ? "," : "",
-                                c->index[x->index[k]].name);
-    if (len < n)
-        snprintf(buf + len, n - len, "]");
-}
-
-/* A comment line must not end the comment early. */
-static void comment_text(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        if (s[0] == '*' && s[1] == '/')
-            fputs("* /", out), s++;
-        else if (*s == '\n' || *s == '\r')
-            fputc(' ', out);
-        else
-            fputc(*s, out);
+    const tc_tensor *x = &e->user.tensor[t];
+    comment_text(e->out, x->name);
+    put(e, "[");
+    for (int k = 0; k < x->rank; k++) {
+        put(e, k ? "," : "");
+        comment_text(e->out, e->user.index[x->index[k]].name);
     }
+    put(e, "]");
 }
 
-/* A double literal that reads back exactly: "1.0", "-0.5", "0.10000000000000001". */
+/* The normal form (sizes = 0) or the sizes of the user's contraction, into
+ * a comment. */
+static void comment_contraction(emitter *e, int sizes)
+{
+    size_t n = sizes ? tc_contraction_format_sizes(&e->user, NULL, 0) :
+                       tc_contraction_format(&e->user, NULL, 0);
+    char *text = malloc(n + 1);
+    if (!text) {
+        e->oom = 1;
+        return;
+    }
+    if (sizes)
+        tc_contraction_format_sizes(&e->user, text, n + 1);
+    else
+        tc_contraction_format(&e->user, text, n + 1);
+    comment_text(e->out, text);
+    free(text);
+}
+
+/* A double literal that reads back exactly: "1.0", "-0.5",
+ * "0.10000000000000001" (the caller is in the C locale). */
 static const char *number(double x, char *buf, size_t n)
 {
     snprintf(buf, n, "%.17g", x);
-    double back = 0;
     for (int p = 1; p <= 17; p++) { /* the shortest exact form */
         char s[64];
         snprintf(s, sizeof s, "%.*g", p, x);
-        if (sscanf(s, "%lf", &back) == 1 && back == x) {
+        if (strtod(s, NULL) == x) {
             snprintf(buf, n, "%s", s);
             break;
         }
@@ -396,11 +584,8 @@ static void comment_lines(FILE *out, const char *text)
                         skip = 1;
                         break;
                     }
-            char line[1024];
-            snprintf(line, sizeof line, "%.*s", (int)(take < sizeof line ? take : sizeof line - 1),
-                     text);
             fprintf(out, " *   %*s", first ? 0 : VALUE, "");
-            comment_text(out, line);
+            comment_n(out, text, take);
             fputs("\n", out);
             text += take + skip;
             len -= take + skip;
@@ -410,19 +595,16 @@ static void comment_lines(FILE *out, const char *text)
     }
 }
 
-static void emit_header(const emitter *e)
+static void emit_header(emitter *e)
 {
     const tc_emit_options *opt = e->opt;
-    char form[1024], sizes[1024];
-    tc_contraction_format(&e->user, form, sizeof form);
-    tc_contraction_format_sizes(&e->user, sizes, sizeof sizes);
     FILE *out = e->out;
     fprintf(out, "/*\n * Generated by tcgen %s.\n *\n", TC_VERSION);
     fputs(" *   contraction  ", out);
-    comment_text(out, form);
+    comment_contraction(e, 0);
     fputs(opt->generic ? "\n *   sizes        parameters of the function (ranked for " :
                          "\n *   sizes        ", out);
-    comment_text(out, sizes);
+    comment_contraction(e, 1);
     fputs(opt->generic ? ")" : "", out);
     fputs("\n *   algorithm    ", out);
     comment_text(out, e->alg->name);
@@ -466,27 +648,23 @@ static const char *temp_name(const tc_temp *tp)
 }
 
 /* The comment above the function, and its signature. */
-static void emit_prototype(const emitter *e, const char *fname)
+static void emit_prototype(emitter *e, const char *fname)
 {
     const tc_contraction *u = &e->user;
     FILE *out = e->out;
-    char ct[256], at[256], bt[256], form[1024];
-    tensor_text(u, TC_C, ct, sizeof ct);
-    tensor_text(u, TC_A, at, sizeof at);
-    tensor_text(u, TC_B, bt, sizeof bt);
-    tc_contraction_format(u, form, sizeof form);
     fputs("\n/*\n * ", out);
-    comment_text(out, form);
-    fprintf(out, "\n * by algorithm %s, with %s called in a loop nest.\n", e->alg->name,
-            tc_kernel_name(e->alg->kernel));
+    comment_contraction(e, 0);
+    fputs("\n * by algorithm ", out);
+    comment_text(out, e->alg->name);
+    fprintf(out, ", with %s called in a loop nest.\n", tc_kernel_name(e->alg->kernel));
     if (strcmp(u->tensor[TC_A].name, "A") || strcmp(u->tensor[TC_B].name, "B") ||
         strcmp(u->tensor[TC_C].name, "C")) {
         fputs(" * A holds ", out);
-        comment_text(out, at);
+        comment_tensor(e, TC_A);
         fputs(", B holds ", out);
-        comment_text(out, bt);
+        comment_tensor(e, TC_B);
         fputs(", C holds ", out);
-        comment_text(out, ct);
+        comment_tensor(e, TC_C);
         fputs(".\n", out);
     }
     fputs(e->opt->row_major ? " * Row-major (C order) tensors.\n" : "", out);
@@ -504,49 +682,53 @@ static void emit_prototype(const emitter *e, const char *fname)
     }
 }
 
-/* Adds expr to list (of n) unless it is there. */
-static void add_unique(char list[][256], int *n, int max, const char *expr)
+/* A BLAS int argument of generic code: the product of the size parameters
+ * of n indices (in double when n > 1, which cannot overflow). */
+typedef struct int_arg {
+    int n;
+    int index[TC_MAX_RANK];
+} int_arg;
+
+/* At most every index alone and every proper prefix of a tensor's indices. */
+#define MAX_INT_ARGS (TC_MAX_INDICES + 3 * TC_MAX_RANK)
+
+/* Adds the product of the n indices idx to list (of *count) unless there. */
+static void add_unique(int_arg *list, int *count, const int *idx, int n)
 {
-    for (int k = 0; k < *n; k++)
-        if (strcmp(list[k], expr) == 0)
+    for (int k = 0; k < *count; k++)
+        if (list[k].n == n && memcmp(list[k].index, idx, (size_t)n * sizeof *idx) == 0)
             return;
-    if (*n < max)
-        snprintf(list[(*n)++], 256, "%s", expr);
+    if (*count < MAX_INT_ARGS) { /* always: see MAX_INT_ARGS */
+        list[*count].n = n;
+        memcpy(list[*count].index, idx, (size_t)n * sizeof *idx);
+        ++*count;
+    }
 }
 
 /* Generic code: every BLAS int argument (dimension, leading dimension,
- * increment) as an expression of the size parameters. */
-static void collect_int_args(const emitter *e, const tc_node *n, char list[][256], int *count,
-                             int max)
+ * increment). */
+static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, int *count)
 {
     for (; n; n = n->next) {
         if (n->kind == TC_NODE_LOOP)
-            collect_int_args(e, n->child, list, count, max);
+            collect_int_args(e, n->child, list, count);
         if (n->kind != TC_NODE_KERNEL)
             continue;
         const tc_call *k = n->call;
         const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
         for (int d = 0; d < 3; d++)
             if (dims[d] >= 0)
-                add_unique(list, count, max, e->param[dims[d]]);
+                add_unique(list, count, &dims[d], 1);
         for (int a = 0; a < 3; a++) {
             const tc_operand *op = &k->arg[a];
             if (op->rank == 0 || op->base >= TC_BASE_TEMP)
                 continue; /* temporaries' strides are kernel dimensions */
             const tc_tensor *x = &e->c->tensor[op->base];
-            int dim = op->dim[op->rank == 2 ? 1 : 0];
-            char expr[256] = "";
-            size_t len = 0;
-            int j = 0;
-            for (; j < x->rank && x->index[j] != dim && len < sizeof expr; j++)
-                len += (size_t)snprintf(expr + len, sizeof expr - len, "%s%s",
-                                        j ? " * " : "", e->param[x->index[j]]);
-            if (j > 1) { /* a product: in double, which cannot overflow */
-                char prod[sizeof expr + 8] = "(double)";
-                add_unique(list, count, max, strcat(prod, expr));
-            } else if (j == 1) {
-                add_unique(list, count, max, expr);
-            }
+            int dim = op->dim[op->rank == 2 ? 1 : 0], j = 0;
+            while (j < x->rank && x->index[j] != dim)
+                j++;
+            if (j > 0 && j < x->rank)
+                add_unique(list, count, x->index, j);
         }
     }
 }
@@ -554,8 +736,6 @@ static void collect_int_args(const emitter *e, const tc_node *n, char list[][256
 /* The scaling of C by beta (nothing for beta = 1). */
 static void emit_beta(const emitter *e, int level)
 {
-    char expr[1024];
-    elements_expr(e, TC_C, expr, sizeof expr);
     FILE *out = e->out;
     if (e->c->beta == 0.0) {
         indent(e, level);
@@ -565,14 +745,18 @@ static void emit_beta(const emitter *e, int level)
             fputs("C[0] = 0.0;\n", out);
             return;
         }
-        fprintf(out, "for (long pos = 0; pos < %s; pos++)\n", expr);
+        fputs("for (long pos = 0; pos < ", out);
+        put_elements(e, TC_C);
+        fputs("; pos++)\n", out);
         indent(e, level + 1);
         fputs("C[pos] = 0.0;\n", out);
     } else if (e->c->beta != 1.0) {
         indent(e, level);
         fputs("/* C = beta * C before accumulating */\n", out);
         indent(e, level);
-        fprintf(out, "for (long pos = 0; pos < %s; pos++)\n", expr);
+        fputs("for (long pos = 0; pos < ", out);
+        put_elements(e, TC_C);
+        fputs("; pos++)\n", out);
         indent(e, level + 1);
         fputs("C[pos] *= beta;\n", out);
     }
@@ -586,10 +770,9 @@ static void emit_constants(const emitter *e)
     fputs("    const long ", out);
     for (int i = 0; i < c->nindex; i++) {
         if (e->opt->generic)
-            fprintf(out, "%sN_%s = (long)%s", i ? ", " : "", c->index[i].name, e->param[i]);
+            fprintf(out, "%s%s = (long)%s", i ? ", " : "", e->size[i], e->param[i]);
         else
-            fprintf(out, "%sN_%s = %lld", i ? ", " : "", c->index[i].name,
-                    (long long)c->index[i].size);
+            fprintf(out, "%s%s = %lld", i ? ", " : "", e->size[i], (long long)c->index[i].size);
     }
     fputs(";\n", out);
     char num[64];
@@ -599,22 +782,25 @@ static void emit_constants(const emitter *e)
     if (!e->opt->generic)
         return;
 
-    char list[3 * TC_MAX_INDICES + 64][256];
+    int_arg list[MAX_INT_ARGS];
     int count = 0;
-    collect_int_args(e, e->alg->body, list, &count, (int)(sizeof list / sizeof list[0]));
+    collect_int_args(e, e->alg->body, list, &count);
     if (count) {
         fputs("\n    /* BLAS takes int dimensions and strides */\n    if (", out);
-        for (int k = 0; k < count; k++)
-            fprintf(out, "%s%s > INT_MAX", k == 0 ? "" : k % 3 ? " || " : " ||\n        ",
-                    list[k]);
+        for (int k = 0; k < count; k++) {
+            fputs(k == 0 ? "" : k % 3 ? " || " : " ||\n        ", out);
+            fputs(list[k].n > 1 ? "(double)" : "", out);
+            for (int j = 0; j < list[k].n; j++)
+                fprintf(out, "%s%s", j ? " * " : "", e->param[list[k].index[j]]);
+            fputs(" > INT_MAX", out);
+        }
         fputs(")\n        return -2;\n", out);
     }
     /* An empty index leaves C = beta * C (and BLAS refuses leading
      * dimensions of 0), so it returns before any call. */
     fputs("\n    if (", out);
     for (int i = 0; i < c->nindex; i++)
-        fprintf(out, "%sN_%s == 0", i == 0 ? "" : i % 4 ? " || " : " ||\n        ",
-                c->index[i].name);
+        fprintf(out, "%s%s == 0", i == 0 ? "" : i % 4 ? " || " : " ||\n        ", e->size[i]);
     fputs(") {\n", out);
     emit_beta(e, 2);
     fputs("        return 0;\n    }\n", out);
@@ -623,12 +809,11 @@ static void emit_constants(const emitter *e)
 static void emit_temporaries(const emitter *e)
 {
     const tc_algorithm *alg = e->alg;
-    const tc_contraction *c = e->c;
     FILE *out = e->out;
     for (int t = 0; t < alg->ntemps; t++)
-        fprintf(out, "    double *%s = malloc(sizeof(double) * N_%s * N_%s);\n",
-                temp_name(&alg->temp[t]), c->index[alg->temp[t].dim[0]].name,
-                c->index[alg->temp[t].dim[1]].name);
+        fprintf(out, "    double *%s = malloc(sizeof(double) * %s * %s);\n",
+                temp_name(&alg->temp[t]), e->size[alg->temp[t].dim[0]],
+                e->size[alg->temp[t].dim[1]]);
     if (alg->ntemps == 1) {
         fprintf(out, "    if (!%s)\n        return -1;\n", temp_name(&alg->temp[0]));
     } else if (alg->ntemps) {
@@ -642,6 +827,27 @@ static void emit_temporaries(const emitter *e)
     }
 }
 
+static void emit_function(emitter *e, const char *fname)
+{
+    const tc_algorithm *alg = e->alg;
+    FILE *out = e->out;
+    if (!e->opt->no_header)
+        emit_header(e);
+    emit_prototype(e, fname);
+    emit_constants(e);
+    emit_temporaries(e);
+    fputs("\n", out);
+    emit_beta(e, 1);
+    if (e->c->beta != 1.0)
+        fputs("\n", out);
+    emit_list(e, alg->body, 1);
+    if (alg->ntemps)
+        fputs("\n", out);
+    for (int t = 0; t < alg->ntemps; t++)
+        fprintf(out, "    free(%s);\n", temp_name(&alg->temp[t]));
+    fputs("    return 0;\n}\n", out);
+}
+
 tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
                     const tc_emit_options *opt, FILE *out, tc_error *err)
 {
@@ -651,11 +857,9 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     const char *fname = opt->function ? opt->function : "contraction";
     if (!alg || !c || !out)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_emit_c: NULL argument");
-    if (!valid_function_name(fname))
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "'%s' cannot be the function's name: use a C identifier "
-                            "that is not a keyword, A, B, C, alpha, beta, or N_..., tmp..., "
-                            "cblas...", fname);
+    tc_status s = tc_gen_check_function_name(fname, err);
+    if (s != TC_OK)
+        return s;
     if (!c->has_sizes)
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "cannot emit %s: the contraction has no sizes", alg->name);
@@ -672,25 +876,12 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
         tc_contraction_transpose(c, &em.user);
     else
         em.user = *c;
-    name_variables(&em);
-    emitter *e = &em;
-
-    if (!opt->no_header)
-        emit_header(e);
-    emit_prototype(e, fname);
-    emit_constants(e);
-    emit_temporaries(e);
-    fputs("\n", out);
-    emit_beta(e, 1);
-    if (c->beta != 1.0)
-        fputs("\n", out);
-    emit_list(e, alg->body, 1);
-
-    if (alg->ntemps)
-        fputs("\n", out);
-    for (int t = 0; t < alg->ntemps; t++)
-        fprintf(out, "    free(%s);\n", temp_name(&alg->temp[t]));
-    fputs("    return 0;\n}\n", out);
+    name_variables(&em, fname);
+    locale_t saved = tc_c_locale_enter(); /* '.' in numbers, whatever the host's locale */
+    emit_function(&em, fname);
+    tc_c_locale_leave(saved);
+    if (em.oom)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot emit %s: out of memory", alg->name);
     if (ferror(out))
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot write the emitted C: write error");
     return TC_OK;

@@ -118,6 +118,16 @@ typedef struct tc_emit_options {
 } tc_emit_options;
 
 /*
+ * Checks a name for the emitted function (NULL: the default, "contraction"):
+ * a C identifier starting with a letter, at most 63 characters, not a
+ * keyword, not a name the emitted code uses (A, B, C, alpha, beta, pos,
+ * N_..., n_..., ix_..., tmp...) and not one its headers declare (the C
+ * library's, cblas..., ..._t). Cheap: callers check --function before any
+ * work. Errors: TC_EUSAGE saying why.
+ */
+tc_status tc_gen_check_function_name(const char *name, tc_error *err);
+
+/*
  * Writes alg as a standalone C99 file into out: a header comment, #include
  * <cblas.h> and <stdlib.h>, and one function
  *     int NAME(const double *A, const double *B, double *C)
@@ -125,10 +135,14 @@ typedef struct tc_emit_options {
  * opt->generic the sizes are parameters instead of constants,
  *     int NAME(size_t a, size_t b, ..., const double *A, ...)
  * valid for any sizes (0 included), returning -2 when one makes a BLAS int
- * argument overflow. c must have sizes (for the header; generic code does
- * not depend on them). Errors: TC_EUSAGE (bad function name, no sizes),
- * TC_EINPUT (alg->fits_int == 0, unless generic), TC_ERESOURCE (write
- * error on out).
+ * argument overflow. A parameter or loop variable takes its index's name
+ * when that is usable in C, else n_NAME (parameter) or ix_NAME (variable);
+ * sizes are N_NAME (emit_c.c says which names are usable). Text from the
+ * contraction, the command line and the notes is escaped in comments.
+ * Numbers are written in the C locale whatever the caller's. c must have
+ * sizes (for the header; generic code does not depend on them). Errors:
+ * TC_EUSAGE (bad function name, no sizes), TC_EINPUT (alg->fits_int == 0,
+ * unless generic), TC_ERESOURCE (out of memory, write error on out).
  */
 tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
                     const tc_emit_options *opt, FILE *out, tc_error *err);

@@ -8,6 +8,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <glob.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ static const char *const lib_glob[NLIBS][3] = {
      "/usr/local/include/blis/cblas.h"}};
 static char lib_include[NLIBS][512]; /* directory of the library's cblas.h */
 static char tmpdir[200];
+static const char *cc_std = "-std=c99"; /* the dialect compile_and_run asks for */
 
 static int suite_init(void)
 {
@@ -85,13 +87,15 @@ static void other_sizes(const tc_contraction *c, tc_contraction *out)
 }
 
 /*
- * Writes the test program for *c: every algorithm, data, expected result,
- * main. Returns the number of functions, or -1. mode PLAIN: as emitted;
- * GENERIC: sizes as parameters, called at other_sizes(); ROW_MAJOR: c is
- * taken as a row-major contraction, emitted from its transpose (the
- * reference computes the transpose on the same memory).
+ * Writes the test program for *c: the algorithms with a kernel in mask (at
+ * most max of each kernel, spread evenly; 0: all), data, expected
+ * result, main. Returns the number of functions, or -1. mode PLAIN: as
+ * emitted; GENERIC: sizes as parameters, called at other_sizes();
+ * ROW_MAJOR: c is taken as a row-major contraction, emitted from its
+ * transpose (the reference computes the transpose on the same memory).
  */
-static int write_program(const tc_contraction *user, const char *path, uint64_t seed, int mode)
+static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
+                           int mode, unsigned mask, int max)
 {
     tc_contraction storage, run;
     if (mode == ROW_MAJOR)
@@ -104,8 +108,21 @@ static int write_program(const tc_contraction *user, const char *path, uint64_t 
         other_sizes(&storage, &run);
     tc_algorithm_set *set = NULL;
     tc_error e;
-    if (tc_gen_enumerate(c, TC_KERNEL_MASK_ALL, &set, &e) != TC_OK)
+    if (tc_gen_enumerate(c, mask, &set, &e) != TC_OK)
         return -1;
+    if (max > 1) { /* keep max of each kernel, its first and last included */
+        int kept = 0;
+        for (int first = 0, last; first < set->count; first = last) {
+            for (last = first; last < set->count && set->alg[last]->kernel ==
+                                                      set->alg[first]->kernel; last++)
+                ;
+            int n = last - first < max ? last - first : max;
+            for (int k = 0; k < n; k++)
+                set->alg[kept++] =
+                    set->alg[first + (n > 1 ? (int)((int64_t)k * (last - first - 1) / (n - 1)) : 0)];
+        }
+        set->count = kept;
+    }
     FILE *f = fopen(path, "w");
     if (!f) {
         tc_alg_set_free(set);
@@ -205,6 +222,11 @@ done:
     return n;
 }
 
+static int write_program(const tc_contraction *user, const char *path, uint64_t seed, int mode)
+{
+    return write_selection(user, path, seed, mode, TC_KERNEL_MASK_ALL, 0);
+}
+
 /* Compiles path against library l and runs it; 0 on success. */
 static int compile_and_run(const char path[280], int l, const char *label)
 {
@@ -213,10 +235,10 @@ static int compile_and_run(const char path[280], int l, const char *label)
     snprintf(log, sizeof log, "%s.%s.log", path, lib_names[l]);
     const char *cc = getenv("TC_TEST_CC") ? getenv("TC_TEST_CC") : "cc";
     snprintf(cmd, sizeof cmd,
-             "%s -std=c99 -Wall -Wextra -pedantic -Werror -I'%s' -o '%s' '%s' %s -lm "
+             "%s %s -Wall -Wextra -pedantic -Werror -I'%s' -o '%s' '%s' %s -lm "
              "> '%s' 2>&1 && OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 BLIS_NUM_THREADS=1 "
              "'%s' >> '%s' 2>&1",
-             cc, lib_include[l], exe, path, lib_link[l], log, exe, log);
+             cc, cc_std, lib_include[l], exe, path, lib_link[l], log, exe, log);
     int status = system(cmd);
     if (status != 0) {
         fprintf(stderr, "\n  %s with %s failed; %s says:\n", label, lib_names[l], log);
@@ -362,6 +384,22 @@ static void test_errors(void)
         opt.function = bad[k];
         CU_ASSERT_EQUAL(tc_emit_c(set->alg[0], &c, &opt, f, &e), TC_EUSAGE);
     }
+    /* the same check, alone (before any work) */
+    static const char *const refused[] = {
+        "", "1abc", "_f", "for", "bool", "A", "alpha", "main", "malloc", "exp", "qsort",
+        "size_t", "my_t", "unix", "errno", "n_x", "ix_y", "N_z", "tmpx", "cblas_f", "bli_f",
+        "a-b", "f\xc3\xa9",
+        "a234567890123456789012345678901234567890123456789012345678901234"};
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        CU_ASSERT_EQUAL(tc_gen_check_function_name(refused[k], &e), TC_EUSAGE);
+        CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "cannot be the function's name"));
+        CU_ASSERT_EQUAL(tc_gen_check_function_name(refused[k], NULL), TC_EUSAGE);
+    }
+    static const char *const accepted[] = {
+        NULL, "contraction", "f", "ring", "ccsd_term2", "Exp", "nx", "ixy", "t_",
+        "a23456789012345678901234567890123456789012345678901234567890123"};
+    for (size_t k = 0; k < sizeof accepted / sizeof accepted[0]; k++)
+        CU_ASSERT_EQUAL(tc_gen_check_function_name(accepted[k], NULL), TC_OK);
     opt.function = "my_contraction";
     CU_ASSERT_EQUAL(tc_emit_c(set->alg[0], &c, &opt, f, &e), TC_OK);
     char *text = tc_test_slurp(f);
@@ -378,6 +416,237 @@ static void test_errors(void)
     tc_alg_set_free(set);
 }
 
+/* ---- the documented limits and hostile names -------------------------- */
+
+/* Replaces each lowercase one-letter index of tmpl by iprefix + letter and
+ * each tensor name (an uppercase letter before '[') by tprefix + letter. */
+static void expand(const char *tmpl, const char *iprefix, const char *tprefix, char *out,
+                   size_t n)
+{
+    size_t len = 0;
+    for (const char *p = tmpl; *p && len + 1 < n; p++) {
+        const char *pre = p[0] >= 'a' && p[0] <= 'z' ? iprefix :
+                          p[0] >= 'A' && p[0] <= 'Z' && p[1] == '[' ? tprefix : "";
+        len += (size_t)snprintf(out + len, n - len, "%s%c", pre, *p);
+    }
+}
+
+/* Sizes 2, 3, 2, 3, ... in index order. */
+static void small_sizes(tc_contraction *c)
+{
+    tc_sizes sz;
+    memset(&sz, 0, sizeof sz);
+    for (int i = 0; i < c->nindex; i++) {
+        snprintf(sz.entry[i].name, sizeof sz.entry[i].name, "%s", c->index[i].name);
+        sz.entry[i].size = 2 + i % 2;
+    }
+    sz.count = c->nindex;
+    CU_ASSERT_EQUAL(tc_contraction_set_sizes(c, &sz, c, NULL, NULL), TC_OK);
+}
+
+/* Emits up to max algorithms per kernel of mask in mode, compiles them with
+ * library l and runs them against the reference; label names the case. */
+static void check_emitted(const tc_contraction *c, unsigned mask, int max, int mode, int l,
+                          const char *label)
+{
+    static int serial;
+    char path[280];
+    snprintf(path, sizeof path, "%s/case%03d.c", tmpdir, serial++);
+    int k = write_selection(c, path, 900 + (uint64_t)serial, mode, mask, max);
+    CU_ASSERT(k > 0);
+    if (k <= 0) {
+        fprintf(stderr, "\n  %s: nothing emitted\n", label);
+        return;
+    }
+    if (lib_include[l][0])
+        CU_ASSERT_EQUAL(compile_and_run(path, l, label), 0);
+}
+
+/* 31-character index and tensor names on rank-8 tensors (the parser's
+ * limits, docs/decisions.md), every kernel, as written and mangled. */
+static void test_limits(void)
+{
+    static const struct {
+        const char *tmpl;
+        unsigned mask;
+    } cases[] = {
+        {"C[a,b,c,d,e,f,g] = A[a,b,c,d,e,f,g,i] * B[i]",
+         1u << TC_KERNEL_DGEMV | 1u << TC_KERNEL_DAXPY | 1u << TC_KERNEL_DDOT},
+        {"C[a,b,c,d,e,f,g,x] = A[a,b,c,d,e,f,g,i] * B[i,x]",
+         1u << TC_KERNEL_DGEMM | 1u << TC_KERNEL_DGER},
+    };
+    /* lowercase names are used as they are; uppercase ones get N_, n_, ix_ */
+    static const char *const prefix[2] = {"abcdefghijklmnopqrstuvwxyz0123",
+                                          "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int v = 0; v < 2; v++) {
+            char text[2048], msg[512], label[64];
+            expand(cases[k].tmpl, prefix[v], "Tensor_with_a_31_character_nam", text,
+                   sizeof text);
+            tc_contraction c;
+            CU_ASSERT_FATAL(tc_corpus_parse(text, NULL, &c, msg, sizeof msg) == 0);
+            small_sizes(&c);
+            snprintf(label, sizeof label, "limits case %zu %s", k, v ? "mangled" : "plain");
+            check_emitted(&c, cases[k].mask, 4, PLAIN, 0, label);
+            check_emitted(&c, cases[k].mask, 4, v ? GENERIC : ROW_MAJOR, 0, label);
+            if (!v)
+                check_emitted(&c, cases[k].mask, 4, PLAIN, 1, label);
+        }
+}
+
+/* Emits alg of c with opt into a new string (NULL on failure). */
+static char *emit_text(const tc_algorithm *alg, const tc_contraction *c,
+                       const tc_emit_options *opt)
+{
+    FILE *f = tmpfile();
+    tc_error e;
+    char *text = NULL;
+    if (f && tc_emit_c(alg, c, opt, f, &e) == TC_OK)
+        text = tc_test_slurp(f);
+    else if (f)
+        fprintf(stderr, "\n  emit %s: %s\n", alg->name, e.message);
+    if (f)
+        fclose(f);
+    return text;
+}
+
+/* Index names that are C keywords, types, library macros, names the
+ * emitted code uses, or mangled forms of each other: every emitted name
+ * is still distinct and valid, in strict C99 and in GNU C (where unix and
+ * linux are macros). */
+static void test_identifiers(void)
+{
+    static const char *const texts[] = {
+        "C[size_t,int,double,for] = A[size_t,I,unix,linux,for] * B[I,unix,linux,int,double,for]",
+        "C[errno,complex,alpha,beta] = A[errno,pos,main,malloc] * "
+        "B[pos,main,malloc,complex,alpha,beta]",
+        "C[tmpA,N_a,n_a,ix_a,a] = A[tmpA,free,a,A,ix0] * B[free,A,ix0,N_a,n_a,ix_a]",
+        "C[stdin,bool,true,div_t,ptrdiff_t] = A[stdin,bool,true,contraction,k] * "
+        "B[k,contraction,ptrdiff_t,div_t]",
+        "C[uint,xdouble,offsetof,cblas_ddot,INT_MAX] = A[uint,xdouble,NULL,EOF] * "
+        "B[NULL,EOF,offsetof,cblas_ddot,INT_MAX]",
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        tc_contraction c;
+        char msg[512], label[64];
+        CU_ASSERT_FATAL(tc_corpus_parse(texts[t], NULL, &c, msg, sizeof msg) == 0);
+        small_sizes(&c);
+        snprintf(label, sizeof label, "identifiers %zu", t);
+        for (int mode = PLAIN; mode <= ROW_MAJOR; mode++) {
+            cc_std = "-std=c99";
+            check_emitted(&c, TC_KERNEL_MASK_ALL, 2, mode, 0, label);
+            cc_std = "-std=gnu17";
+            check_emitted(&c, TC_KERNEL_MASK_ALL, 2, mode, 1, label);
+        }
+        cc_std = "-std=c99";
+    }
+    /* the man page's rule: a parameter is its index's name, or n_NAME */
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse(texts[0], NULL, &c, msg, sizeof msg) == 0);
+    small_sizes(&c);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.generic = 1;
+    char *text = emit_text(set->alg[0], &c, &opt);
+    CU_ASSERT_PTR_NOT_NULL(text);
+    if (text)
+        CU_ASSERT_PTR_NOT_NULL(strstr(text, "int contraction(size_t n_size_t, size_t n_int, "
+                                            "size_t n_double, size_t n_for, size_t n_I, "
+                                            "size_t n_unix, size_t n_linux,"));
+    free(text);
+    tc_alg_set_free(set);
+}
+
+/* Names that are not C identifiers at all (the parser allows none, a
+ * program building a contraction could) are spelled out in hex. */
+static void test_foreign_names(void)
+{
+    tc_contraction c;
+    char msg[512];
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,k,i] * B[k,i,b]", NULL, &c, msg,
+                                    sizeof msg) == 0);
+    snprintf(c.index[0].name, sizeof c.index[0].name, "a-b");
+    snprintf(c.index[1].name, sizeof c.index[1].name, "\xc3\xa9");
+    snprintf(c.index[2].name, sizeof c.index[2].name, "k.1");
+    small_sizes(&c);
+    for (int mode = PLAIN; mode <= ROW_MAJOR; mode++)
+        check_emitted(&c, TC_KERNEL_MASK_ALL, 2, mode, 0, "foreign names");
+}
+
+/* Nothing in the command line or the notes ends the header comment early
+ * or warns: the first "* /" is the header's own end. */
+static void test_header_escaped(void)
+{
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", "a=b=i=4", &c, msg,
+                                    sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.command_line = "tcgen emit 'C[a,b] = A[a,i] * B[i,b]' a=b=i=4 -o '/*x*/.c' "
+                       "--function f */ int bad; /* \x01\x1b\n\r\xff ?\?/";
+    opt.notes = "machine      */ evil /*\nrunner-ups   x */ 1 s, y /* 2 s, z ?\?/";
+    char *text = emit_text(set->alg[0], &c, &opt);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    const char *end = strstr(text, "link -lopenblas.\n */\n");
+    CU_ASSERT_PTR_NOT_NULL(end);
+    if (end)
+        CU_ASSERT_PTR_EQUAL(strstr(text, "*/"), end + strlen("link -lopenblas.\n "));
+    const char *open2 = strstr(text + 2, "/*");
+    CU_ASSERT(open2 == NULL || (end && open2 > end));
+    CU_ASSERT_PTR_NULL(strstr(text, "?\?"));
+    for (const char *p = text; end && p < end; p++) /* printable ASCII and newlines */
+        CU_ASSERT_FATAL(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
+    char src[280], cmd[4096];
+    snprintf(src, sizeof src, "%s/header.c", tmpdir);
+    FILE *w = fopen(src, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+    fputs(text, w);
+    fclose(w);
+    snprintf(cmd, sizeof cmd, "cc -std=c99 -Wall -Wextra -pedantic -Werror -I'%s' -c -o '%s.o' '%s'",
+             lib_include[0], src, src);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+    free(text);
+    tc_alg_set_free(set);
+}
+
+/* Numbers do not follow the host program's locale. */
+static void test_locale(void)
+{
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] += 1e-3 * A[a,i] * B[i,b]", "a=b=i=4", &c, msg,
+                                    sizeof msg) == 0);
+    c.beta = 0.5;
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+    if (!setlocale(LC_ALL, "de_DE.UTF-8")) {
+        fprintf(stderr, "\n  locale de_DE.UTF-8 missing: the comma-decimal case is not run\n");
+        CU_FAIL("locale de_DE.UTF-8 missing");
+    }
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    char *text = emit_text(set->alg[0], &c, &opt);
+    char probe[16];
+    snprintf(probe, sizeof probe, "%.1f", 0.5); /* the locale did switch */
+    setlocale(LC_ALL, "C");
+    CU_ASSERT_STRING_EQUAL(probe, "0,5");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "    const double alpha = 0.001;\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "    const double beta = 0.5;\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "C[a,b] += 0.001 * A[a,i] * B[i,b]"));
+    free(text);
+    tc_alg_set_free(set);
+}
+
 int tc_suite_emit(void)
 {
     CU_pSuite s = CU_add_suite("emit", suite_init, suite_clean);
@@ -386,7 +655,12 @@ int tc_suite_emit(void)
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
            !CU_add_test(s, "golden emitted file", test_golden) ||
-           !CU_add_test(s, "errors and options", test_errors)
+           !CU_add_test(s, "errors and options", test_errors) ||
+           !CU_add_test(s, "31-character names, rank-8 tensors, every kernel", test_limits) ||
+           !CU_add_test(s, "hostile index names mangled", test_identifiers) ||
+           !CU_add_test(s, "names that are not identifiers", test_foreign_names) ||
+           !CU_add_test(s, "header comment escaped", test_header_escaped) ||
+           !CU_add_test(s, "numbers under a comma-decimal locale", test_locale)
                ? -1
                : 0;
 }
