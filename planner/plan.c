@@ -319,7 +319,7 @@ const char *tc_plan_decided_by(const tc_plan *p)
     if (!p)
         return NULL;
     if (p->over_limit)
-        return "ranked by prediction: every candidate run was over the time limit";
+        return "every candidate run over the time limit, ranked by prediction";
     return p->measured ? "best candidates run" :
            p->ranked   ? "ranked by prediction" : "from wisdom";
 }
