@@ -47,6 +47,24 @@ static tc_status emit_job_run(const void *data, FILE *out, tc_error *err)
     return tc_emit_c(j->alg, j->c, &j->opt, out, err);
 }
 
+/* --function and --fortran, before any work (a bad name found after
+ * ranking wastes the ranking). */
+static int check_names(const tc_cli *cli)
+{
+    tc_error err;
+    tc_status s = cli->fortran ? tc_emit_fortran_check(cli->function, &err) :
+                                 tc_gen_check_function_name(cli->function, &err);
+    if (s != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    if (cli->fortran && (!cli->fortran[0] || strcmp(cli->fortran, "-") == 0))
+        return tc_cli_failf(TC_EUSAGE, "--fortran needs a file name (the C goes to -o FILE "
+                                       "or standard output)");
+    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0)
+        return tc_cli_failf(TC_EUSAGE, "--fortran and -o name the same file '%s'",
+                            cli->fortran);
+    return 0;
+}
+
 int tc_cmd_emit(const tc_cli *cli)
 {
     if (!cli->algorithm)
@@ -54,7 +72,9 @@ int tc_cmd_emit(const tc_cli *cli)
                                        "shows the names; try 'tcgen emit --help')");
     tc_contraction c;
     int row_major = 0;
-    int rc = tc_cli_load(cli, 1, &c);
+    int rc = check_names(cli);
+    if (!rc)
+        rc = tc_cli_load(cli, 1, &c);
     if (!rc)
         rc = tc_cli_layout(cli, &row_major);
     if (rc)
@@ -89,6 +109,9 @@ int tc_cmd_emit(const tc_cli *cli)
     char *cmd = tc_cli_command_line(cli);
     job.opt.command_line = cmd;
     rc = cmd ? tc_cli_write_c(cli, emit_job_run, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");
+    /* --fortran FILE: written only when the C was */
+    if (!rc && cli->fortran && tc_emit_fortran_file(alg, &c, &job.opt, cli->fortran, &err) != TC_OK)
+        rc = tc_cli_fail(&err, NULL);
     free(cmd);
     tc_alg_set_free(set);
     return rc;

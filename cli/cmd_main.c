@@ -6,11 +6,13 @@
  * libtcgen choose alike.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "generator/generator.h"
 #include "planner/plan.h"
 #include "planner/wisdom.h"
 #include "predictor.h"
@@ -45,12 +47,32 @@ static void progress_lines(int done, int total, void *data)
         fprintf(stderr, "tcgen: %s %d/%d\n", (const char *)data, done, total);
 }
 
+/* --function and --fortran, before any work (a bad name found after
+ * ranking wastes the ranking). */
+static int check_names(const tc_cli *cli)
+{
+    tc_error err;
+    tc_status s = cli->fortran ? tc_emit_fortran_check(cli->function, &err) :
+                                 tc_gen_check_function_name(cli->function, &err);
+    if (s != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    if (cli->fortran && (!cli->fortran[0] || strcmp(cli->fortran, "-") == 0))
+        return tc_cli_failf(TC_EUSAGE, "--fortran needs a file name (the C goes to -o FILE "
+                                       "or standard output)");
+    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0)
+        return tc_cli_failf(TC_EUSAGE, "--fortran and -o name the same file '%s'",
+                            cli->fortran);
+    return 0;
+}
+
 int tc_cmd_main(const tc_cli *cli)
 {
     tc_contraction c;
     tc_plan_options o;
     int row_major = 0;
-    int rc = tc_cli_load(cli, 1, &c);
+    int rc = check_names(cli);
+    if (!rc)
+        rc = tc_cli_load(cli, 1, &c);
     if (!rc)
         rc = tc_cli_layout(cli, &row_major);
     if (!rc)
@@ -91,6 +113,11 @@ int tc_cmd_main(const tc_cli *cli)
     char *cmd = tc_cli_command_line(cli);
     job.opt.command_line = cmd;
     rc = cmd ? tc_cli_write_c(cli, emit_plan, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");
+    if (!rc && cli->fortran) { /* --fortran FILE: written only when the C was */
+        job.opt.row_major = row_major;
+        if (tc_emit_fortran_file(plan->alg, &plan->c, &job.opt, cli->fortran, &err) != TC_OK)
+            rc = tc_cli_fail(&err, NULL);
+    }
     free(cmd);
     tc_plan_destroy(plan);
     return rc;

@@ -147,6 +147,36 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err);
 tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
                     const tc_emit_options *opt, FILE *out, tc_error *err);
 
+/*
+ * Checks --function NAME (NULL: "contraction") for tc_emit_fortran: as
+ * tc_gen_check_function_name, and short enough for the module name
+ * NAME_interface (63 characters). Errors: TC_EUSAGE saying why.
+ */
+tc_status tc_emit_fortran_check(const char *function, tc_error *err);
+
+/*
+ * Writes the Fortran 2003 interface of the function tc_emit_c writes for
+ * the same alg, c and opt (function, generic, row_major, command_line):
+ *     module NAME_interface
+ *       interface
+ *         function NAME(n_a, ..., A, B, C) result(rc) bind(C, name="NAME")
+ * with the sizes (generic) as integer(c_size_t), value dummies named
+ * n_INDEX; the arrays as real(c_double) dummies named after the
+ * contraction's tensors, intent(in) for the inputs and intent(inout) for
+ * the output, explicit-shape in storage order (a row-major tensor's indices
+ * reversed; rank 8 assumed-size); the result integer(c_int). Names that
+ * clash in Fortran (case-insensitive) get _2, _3, ... Errors: TC_EUSAGE
+ * (tc_emit_fortran_check, no sizes), TC_ERESOURCE (out of memory, write
+ * error on out).
+ */
+tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,
+                          const tc_emit_options *opt, FILE *out, tc_error *err);
+
+/* tc_emit_fortran into the file path, replaced whole or not at all
+ * (runtime/file.h); on any error path is untouched. */
+tc_status tc_emit_fortran_file(const tc_algorithm *alg, const tc_contraction *c,
+                               const tc_emit_options *opt, const char *path, tc_error *err);
+
 /* Writes the #include lines of an emitted file (cblas.h, with BLIS's unused
  * static helpers silenced, and stdlib.h): for callers that put several
  * functions (no_header = 1) into one file. */

@@ -647,6 +647,72 @@ static void test_locale(void)
     tc_alg_set_free(set);
 }
 
+/* The Fortran interface at the limits: 31-character names, a rank-8
+ * tensor (assumed-size beyond Fortran 2003's rank 7), generic and not;
+ * it compiles with gfortran -std=f2003 when gfortran is there. */
+static void test_fortran(void)
+{
+    char text[2048], msg[512];
+    expand("C[a,b,c,d,e,f,g] = A[a,b,c,d,e,f,g,i] * B[i]", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123",
+           "Tensor_with_a_31_character_nam", text, sizeof text);
+    tc_contraction c;
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse(text, NULL, &c, msg, sizeof msg) == 0);
+    small_sizes(&c);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_FATAL(tc_gen_enumerate(&c, 1u << TC_KERNEL_DGEMV, &set, &e) == TC_OK);
+    int have_fc = system("command -v gfortran >/dev/null 2>&1") == 0;
+    for (int generic = 0; generic < 2; generic++) {
+        tc_emit_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.generic = generic;
+        opt.function = "limits_f";
+        opt.command_line = "tcgen emit */ ! \x01 'a long command line' 'a long command line' "
+                           "'a long command line' 'a long command line' 'a long command line'";
+        char path[300], cmd[800];
+        snprintf(path, sizeof path, "%s/limits_%d.f90", tmpdir, generic);
+        CU_ASSERT_EQUAL_FATAL(tc_emit_fortran_file(set->alg[0], &c, &opt, path, &e), TC_OK);
+        FILE *f = fopen(path, "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        char *got = tc_test_slurp(f);
+        fclose(f);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(got);
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, "module limits_f_interface\n"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, "bind(C, name=\"limits_f\")"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(got, ":: Tensor_with_a_31_character_namA(*)\n"));
+        if (generic)
+            CU_ASSERT_PTR_NOT_NULL(strstr(got, "integer(c_size_t), value :: "
+                                               "n_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123a,"));
+        for (const char *p = got; *p; p++) { /* printable ASCII, lines within 132 */
+            CU_ASSERT_FATAL(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
+            const char *nl = strchr(p, '\n');
+            CU_ASSERT_FATAL(nl && nl - p <= 132);
+            p = nl;
+        }
+        free(got);
+        snprintf(cmd, sizeof cmd, "cd '%s' && gfortran -std=f2003 -Wall -Wextra -pedantic "
+                                  "-Werror -c -o limits_%d.o limits_%d.f90", tmpdir, generic, generic);
+        if (have_fc)
+            CU_ASSERT_EQUAL(system(cmd), 0);
+    }
+    /* errors: a bad or too long name, err == NULL, a file that cannot be written */
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.function = "_f";
+    CU_ASSERT_EQUAL(tc_emit_fortran(set->alg[0], &c, &opt, stdout, NULL), TC_EUSAGE);
+    opt.function = "f2345678901234567890123456789012345678901234567890123456";
+    CU_ASSERT_EQUAL(tc_gen_check_function_name(opt.function, NULL), TC_OK);
+    CU_ASSERT_EQUAL(tc_emit_fortran_check(opt.function, &e), TC_EUSAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "too long for --fortran"));
+    CU_ASSERT_EQUAL(tc_emit_fortran(set->alg[0], &c, &opt, stdout, NULL), TC_EUSAGE);
+    opt.function = NULL;
+    char path[300];
+    snprintf(path, sizeof path, "%s/no/such/dir.f90", tmpdir);
+    CU_ASSERT_EQUAL(tc_emit_fortran_file(set->alg[0], &c, &opt, path, NULL), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_emit_fortran_file(NULL, &c, &opt, path, NULL), TC_EUSAGE);
+    tc_alg_set_free(set);
+}
+
 int tc_suite_emit(void)
 {
     CU_pSuite s = CU_add_suite("emit", suite_init, suite_clean);
@@ -660,7 +726,8 @@ int tc_suite_emit(void)
            !CU_add_test(s, "hostile index names mangled", test_identifiers) ||
            !CU_add_test(s, "names that are not identifiers", test_foreign_names) ||
            !CU_add_test(s, "header comment escaped", test_header_escaped) ||
-           !CU_add_test(s, "numbers under a comma-decimal locale", test_locale)
+           !CU_add_test(s, "numbers under a comma-decimal locale", test_locale) ||
+           !CU_add_test(s, "Fortran interface at the limits, errors", test_fortran)
                ? -1
                : 0;
 }

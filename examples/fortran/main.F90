@@ -1,7 +1,8 @@
 ! main.F90 - calls two routines written by tcgen from Fortran 2008 and checks
 ! them against naive loops. Fortran arrays are column-major, tcgen's default
-! layout, so the arrays are passed as they are. Built by this directory's
-! Makefile:
+! layout, so the arrays are passed as they are. The interfaces are the
+! modules tcgen wrote with --fortran beside each C file; nothing here
+! restates the C signatures. Built by this directory's Makefile:
 !
 !   relativity  C[a,b,c] = A[i,j,a] * B[j,b,i,c]  sizes fixed at generation
 !               (i=j=NIJ, a=b=c=NABC; the same -D values must reach this file)
@@ -12,6 +13,8 @@
 program emitted_from_fortran
   use, intrinsic :: iso_c_binding, only: c_int, c_double, c_size_t
   use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
+  use relativity_interface, only: relativity  ! relativity(A, B, C)
+  use gemv_like_interface, only: gemv_like    ! gemv_like(n_a, n_i, n_j, A, B, C)
   implicit none
 
 #ifndef NIJ
@@ -20,24 +23,6 @@ program emitted_from_fortran
 #ifndef NABC
 #define NABC 40
 #endif
-
-  interface
-    ! int relativity(const double *A, const double *B, double *C)
-    function relativity(x, y, z) result(rc) bind(C, name="relativity")
-      import :: c_int, c_double
-      real(c_double), intent(in) :: x(*), y(*)
-      real(c_double), intent(inout) :: z(*)
-      integer(c_int) :: rc
-    end function relativity
-    ! int gemv_like(size_t a, size_t i, size_t j, const double *A, const double *B, double *C)
-    function gemv_like(na, ni, nj, x, y, z) result(rc) bind(C, name="gemv_like")
-      import :: c_int, c_double, c_size_t
-      integer(c_size_t), value :: na, ni, nj
-      real(c_double), intent(in) :: x(*), y(*)
-      real(c_double), intent(inout) :: z(*)
-      integer(c_int) :: rc
-    end function gemv_like
-  end interface
 
   integer :: bad, nseed
   integer, allocatable :: seed(:)
