@@ -35,6 +35,26 @@ static int unknown(const char *name, const tc_algorithm_set *set, int kernel)
                         "CONTRACTION' shows the names)", name);
 }
 
+/* A name of the fused or permuted family (`tcgen list` shows them): emit
+ * writes the paper's family only, the one the main job ranks. 0 when the
+ * name is not one of those either. */
+static int other_family(const tc_contraction *c, unsigned mask, const char *name)
+{
+    tc_algorithm_set *all = NULL;
+    tc_error err;
+    if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &all, &err) != TC_OK)
+        return 0;
+    const tc_algorithm *alg = tc_alg_set_find(all, name);
+    int rc = 0;
+    if (alg && alg->family != TC_FAMILY_PAPER)
+        rc = tc_cli_failf(TC_EINPUT, "'%s' is of the %s family, which emit does not write (it "
+                                     "writes the paper's family, which the main job ranks; "
+                                     "'tcgen list CONTRACTION --family paper' shows those)",
+                          name, tc_family_name(alg->family));
+    tc_alg_set_free(all);
+    return rc;
+}
+
 typedef struct emit_job {
     const tc_algorithm *alg;
     const tc_contraction *c;
@@ -88,6 +108,10 @@ int tc_cmd_emit(const tc_cli *cli)
     if (tc_gen_enumerate(&c, mask, &set, &err) != TC_OK)
         return k >= 0 ? tc_cli_fail(&err, NULL) : unknown(cli->algorithm, NULL, -1);
     const tc_algorithm *alg = tc_alg_set_find(set, cli->algorithm);
+    if (!alg && (rc = other_family(&c, mask, cli->algorithm)) != 0) {
+        tc_alg_set_free(set);
+        return rc;
+    }
     if (!alg) {
         if (k >= 0 && set->count == 0) { /* no such kernel here: suggest others */
             tc_algorithm_set *all = NULL;

@@ -104,6 +104,11 @@ grep -q predicting "$tmp/err" && bad "--fortran, long --function: ranked first" 
 [ $? -eq 2 ] && [ ! -e "$tmp/same" ] && ok || bad "--fortran and -o the same file: refused expected"
 [ ! -e "$tmp/f.c" ] && [ ! -e "$tmp/f.f90" ] && ok || bad "a refused run wrote a file"
 
+# ---- a name `list` shows from another family: said so, not "no algorithm named"
+"$TCGEN" emit 'C[a,b,c] = A[a,i] * B[i,b,c]' a=b=c=8,i=4 --algorithm '(bc)-dgemm' 2>"$tmp/err" >/dev/null
+[ $? -eq 1 ] && ok || bad "emit of a fused algorithm: exit status 1 expected"
+has "$tmp/err" "'\(bc\)-dgemm' is of the fused family, which emit does not write" "emit of a fused algorithm: the message"
+
 # ---- written only when the C was; a failure leaves the previous module
 echo previous >"$tmp/keep.f90"
 "$TCGEN" emit "$R" "$RS" --algorithm nosuch-dgemm --fortran "$tmp/keep.f90" -o "$tmp/k.c" 2>/dev/null
