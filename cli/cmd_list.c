@@ -18,9 +18,14 @@ int tc_cmd_list(const tc_cli *cli)
     if (cli->family && tc_gen_parse_family(cli->family, &families, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
     tc_contraction c;
+    int row_major = 0;
     int rc = tc_cli_load(cli, 0, &c);
+    if (!rc)
+        rc = tc_cli_layout(cli, &row_major);
     if (rc)
         return rc;
+    if (row_major) /* the names emit --layout row takes */
+        tc_contraction_transpose(&c, &c);
     tc_algorithm_set *set = NULL;
     if (tc_gen_enumerate_families(&c, mask, families, &set, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);

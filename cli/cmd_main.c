@@ -101,8 +101,7 @@ int tc_cmd_main(const tc_cli *cli)
     if (!cli->quiet)
         fprintf(stderr, "tcgen: %s, %s %.3g s; %s in %.2f s\n", tc_plan_algorithm(plan),
                 tc_plan_time_kind(plan), tc_plan_predicted_seconds(plan),
-                plan->measured ? "best candidates run" :
-                plan->ranked   ? "ranked by prediction" : "from wisdom",
+                tc_plan_decided_by(plan),
                 plan->planning_s);
     if (cli->verbose && plan->ranked) /* what the ranking rests on */
         fprintf(stderr, "tcgen: ranked with %s\n", plan->setup);

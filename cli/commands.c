@@ -43,7 +43,9 @@ const tc_command tc_commands[] = {
      "  --generic          sizes as parameters, one size_t per index (in order of\n"
      "                     first appearance in C, A, B) before A, B, C; valid for any\n"
      "                     sizes, returns -2 when one overflows a BLAS int argument\n"
-     "  --layout col|row   tensors in Fortran order (default) or C order\n",
+     "  --layout col|row   tensors in Fortran order (default) or C order\n"
+     "  --fortran FILE     also write FILE, a Fortran 2003 module NAME_interface\n"
+     "                     with the function's bind(C) interface\n",
      tc_cmd_emit,
      "-f -o --algorithm --function --generic --layout --fortran"},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",

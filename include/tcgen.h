@@ -88,8 +88,11 @@ typedef struct tc_plan tc_plan;
  * decided in this process (or imported) for the same BLAS library, thread
  * count and machine is planned without any benchmarking. Otherwise the
  * algorithms are ranked as the flags say and the decision is added to the
- * wisdom. Returns a new plan, freed by tc_plan_destroy(), or NULL with *err
- * set: TC_EINPUT (bad contraction or sizes, located in the string: line 1
+ * wisdom. With TC_MEASURE, a decision remembered from an estimate is not
+ * used: the problem is measured. Numbers in `contraction` are read in the
+ * C locale whatever the program's locale ("0.5", never "0,5"). err may be
+ * NULL here and everywhere. Returns a new plan, freed by tc_plan_destroy(),
+ * or NULL with *err set: TC_EINPUT (bad contraction or sizes, located in the string: line 1
  * and the column; or TC_WISDOM_ONLY with no wisdom for the problem),
  * TC_EUSAGE (NULL argument, bad flags), TC_ERESOURCE (BLAS library not
  * found, out of memory, tensors too large to measure).
@@ -141,6 +144,13 @@ TC_API void tc_plan_destroy(tc_plan *p);
  * rejected with TC_EINPUT, the line and column of the damage, and nothing
  * loaded. Entries for another machine, BLAS library or thread count are
  * kept (and exported again) but never used here.
+ *
+ * Export merges: under an advisory lock on PATH.lock it reads the file's
+ * entries, adds this process's, and replaces the file whole (a temporary
+ * in the same directory, renamed), so processes sharing one file lose no
+ * decision, a reader never sees half a file, and a failed write leaves the
+ * previous file intact. A file that is not wisdom is refused, not
+ * overwritten. Numbers are written and read in the C locale.
  */
 TC_API tc_status tc_wisdom_export_file(const char *path, tc_error *err);
 TC_API tc_status tc_wisdom_import_file(const char *path, tc_error *err);

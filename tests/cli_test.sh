@@ -225,6 +225,15 @@ expect 2 "'--kernels' is not an option of the main job" -- "$E" a=b=i=4 --kernel
 expect 2 "'--algorithm' is not an option of the main job" -- "$E" a=b=i=4 --algorithm dgemm
 expect 2 "'--layout' is not an option of 'tcgen parse'" -- parse "$E" --layout row
 expect 2 "unknown layout 'diag'" -- list "$E" --layout diag
+# list --layout row names what emit --layout row takes: every one emits.
+expect 0 "" -- list "$P" a=b=c=8,i=8 --layout row --family paper --format tsv
+n=0; fails=0
+for name in $(awk -F'\t' 'NR > 1 && !/^#/ {print $1}' "$tmp/out"); do
+    n=$((n + 1))
+    "$TCGEN" emit "$P" a=b=c=8,i=8 --layout row --algorithm "$name" -o /dev/null 2>/dev/null \
+        || fails=$((fails + 1))
+done
+[ "$n" -eq 36 ] && [ "$fails" -eq 0 ] && ok || bad "list --layout row: $fails of $n names refused by emit --layout row"
 expect 2 "'--threads' is not an option of 'tcgen list'" -- list "$E" --threads 1
 expect 2 "needs a whole number of threads" -- predict "$E" a=b=i=4 --threads ' 4'
 expect 2 "logical CPU" -- predict "$E" a=b=i=4 --threads "$(( $(nproc) + 1 ))"

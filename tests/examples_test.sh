@@ -92,6 +92,8 @@ for line in "relativity \(i=j=[0-9]+ a=b=c=[0-9]+\)" "gemv_like \(a=40 i=24 j=32
 done
 has "$out" "^fortran: all checks ok$" "fortran: verdict"
 has "$EX/fortran/gemv_like.c" "^int gemv_like\(size_t a, size_t i, size_t j,$" "fortran: generic signature"
+has "$EX/fortran/gemv_like_interface.f90" "^module gemv_like_interface$" "fortran: emitted interface module"
+has "$EX/fortran/gemv_like_interface.f90" "bind\(C, name=\"gemv_like\"\)" "fortran: interface binds the emitted C"
 
 # ---- wrong builds must be caught (and only where they are wrong).
 # main.c for v=24, routines generated for v=20: the fixed-size ones are wrong.
