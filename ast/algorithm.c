@@ -207,6 +207,16 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
     return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
 }
 
+void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)
+{
+    *out = cp->slice;
+    out->base = TC_BASE_TEMP + cp->temp;
+    out->ndep = 0;
+    out->stride[0] = 1;
+    out->stride[1] = cp->slice.rank == 2 ? cp->slice.extent[0] : 0;
+    out->ld = out->stride[cp->slice.rank == 2 ? 1 : 0];
+}
+
 const char *tc_family_name(tc_family f)
 {
     static const char *const names[TC_FAMILY_COUNT] = {"paper", "fused", "permuted"};

@@ -117,7 +117,8 @@ typedef struct tc_copy {
     int temp;            /* which temporary */
     int whole;           /* 1: whole-tensor permutation */
     tc_operand slice;    /* the tensor slice (rank 2, with its deps; whole:
-                            rank 0, base = the tensor) */
+                            rank 1, one group of all the tensor's indices,
+                            extent = its elements, stride 1, no deps) */
     tc_permute view;
 } tc_copy;
 
@@ -234,6 +235,11 @@ int tc_alg_kernel_owns_beta(const tc_algorithm *alg);
 double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c);
 /* 1 when running alg needs that pass over C (beta != 1, not owned). */
 int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
+
+/* The temporary's side of copy cp as an operand: the slice's extents,
+ * contiguous in the temporary (column-major for a slice; a whole tensor
+ * is one flat group). */
+void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out);
 
 /* Builders. Each returns arena memory (freed with the set) or NULL. */
 tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);

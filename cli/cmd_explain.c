@@ -137,7 +137,8 @@ int tc_cmd_explain(const tc_cli *cli)
         return rc;
     tc_algorithm_set *set = NULL;
     tc_error err;
-    if (tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err) != TC_OK)
+    if (tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &err) !=
+        TC_OK)
         return tc_cli_fail(&err, NULL);
     const tc_algorithm *alg = tc_alg_set_find(set, name);
     if (!alg) {

@@ -10,7 +10,7 @@
 const tc_command tc_main_job = {
     "", "CONTRACTION SIZES [-o FILE]", "", tc_cmd_main,
     "-f -o --function --generic --layout --fortran --measure --candidates --wisdom "
-    "--time-limit " PREDICT_OPTIONS};
+    "--time-limit --family " PREDICT_OPTIONS};
 
 const tc_command tc_commands[] = {
     {"parse", "parse CONTRACTION [SIZES] [--format table|tsv|json]",
@@ -63,7 +63,7 @@ const tc_command tc_commands[] = {
      "                        (default) or by touching 5/4 of the cache, as in the paper\n"
      "  --sweep SPEC, --plot FILE   over a range of sizes, drawn (see compare)\n",
      tc_cmd_predict,
-     "-f -o --format --kernels --sweep --plot --repeat " PREDICT_OPTIONS},
+     "-f -o --format --kernels --family --sweep --plot --repeat " PREDICT_OPTIONS},
     {"measure", "measure CONTRACTION SIZES [--kernels K,...] [--algorithm NAME] [--reps N] "
                 "[--time-limit S]",
      "Runs every algorithm (or those --kernels or --algorithm select) on real\n"
@@ -75,7 +75,7 @@ const tc_command tc_commands[] = {
      "listed last with '-'. Sizes whose tensors do not fit in memory are\n"
      "refused. --sweep and --plot as for compare.\n",
      tc_cmd_measure,
-     "-f -o --format --kernels --algorithm --sweep --plot --reps --time-limit --blas --threads"},
+     "-f -o --format --kernels --family --algorithm --sweep --plot --reps --time-limit --blas --threads"},
     {"compare", "compare CONTRACTION SIZES [--sweep SPEC] [--plot FILE.svg|.png]",
      "Predicts and measures every algorithm and prints, fastest measured first,\n"
      "name, kernel, predicted_s, measured_s and error_pct ((predicted -\n"
@@ -89,7 +89,7 @@ const tc_command tc_commands[] = {
      "                         GFLOP/s per algorithm with gnuplot, and the error\n"
      "Options of predict and measure apply (--reps sets both).\n",
      tc_cmd_compare,
-     "-f -o --format --kernels --algorithm --sweep --plot --time-limit " PREDICT_OPTIONS},
+     "-f -o --format --kernels --family --algorithm --sweep --plot --time-limit " PREDICT_OPTIONS},
     {"explain", "explain CONTRACTION SIZES NAME [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"

@@ -30,6 +30,8 @@ static const char usage_text[] =
     "  --candidates N        how many of them --measure runs (default 8, 0 = all),\n"
     "                        plus the best predicted of each other kernel\n"
     "  --wisdom FILE         reuse decisions in FILE and add this one to it\n"
+    "  --family paper|all    the dissertation's algorithms alone, or also (default)\n"
+    "                        fused kernel dimensions and whole-operand permutations\n"
     "  --fortran FILE        also write FILE, a Fortran 2003 module NAME_interface\n"
     "                        with the bind(C) interface of the emitted function\n"
     "  (and predict's --model, --reps, --cache-size, --flush; measure's --time-limit)\n"

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "generator/generator.h"
 
 static int parse_reps(const char *v, int *reps)
 {
@@ -57,6 +58,9 @@ int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
         return rc;
     o->measure_reps = cli->reps ? mo.reps : 0;
     o->time_limit_s = mo.time_limit_s;
+    tc_error err;
+    if (cli->family && tc_gen_parse_family(cli->family, &o->families, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
     o->blas = cli->blas;
     o->threads = cli->threads;
     if (!cli->quiet && isatty(STDERR_FILENO))

@@ -15,7 +15,10 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
     *n = 0;
     if (cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
-    if (tc_gen_enumerate(c, mask, set, &err) != TC_OK)
+    unsigned families = TC_FAMILY_MASK_ALL;
+    if (cli->family && tc_gen_parse_family(cli->family, &families, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    if (tc_gen_enumerate_families(c, mask, families, set, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
     *sel = calloc((size_t)(*set)->count + 1, sizeof **sel);
     if (!*sel) {

@@ -323,8 +323,15 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     tp->elements = was->elements;
     op->base = TC_BASE_TEMP + temp;
     tc_copy cp = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .whole = 1};
+    /* the tensor side: the whole tensor as one group of all its indices */
     cp.slice.base = cp.slice.tensor = t;
-    cp.slice.dim[0] = cp.slice.dim[1] = -1;
+    cp.slice.rank = 1;
+    cp.slice.dim[0] = was->index[0];
+    cp.slice.dim[1] = -1;
+    cp.slice.extent[0] = was->elements;
+    cp.slice.stride[0] = cp.slice.ld = 1;
+    cp.slice.ngroup[0] = was->rank;
+    memcpy(cp.slice.group[0], was->index, sizeof cp.slice.group[0]);
     cp.view.rank = was->rank;
     for (int k = 0; k < was->rank; k++) {
         int i = was->index[k];

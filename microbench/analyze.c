@@ -47,39 +47,63 @@ static uint32_t bit(int index)
     return 1u << index;
 }
 
+/* Every index a kept dimension spans (a fused group: all of its indices). */
 static uint32_t kept_mask(const tc_operand *op)
 {
     uint32_t m = 0;
-    for (int d = 0; d < op->rank; d++)
+    for (int d = 0; d < op->rank; d++) {
         m |= bit(op->dim[d]);
+        for (int g = 0; g < op->ngroup[d]; g++)
+            m |= bit(op->group[d][g]);
+    }
     return m;
 }
 
-static uint32_t dep_mask(const tc_operand *op)
+/* 1 when base is a temporary holding a whole permuted tensor. */
+static int whole_temp(const ctx *x, int base)
 {
-    if (op->base >= TC_BASE_TEMP)
-        return 0; /* a temporary is the same memory in every iteration */
+    return base >= TC_BASE_TEMP && x->alg->temp[base - TC_BASE_TEMP].whole;
+}
+
+/* The indices of a base in storage order: a tensor's, or a whole
+ * temporary's permuted order; NULL for a slice temporary. */
+static const int *base_indices(const ctx *x, int base, int *rank)
+{
+    if (base < TC_BASE_TEMP) {
+        *rank = x->c->tensor[base].rank;
+        return x->c->tensor[base].index;
+    }
+    const tc_temp *t = &x->alg->temp[base - TC_BASE_TEMP];
+    *rank = t->whole ? x->c->tensor[t->tensor].rank : 0;
+    return t->whole ? t->order : NULL;
+}
+
+static uint32_t dep_mask(const ctx *x, const tc_operand *op)
+{
+    if (op->base >= TC_BASE_TEMP && !whole_temp(x, op->base))
+        return 0; /* a slice temporary is the same memory in every iteration */
     uint32_t m = 0;
     for (int d = 0; d < op->ndep; d++)
         m |= bit(op->dep[d]);
     return m;
 }
 
-static void rset_add(rset *m, const tc_operand *op, uint32_t joined)
+static void rset_add(const ctx *x, rset *m, const tc_operand *op, uint32_t joined)
 {
     m->present[op->base] = 1;
-    m->free[op->base] |= kept_mask(op) | (dep_mask(op) & joined);
+    m->free[op->base] |= kept_mask(op) | (dep_mask(x, op) & joined);
 }
 
 static int64_t region_elements(const ctx *x, int base, uint32_t free)
 {
-    if (base >= TC_BASE_TEMP)
+    int rank;
+    const int *index = base_indices(x, base, &rank);
+    if (!index)
         return x->alg->temp[base - TC_BASE_TEMP].elements;
-    const tc_tensor *t = &x->c->tensor[base];
     int64_t n = 1;
-    for (int k = 0; k < t->rank; k++)
-        if (free & bit(t->index[k]))
-            n *= x->c->index[t->index[k]].size;
+    for (int k = 0; k < rank; k++)
+        if (free & bit(index[k]))
+            n *= x->c->index[index[k]].size;
     return n;
 }
 
@@ -100,9 +124,7 @@ static int node_operands(const tc_node *n, const tc_operand **ops, tc_operand *t
             ops[i] = &n->call->arg[i];
         return 3;
     }
-    memset(temp, 0, sizeof *temp);
-    temp->base = TC_BASE_TEMP + n->copy->temp;
-    temp->tensor = n->copy->slice.tensor;
+    tc_copy_temp_operand(n->copy, temp);
     ops[0] = &n->copy->slice;
     ops[1] = temp;
     return 2;
@@ -110,18 +132,18 @@ static int node_operands(const tc_node *n, const tc_operand **ops, tc_operand *t
 
 /* Adds every region touched inside node (all its iterations) to m, joined
  * over the loops between node and the access, node's own loop included. */
-static void add_joined(rset *m, const tc_node *n, uint32_t loops)
+static void add_joined(const ctx *x, rset *m, const tc_node *n, uint32_t loops)
 {
     if (n->kind == TC_NODE_LOOP) {
         for (const tc_node *ch = n->child; ch; ch = ch->next)
-            add_joined(m, ch, loops | bit(n->index));
+            add_joined(x, m, ch, loops | bit(n->index));
         return;
     }
     const tc_operand *ops[3];
     tc_operand temp;
     int k = node_operands(n, ops, &temp);
     for (int i = 0; i < k; i++)
-        rset_add(m, ops[i], loops);
+        rset_add(x, m, ops[i], loops);
 }
 
 static int touches(const tc_node *n, int base)
@@ -173,7 +195,7 @@ static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
 {
     rset m;
     memset(&m, 0, sizeof m);
-    uint32_t deps = dep_mask(op), joined = 0;
+    uint32_t deps = dep_mask(x, op), joined = 0;
     for (const tc_node *l = node->parent; start != node && l != start->parent; l = l->parent)
         joined |= deps & bit(l->index);
     int inner = joined != 0;
@@ -184,12 +206,12 @@ static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
         for (int i = pos - 1; i >= 0; i--) {
             if (touches(sib[i], op->base))
                 return rset_volume(x, &m);
-            add_joined(&m, sib[i], 0);
+            add_joined(x, &m, sib[i], 0);
         }
         const tc_node *loop = cur->parent;
         uint32_t b = loop ? bit(loop->index) : 0;
         if (loop && loop != same_as && (deps & b) && !(joined & b)) {
-            add_joined(&m, loop, 0);
+            add_joined(x, &m, loop, 0);
             joined |= b;
             inner = 1;
             cur = loop;
@@ -198,10 +220,10 @@ static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
         for (int i = count - 1; i > pos; i--) {
             if (touches(sib[i], op->base))
                 return rset_volume(x, &m);
-            add_joined(&m, sib[i], 0);
+            add_joined(x, &m, sib[i], 0);
         }
         if (inner)
-            add_joined(&m, cur, 0);
+            add_joined(x, &m, cur, 0);
         return rset_volume(x, &m);
     }
 }
@@ -216,13 +238,16 @@ static int64_t line_elements(const ctx *x)
 static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_operand *op)
 {
     const tc_node *loop = node->parent;
-    if (!loop || !(dep_mask(op) & bit(loop->index)))
+    if (!loop || !(dep_mask(x, op) & bit(loop->index)))
         return TC_PREFETCH_NONE;
-    const tc_tensor *t = &x->c->tensor[op->base];
-    int first = t->index[0];
+    int rank;
+    const int *index = base_indices(x, op->base, &rank);
+    if (!index)
+        return TC_PREFETCH_NONE;
+    int first = index[0];
     if (loop->index == first)
         return TC_PREFETCH_LINE;
-    if (t->rank > 1 && loop->index == t->index[1] &&
+    if (rank > 1 && loop->index == index[1] &&
         ((kept_mask(op) & bit(first)) || x->c->index[first].size <= line_elements(x)))
         return TC_PREFETCH_STREAM;
     return TC_PREFETCH_NONE;
@@ -231,7 +256,9 @@ static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_
 /* Elements of the prefetch access: one line along the tensor's first dimension. */
 static int64_t prefetch_elements(const ctx *x, const tc_operand *op)
 {
-    int first = x->c->tensor[op->tensor].index[0];
+    int rank;
+    const int *index = base_indices(x, op->base, &rank);
+    int first = index ? index[0] : x->c->tensor[op->tensor].index[0];
     int64_t n = 1;
     for (int d = 0; d < op->rank; d++)
         n *= op->dim[d] == first && op->extent[d] > line_elements(x) ? line_elements(x)
@@ -245,8 +272,8 @@ static void describe_operand(const ctx *x, const tc_operand *op, int written,
     memset(o, 0, sizeof *o);
     o->op = *op;
     o->written = written;
-    if (op->base >= TC_BASE_TEMP) {
-        /* the copy node's view of a temporary: the whole temporary */
+    if (op->base >= TC_BASE_TEMP && !whole_temp(x, op->base)) {
+        /* the copy node's view of a slice temporary: the whole temporary */
         const tc_temp *t = &x->alg->temp[op->base - TC_BASE_TEMP];
         o->op.rank = 2;
         for (int d = 0; d < 2; d++) {

@@ -122,19 +122,8 @@ static int node_operands(const tc_node *node, tc_operand call[])
         return 3;
     }
     if (node->kind == TC_NODE_COPY && node->copy) {
-        const tc_operand *sl = &node->copy->slice;
-        call[0] = *sl;
-        memset(&call[1], 0, sizeof call[1]);
-        call[1].base = TC_BASE_TEMP + node->copy->temp;
-        call[1].tensor = sl->tensor;
-        call[1].rank = 2;
-        call[1].dim[0] = sl->dim[0];
-        call[1].dim[1] = sl->dim[1];
-        call[1].extent[0] = sl->extent[0];
-        call[1].extent[1] = sl->extent[1];
-        call[1].stride[0] = 1;
-        call[1].stride[1] = sl->extent[0];
-        call[1].ld = sl->extent[0];
+        call[0] = node->copy->slice;
+        tc_copy_temp_operand(node->copy, &call[1]);
         return 2;
     }
     return -1;
@@ -154,20 +143,22 @@ static int64_t case_span(const tc_mb_case *cs, const tc_operand *call, int i)
     return max64(max64(a, b), max64(cs->operand[i].span, 1));
 }
 
-/* 1 when op's dimension 0 is its tensor's first (stride-1) index. Without
- * the contraction: a stride-1 dimension 0 of a tensor, not a temporary
- * (a temporary never holds its tensor's first index: that is why it is a
- * copy). The two differ only when indices before dim 0 have size 1. */
+/* 1 when op's dimension 0 is its base's first (stride-1) index: a
+ * tensor's first index, or a temporary's (contiguous) dimension 0. Without
+ * the contraction, a tensor's stride-1 dimension 0: the two differ only
+ * when indices before dim 0 have size 1. */
 static int first_index(const tc_contraction *c, const tc_operand *op)
 {
     if (op->rank < 1)
         return 0;
+    if (op->base >= TC_BASE_TEMP)
+        return op->stride[0] == 1;
     if (c) {
         if (op->tensor < 0 || op->tensor > 2 || c->tensor[op->tensor].rank < 1)
             return 0;
         return c->tensor[op->tensor].index[0] == op->dim[0];
     }
-    return op->base < TC_BASE_TEMP && op->stride[0] == 1;
+    return op->stride[0] == 1;
 }
 
 static int op_ok(const tc_operand *op)
@@ -195,8 +186,12 @@ static void describe(const tc_mb_case *cs, char *buf, size_t n)
                  (long long)k->m, (long long)k->n, (long long)k->k);
     } else {
         const tc_copy *cp = node->copy;
-        snprintf(buf, n, "copy-%s %lldx%lld", cp->dir == TC_COPY_IN ? "in" : "out",
-                 (long long)cp->slice.extent[0], (long long)cp->slice.extent[1]);
+        if (cp->whole)
+            snprintf(buf, n, "permute-%s %lld elements", cp->dir == TC_COPY_IN ? "in" : "out",
+                     (long long)cp->slice.extent[0]);
+        else
+            snprintf(buf, n, "copy-%s %lldx%lld", cp->dir == TC_COPY_IN ? "in" : "out",
+                     (long long)cp->slice.extent[0], (long long)cp->slice.extent[1]);
     }
 }
 
@@ -695,13 +690,22 @@ static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
     return n;
 }
 
+/* 1 when one call of the case would last longer than a slab: its flop
+ * and compulsory-byte bound above TC_MB_SLAB_SECONDS. */
+static int too_long(const tc_mb_sampler *s, const tc_mb_case *cs)
+{
+    return tc_mb_case_bound(s, cs) > TC_MB_SLAB_SECONDS;
+}
+
 /*
- * Makes sc a part of cs whose operands need at most `room` bytes, halving
- * the dimension that frees most each time; *p is prepared for it.
- * TC_ERESOURCE when no part fits.
+ * Makes sc a part of cs whose operands need at most `room` bytes and whose
+ * call lasts about a slab (docs/prediction.md: a call too long to repeat
+ * cheaply, one dgemm doing everything, is timed on a slab of it in the same
+ * cache context and scaled by work), halving the dimension that frees most
+ * each time; *p is prepared for it. TC_ERESOURCE when no part fits.
  */
-static tc_status fit(const tc_contraction *c, const tc_mb_case *cs, int64_t room, scaled *sc,
-                     prepared *p, tc_error *err)
+static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                     int64_t room, scaled *sc, prepared *p, tc_error *err)
 {
     sc->cs = *cs;
     sc->node = *cs->node;
@@ -716,7 +720,8 @@ static tc_status fit(const tc_contraction *c, const tc_mb_case *cs, int64_t room
     }
     double factor = cs->scale > 1.0 ? cs->scale : 1.0;
     int64_t need = prepared_bytes(p);
-    for (int round = 0; round < 200 && (need < 0 || need > room); round++) {
+    for (int round = 0; round < 200 && (need < 0 || need > room || too_long(s, &sc->cs));
+         round++) {
         int pos[3], best = -1;
         int64_t ext[3], best_need = -1;
         int n = cut_candidates(sc, pos, ext);
@@ -784,7 +789,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     if (!sc)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory sampling %s", what);
     cs->scale = 1.0;
-    st = fit(c, cs, room, sc, &p, err);
+    st = fit(s, c, cs, room, sc, &p, err);
     if (st != TC_OK) {
         free(sc);
         return st;

@@ -26,7 +26,11 @@
  * process-wide budget (512 MiB unless given). A case whose operands do not
  * fit is timed on a part: the kernel or copy dimension whose halving frees
  * most memory is halved until they fit, and the time is scaled up by the
- * dimensions' ratio (tc_mb_case.scale records it).
+ * dimensions' ratio (tc_mb_case.scale records it). A call too long to
+ * repeat cheaply (its flop and compulsory-byte bound above
+ * TC_MB_SLAB_SECONDS: one dgemm doing the whole contraction) is cut the
+ * same way down to a slab of about that much work, in the same cache
+ * context (the placement follows the case's distances, not its size).
  *
  * Identical cases - same call (kernel, transposition, dimensions, leading
  * dimensions and increments) and same placement of the operands - are
@@ -43,6 +47,8 @@
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "tcgen.h"
+
+#define TC_MB_SLAB_SECONDS 1e-3
 
 /* How a truncated setup list evicts the operands the algorithm would have
  * pushed out of every cache level. */

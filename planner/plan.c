@@ -207,7 +207,9 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     tc_plan_machine_signature(&hw, p->machine, sizeof p->machine);
     tc_status s = tc_plan_blas_load(o, &p->blas, err);
     if (s == TC_OK)
-        s = tc_gen_enumerate(&p->c, TC_KERNEL_MASK_ALL, &p->set, err);
+        s = tc_gen_enumerate_families(&p->c, TC_KERNEL_MASK_ALL,
+                                      o->families ? o->families : TC_FAMILY_MASK_ALL, &p->set,
+                                      err);
     if (s != TC_OK) {
         tc_plan_destroy(p);
         return NULL;

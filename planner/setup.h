@@ -27,6 +27,8 @@ typedef struct tc_plan_options {
     double time_limit_s;     /* TC_MEASURE: limit per algorithm (0: 10) */
     void (*progress)(int done, int total, void *data); /* may be NULL */
     void *progress_data;
+    unsigned families;       /* candidate families ranked (bits 1u << tc_family;
+                                0: all) */
     int refresh_profile;     /* 1: measure the machine profile anew */
     tc_mb_profile_progress profile_progress; /* while measuring it; may be NULL */
     void *profile_progress_data;

@@ -323,7 +323,8 @@ static int checker_has(checker *c, const char *contraction, const char *layout,
     int k = store_find(&c->seen, key, len, h);
     if (k < 0) {
         tc_algorithm_set *set = NULL;
-        *st = tc_gen_enumerate(storage, TC_KERNEL_MASK_ALL, &set, err);
+        *st = tc_gen_enumerate_families(storage, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set,
+                                        err);
         if (*st != TC_OK)
             return -1;
         if (c->algorithms + set->count > CACHE_MAX_ALGORITHMS)

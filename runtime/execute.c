@@ -5,6 +5,7 @@
 
 #include "ast/error.h"
 #include "runtime/memory.h"
+#include "runtime/scratch.h"
 #include "runtime/permute.h"
 #include "runtime/timer.h"
 
@@ -302,10 +303,10 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
     r.base[TC_A] = (double *)(uintptr_t)A;
     r.base[TC_B] = (double *)(uintptr_t)B;
     for (int t = 0; t < alg->ntemps; t++) {
-        r.base[TC_BASE_TEMP + t] = tc_rt_alloc(alg->temp[t].elements, err);
+        r.base[TC_BASE_TEMP + t] = tc_rt_scratch_take(alg->temp[t].elements, err);
         if (!r.base[TC_BASE_TEMP + t]) {
             for (int u = 0; u < t; u++)
-                tc_rt_free(r.base[TC_BASE_TEMP + u]);
+                tc_rt_scratch_give(r.base[TC_BASE_TEMP + u], alg->temp[u].elements);
             return TC_ERESOURCE;
         }
     }
@@ -331,6 +332,6 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
     if (stopped)
         *stopped = r.stopped;
     for (int t = 0; t < alg->ntemps; t++)
-        tc_rt_free(r.base[TC_BASE_TEMP + t]);
+        tc_rt_scratch_give(r.base[TC_BASE_TEMP + t], alg->temp[t].elements);
     return TC_OK;
 }

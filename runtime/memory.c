@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "ast/error.h"
@@ -30,7 +31,18 @@ double *tc_rt_alloc(int64_t count, tc_error *err)
         return NULL;
     }
     bytes -= bytes % TC_ALIGN;
-    double *p = aligned_alloc(TC_ALIGN, (size_t)bytes);
+    /* Large blocks on transparent huge pages where the kernel offers them
+     * (madvise mode): a fault per 2 MiB instead of per 4 KiB. Faulting in
+     * fresh 4 KiB pages cost more than the timed calls on a VM (a 64 MiB
+     * sampler operand: 16384 faults). Where it is refused nothing changes. */
+    int huge = bytes >= TC_HUGE_MIN;
+    if (huge)
+        bytes = (bytes + TC_HUGE_PAGE - 1) / TC_HUGE_PAGE * TC_HUGE_PAGE;
+    double *p = aligned_alloc(huge ? TC_HUGE_PAGE : TC_ALIGN, (size_t)bytes);
+#ifdef MADV_HUGEPAGE
+    if (p && huge)
+        (void)madvise(p, (size_t)bytes, MADV_HUGEPAGE);
+#endif
     if (!p)
         tc_error_set(err, TC_ERESOURCE, 0, 0,
                      "out of memory: cannot allocate %lld bytes (%lld doubles)",

@@ -8,6 +8,8 @@
 #include "tcgen.h"
 
 #define TC_ALIGN 64 /* bytes: one cache line, the widest vector load */
+#define TC_HUGE_PAGE ((int64_t)2 << 20) /* a transparent huge page (x86-64) */
+#define TC_HUGE_MIN ((int64_t)4 << 20)  /* blocks from this size use them */
 
 /*
  * Allocates `count` doubles aligned to TC_ALIGN. Returns NULL and fills *err

@@ -133,15 +133,27 @@ grep -q "^usage: tcgen info" "$tmp/out" && ok || bad "info --help"
 
 # predict: a ranking of every algorithm, fastest first; models; errors.
 P='C[a,b,c] = A[a,i] * B[i,b,c]'
-expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --format tsv
+expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --family paper --format tsv
 head -1 "$tmp/out" | grep -qx "rank	name	kernel	predicted_s	gflops" && ok || bad "predict: header"
 [ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 36 ] && ok || bad "predict: not 36 algorithms"
 awk -F'\t' 'NR > 1 && !/^#/ { if ($1 != NR - 1 || $4 <= 0 || $4 < prev) exit 1; prev = $4 }' "$tmp/out" \
     && ok || bad "predict: ranks not 1..36 by increasing positive time"
 grep -q "^# predict_s [0-9.]*$" "$tmp/out" && grep -q "^# cases_timed [0-9]* reused [0-9]*$" "$tmp/out" \
     && ok || bad "predict: summary lines"
+# every family by default: as many as list shows, fused and permuted among them
+Q='C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]'
+expect 0 "" -- list "$Q" a=b=c=d=e=f=6 --format tsv
+nlist=$(grep -vc '^#\|^name' "$tmp/out")
+expect 0 "" -- predict "$Q" a=b=c=d=e=f=6 --reps 1 --format tsv
+[ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq "$nlist" ] && grep -q "	A^B^C^-dgemm	dgemm	" "$tmp/out" \
+    && ok || bad "predict: not the $nlist algorithms of every family"
+expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --format tsv
+grep -q "^[0-9]*	(bc)-dgemm	dgemm	" "$tmp/out" && ok || bad "predict: no fused (bc)-dgemm"
+expect 0 "" -- explain "$Q" a=b=c=d=e=f=6 'A^B^C^-dgemm' --reps 1 --format table
+grep -q "^case .*: copy B\[:,:,:,:\] -> T2 steady" "$tmp/out" && ok || bad "explain: a whole permutation's case"
+expect 2 "unknown family 'some'" -- predict "$P" a=b=c=24,i=8 --family some
 for m in warm access prefetch failures full; do
-    expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "$m" --kernels dgemm,dger --format tsv
+    expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "$m" --kernels dgemm,dger --family paper --format tsv
     [ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 6 ] && grep -q "model $m," "$tmp/out" && ok || bad "predict --model $m"
 done
 expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --blas blis --flush remote --format json
@@ -177,7 +189,7 @@ expect 1 "no algorithm named 'zz-dgemm'" -- explain "$P" a=b=c=40,i=8 zz-dgemm
 expect 2 "explain needs an algorithm name" -- explain "$P" a=b=c=40,i=8
 
 # measure and compare: real runs on small sizes.
-expect 0 "" -- measure "$P" a=b=c=16,i=4 --reps 3 --format tsv
+expect 0 "" -- measure "$P" a=b=c=16,i=4 --reps 3 --family paper --format tsv
 head -1 "$tmp/out" | grep -qx "rank	name	kernel	measured_s	gflops" && ok || bad "measure: header"
 [ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 36 ] && ok || bad "measure: not 36 algorithms"
 awk -F'\t' 'NR > 1 && !/^#/ { if ($4 <= 0 || $4 < prev) exit 1; prev = $4 }' "$tmp/out" \
@@ -190,7 +202,7 @@ grep -q "^1	abc-ddot	ddot	-	-$" "$tmp/out" && grep -q "^# over_limit 1 (time lim
 expect 2 "--time-limit needs seconds" -- measure "$P" a=b=c=16,i=4 --time-limit 0
 expect 1 "no algorithm named 'x-dgemm'" -- measure "$P" a=b=c=16,i=4 --algorithm x-dgemm
 expect 3 "measuring needs" -- measure 'C[a,b] = A[a,i] * B[i,b]' a=b=2000000,i=2 --algorithm dgemm
-expect 0 "" -- compare "$P" a=b=c=16,i=4 --reps 3 --kernels dgemm,dger,dgemv --format tsv
+expect 0 "" -- compare "$P" a=b=c=16,i=4 --reps 3 --kernels dgemm,dger,dgemv --family paper --format tsv
 head -1 "$tmp/out" | grep -qx "name	kernel	predicted_s	measured_s	error_pct" && ok || bad "compare: header"
 [ "$(grep -vc '^#\|^name' "$tmp/out")" -eq 12 ] && ok || bad "compare: not 12 algorithms"
 for key in mean_abs_error_pct best_predicted best_measured regret_pct predict_s measure_s; do
@@ -200,7 +212,7 @@ done
 awk -F'\t' 'NR > 1 && !/^#/ { e = ($3 - $4) / $4 * 100; if (e - $5 > 0.01 || $5 - e > 0.01) exit 1 }' \
     "$tmp/out" && ok || bad "compare: error_pct does not match the times"
 # sweeps: one row per (size, algorithm), sizes from the range
-expect 0 "" -- predict "$P" i=4 --sweep 'a=b=c=8:24:8' --kernels dgemm --reps 1 --format tsv
+expect 0 "" -- predict "$P" i=4 --sweep 'a=b=c=8:24:8' --kernels dgemm --family paper --reps 1 --format tsv
 head -1 "$tmp/out" | grep -qx "a=b=c	rank	name	kernel	predicted_s	gflops" && ok || bad "sweep: header"
 [ "$(grep -c '^8	\|^16	\|^24	' "$tmp/out")" -eq 6 ] && ok || bad "sweep: not 3 sizes x 2 algorithms"
 expect 0 "" -- compare "$P" a=b=c=12 --sweep 'i=2,5' --kernels dgemm --reps 1 --format tsv

@@ -213,7 +213,8 @@ static void test_counts_on_corpus(void)
     for (int k = 0; k < n; k++) {
         tc_algorithm_set *set = NULL;
         tc_error e;
-        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&corpus[k].c, TC_KERNEL_MASK_ALL, &set, &e),
+        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&corpus[k].c, TC_KERNEL_MASK_ALL,
+                                                        TC_FAMILY_MASK_ALL, &set, &e),
                               TC_OK);
         for (int i = 0; i < set->count; i++)
             for (int m = TC_MODEL_WARM; m <= TC_MODEL_FULL; m++)

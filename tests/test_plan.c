@@ -163,7 +163,7 @@ static int is_algorithm_of(const char *name, const char *text, const char *sizes
         return 0;
     tc_algorithm_set *set = NULL;
     tc_error e;
-    if (tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) != TC_OK)
+    if (tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK)
         return 0;
     int found = tc_alg_set_find(set, name) != NULL;
     tc_alg_set_free(set);

@@ -132,12 +132,15 @@ static void add_operand(tc_mb_case *cs, int i)
 }
 
 /* The prefetch claim: one line along dimension 0 when that is the tensor's
- * first index, else the whole operand. */
+ * first index (a temporary's contiguous dimension 0), else the whole
+ * operand. */
 static void add_prefetch(tc_mb_case *cs, const tc_contraction *c, int i)
 {
     const tc_operand *op = &cs->operand[i].op;
     int64_t n = cs->operand[i].elements;
-    if (op->rank >= 1 && c->tensor[op->tensor].index[0] == op->dim[0]) {
+    int first = op->base >= TC_BASE_TEMP ? op->stride[0] == 1
+                                         : c->tensor[op->tensor].index[0] == op->dim[0];
+    if (op->rank >= 1 && first) {
         int64_t n0 = op->extent[0] < LINE_DOUBLES ? op->extent[0] : LINE_DOUBLES;
         n = n0 * (op->rank >= 2 ? op->extent[1] : 1);
     }
@@ -239,6 +242,9 @@ static fixture fixtures[] = {
     {.text = "C[a,b,c] = A[a,i] * B[i,b,c]", .sizes = "a=b=c=64,i=8"},
     {.text = "C[a,b,c] = A[i,j,a] * B[j,b,i,c]", .sizes = "a=b=c=16,i=j=8"},
     {.text = "C[a,b,c] = A[a,b,i] * B[i,c]", .sizes = "a=5,b=6,c=7,i=3"}, /* output copies */
+    /* fused and permuted (whole-tensor permutations in and out) */
+    {.text = "C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]", .sizes = "a=b=c=d=e=f=6"},
+    {.text = "C[a,b,z] = A[a,i,z] * B[b,i,z]", .sizes = "a=b=8,i=4,z=3"},
 };
 #define NFIXTURES ((int)(sizeof fixtures / sizeof fixtures[0]))
 
@@ -251,8 +257,8 @@ static int fixtures_init(void)
         tc_error e;
         if (tc_corpus_parse(fixtures[f].text, fixtures[f].sizes, &fixtures[f].c, msg,
                             sizeof msg) != 0 ||
-            tc_gen_enumerate(&fixtures[f].c, TC_KERNEL_MASK_ALL, &fixtures[f].set, &e) !=
-                TC_OK) {
+            tc_gen_enumerate_families(&fixtures[f].c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                      &fixtures[f].set, &e) != TC_OK) {
             fprintf(stderr, "sample: cannot build %s\n", fixtures[f].text);
             return -1;
         }
@@ -285,7 +291,7 @@ static void test_every_case(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
     int64_t requests = 0;
-    int copies_in = 0, copies_out = 0, scalar_ddot = 0, bad = 0;
+    int copies_in = 0, copies_out = 0, scalar_ddot = 0, bad = 0, whole = 0, fused = 0;
     for (int f = 0; f < NFIXTURES; f++) {
         const tc_algorithm_set *set = fixtures[f].set;
         CU_ASSERT(set->count > 0);
@@ -294,6 +300,8 @@ static void test_every_case(void)
             int nn = timed_nodes(set->alg[a], nodes);
             for (int k = 0; k < nn; k++) {
                 const tc_node *node = nodes[k];
+                whole += node->kind == TC_NODE_COPY && node->copy->whole;
+                fused += set->alg[a]->family == TC_FAMILY_FUSED;
                 if (node->kind == TC_NODE_COPY && node->copy->dir == TC_COPY_IN)
                     copies_in++;
                 else if (node->kind == TC_NODE_COPY)
@@ -321,6 +329,8 @@ static void test_every_case(void)
     CU_ASSERT(copies_in > 0);
     CU_ASSERT(copies_out > 0);
     CU_ASSERT(scalar_ddot > 0);
+    CU_ASSERT(whole > 0);
+    CU_ASSERT(fused > 0);
     CU_ASSERT_EQUAL(tc_mb_sampler_timed(s) + tc_mb_sampler_reused(s), requests);
     CU_ASSERT(tc_mb_sampler_timed(s) > 64); /* the memo grew past its first table */
     fprintf(stderr, "[%lld requests, %lld timed] ", (long long)requests,
