@@ -90,7 +90,7 @@ export TCGEN_GNUPLOT=$tmp/gnuplot
 run() {
     local name=$1; shift
     local s=$(date +%s)
-    if ! "$tcgen" "$@" --format tsv -q >"$out/$name.tsv" 2>"$out/$name.log"; then
+    if ! "$tcgen" "$@" --family paper --format tsv -q >"$out/$name.tsv" 2>"$out/$name.log"; then
         cat "$out/$name.log" >&2
         die "tcgen $* failed (see $out/$name.log)"
     fi

@@ -59,7 +59,7 @@ threads=$(inf blas_threads)
 log "2. predicting the 176 algorithms at $ORACLE_SIZES, $runs runs; make demo's ranking"
 printf 'run\tpredict_s\twall_s\tpeak_rss_kib\n' >"$out/prediction_speed.tsv"
 for ((r = 1; r <= runs; r++)); do
-    read -r wall kib < <(timed "$tcgen" predict "$ORACLE" "$ORACLE_SIZES" --format tsv -q)
+    read -r wall kib < <(timed "$tcgen" predict "$ORACLE" "$ORACLE_SIZES" --family paper --format tsv -q)
     ps=$(awk '/^# predict_s/ { print $3 }' "$tmp/stdout")
     algs=$(grep -vc '^#\|^rank' "$tmp/stdout")
     printf '%d\t%s\t%s\t%s\n' "$r" "$ps" "$wall" "$kib" >>"$out/prediction_speed.tsv"
@@ -76,7 +76,7 @@ demo_s=$(printf '%s\n' "${demos[@]}" | median)
 
 # ---- 3. two independent predictions
 log "3. two independent predictions of the 176 (predict --repeat 2)"
-"$tcgen" predict "$ORACLE" "$ORACLE_SIZES" --repeat 2 --format tsv -q >"$out/prediction_repeat.tsv"
+"$tcgen" predict "$ORACLE" "$ORACLE_SIZES" --family paper --repeat 2 --format tsv -q >"$out/prediction_repeat.tsv"
 agree=$(awk '/^# within_20pct/ { print $3 " of " $5 " " $6 " " $7 }' "$out/prediction_repeat.tsv")
 widest=$(awk '/^# max_spread_pct/ { print $3 }' "$out/prediction_repeat.tsv")
 
@@ -131,7 +131,7 @@ ccsd=("ring|R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]|a=b=e=32,i=j=m=8"
 for t in "${ccsd[@]}"; do
     IFS='|' read -r term con sz <<<"$t"
     log "   $term: $con $sz"
-    "$tcgen" compare "$con" "$sz" --time-limit 0.2 --reps 3 --format tsv -q >"$out/prediction_ccsd_$term.tsv"
+    "$tcgen" compare "$con" "$sz" --family paper --time-limit 0.2 --reps 3 --format tsv -q >"$out/prediction_ccsd_$term.tsv"
     awk -v t="$term" -v con="$con" -v sz="$sz" '
         /^#/ { v[$2] = $3; next } NR > 1 { n++; if ($4 != "-") m++ }
         END { printf "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, con, sz, n, m, v["mean_abs_error_pct"],
