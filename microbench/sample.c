@@ -59,6 +59,8 @@ typedef struct prepared {
 
 #define KEY_MAX 2048
 #define SHORT_REPS 31 /* timings of a call lasting a few counter steps */
+#define LONG_REPETITION_S 2e-3 /* a repetition this long ... */
+#define LONG_REPS 5            /* ... runs at most this often */
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
 
 /* One step of a case's setup as run (place()). */
@@ -501,13 +503,18 @@ static void call_node(const tc_mb_sampler *s, const tc_node *node, double alpha,
 }
 
 /* Warm-up, then n timed calls (n <= s->ntimes); tc_rt_timer_estimate of
- * them. */
+ * them. A repetition (setup and call) longer than LONG_REPETITION_S runs
+ * at most LONG_REPS times: its median is stable, and flushing megabytes
+ * each time made such cases most of a prediction's cost. */
 static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
                          double *const base[], int n)
 {
     double alpha = 1.0;
+    double t = tc_rt_now();
     run_setup(s, cs, p, base);
     call_node(s, cs->node, alpha, base);
+    if (tc_rt_now() - t > LONG_REPETITION_S && n > LONG_REPS)
+        n = LONG_REPS;
     for (int r = 0; r < n; r++) {
         alpha = -alpha; /* outputs accumulate: keep them bounded */
         run_setup(s, cs, p, base);
