@@ -71,7 +71,7 @@ static tc_status measure_bandwidth(int64_t llc_bytes, double *bytes_per_s, tc_er
     int64_t bytes = 4 * llc_bytes;
     bytes = bytes < BW_MIN ? BW_MIN : bytes > BW_MAX ? BW_MAX : bytes;
     int64_t n = bytes / 8 / 16 * 16;
-    double *p = tc_rt_alloc(n, err);
+    double *p = tc_rt_alloc_pages(n, TC_PAGES_SMALL, err);
     if (!p)
         return TC_ERESOURCE;
     tc_mb_shape all = {n, 1, 1, 0};
@@ -95,7 +95,7 @@ static tc_status measure_bandwidth(int64_t llc_bytes, double *bytes_per_s, tc_er
 static tc_status measure_peak(const tc_blas *blas, double *flops, tc_error *err)
 {
     const int n = GEMM_N;
-    double *a = tc_rt_alloc(3 * (int64_t)n * n, err);
+    double *a = tc_rt_alloc_pages(3 * (int64_t)n * n, TC_PAGES_SMALL, err);
     if (!a)
         return TC_ERESOURCE;
     double *b = a + n * n, *c = b + n * n;
@@ -162,7 +162,7 @@ static uint64_t probe_ticks(volatile const double *p, int line_doubles, int prob
 static int measure_stream(int line_bytes)
 {
     int ld = line_bytes / 8;
-    double *p = tc_rt_alloc((int64_t)(STREAM_TRAIN + STREAM_MAX + 2) * ld, NULL);
+    double *p = tc_rt_alloc_pages((int64_t)(STREAM_TRAIN + STREAM_MAX + 2) * ld, TC_PAGES_SMALL, NULL);
     if (!p)
         return 0;
     memset(p, 0, (size_t)(STREAM_TRAIN + STREAM_MAX + 2) * (size_t)line_bytes);

@@ -55,6 +55,8 @@ typedef struct prepared {
     tc_operand call[TC_MB_MAX_OPERANDS];  /* as the kernel or copy sees them */
     int first[TC_MB_MAX_OPERANDS];        /* dim 0 is the tensor's first index */
     int64_t span[TC_MB_MAX_OPERANDS];     /* elements to allocate; -1 overflow */
+    int64_t used[TC_MB_MAX_OPERANDS];     /* of which in pages touched (the
+                                             memory it costs); -1 overflow */
 } prepared;
 
 #define KEY_MAX 2048
@@ -134,6 +136,22 @@ static int node_operands(const tc_node *node, tc_operand call[])
 static int64_t max64(int64_t a, int64_t b)
 {
     return a > b ? a : b;
+}
+
+/* Doubles in the 4 KiB pages op's elements lie in (at most its span): a
+ * strided slice of a large tensor touches a few pages of a large span,
+ * and only those are mapped. */
+static int64_t page_doubles(const tc_operand *op, int64_t span)
+{
+    tc_mb_shape sh = shape_of(op);
+    const int64_t page = 4096 / (int64_t)sizeof(double);
+    if (sh.n0 <= 0 || sh.n1 <= 0 || span < 0)
+        return span;
+    double per_column = (double)((sh.n0 - 1) * sh.s0 / page + 2);
+    if (per_column > (double)sh.n0 + 1) /* elements a page or more apart */
+        per_column = (double)sh.n0 + 1;
+    double d = (double)sh.n1 * per_column * (double)page;
+    return d < (double)span ? (int64_t)d : span;
 }
 
 /* Span of operand i: enough for the call and for the setup's touches. */
@@ -259,16 +277,20 @@ static tc_status prepare(const tc_contraction *c, const tc_mb_case *cs, prepared
     for (int i = 0; i < p->n; i++) {
         p->span[i] = case_span(cs, &p->call[i], i);
         p->first[i] = first_index(c, &cs->operand[i].op);
+        int64_t u = page_doubles(&p->call[i], p->span[i]);
+        if (u >= 0 && !same_shape(&p->call[i], &cs->operand[i].op))
+            u += page_doubles(&cs->operand[i].op, p->span[i]);
+        p->used[i] = u < p->span[i] ? u : p->span[i];
     }
     return TC_OK;
 }
 
-/* Sum of the spans in bytes; -1 when it overflows. */
+/* Bytes the operands cost (the pages they touch); -1 on overflow. */
 static int64_t prepared_bytes(const prepared *p)
 {
     int64_t total = 0;
     for (int i = 0; i < p->n; i++)
-        if (p->span[i] < 0 || __builtin_add_overflow(total, p->span[i], &total))
+        if (p->used[i] < 0 || __builtin_add_overflow(total, p->used[i], &total))
             return -1;
     if (__builtin_mul_overflow(total, (int64_t)sizeof(double), &total))
         return -1;
@@ -287,7 +309,7 @@ int64_t tc_mb_case_bytes(const tc_mb_case *cs)
               : cs->noperands > TC_MB_MAX_OPERANDS ? TC_MB_MAX_OPERANDS
                                                    : cs->noperands;
         for (int i = 0; i < p.n; i++)
-            p.span[i] = op_ok(&cs->operand[i].op) ? case_span(cs, NULL, i) : -1;
+            p.used[i] = p.span[i] = op_ok(&cs->operand[i].op) ? case_span(cs, NULL, i) : -1;
     }
     int64_t b = prepared_bytes(&p);
     return b < 0 ? INT64_MAX : b;
@@ -697,6 +719,18 @@ static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
     return n;
 }
 
+/* 1 when the operands' spans (address space, mostly unmapped for a
+ * strided slice) exceed the memory available: the allocation would be
+ * refused. */
+static int beyond_address_space(const prepared *p)
+{
+    int64_t avail = tc_rt_memory_available();
+    double total = 0.0;
+    for (int i = 0; i < p->n; i++)
+        total += p->span[i] < 0 ? 1e30 : 8.0 * (double)p->span[i];
+    return avail >= 0 && total > (double)avail;
+}
+
 /* 1 when one call of the case would last longer than a slab: its flop
  * and compulsory-byte bound above TC_MB_SLAB_SECONDS. */
 static int too_long(const tc_mb_sampler *s, const tc_mb_case *cs)
@@ -727,7 +761,8 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     }
     double factor = cs->scale > 1.0 ? cs->scale : 1.0;
     int64_t need = prepared_bytes(p);
-    for (int round = 0; round < 200 && (need < 0 || need > room || too_long(s, &sc->cs));
+    for (int round = 0; round < 200 && (need < 0 || need > room || beyond_address_space(p) ||
+                                        too_long(s, &sc->cs));
          round++) {
         int pos[3], best = -1;
         int64_t ext[3], best_need = -1;
@@ -766,7 +801,7 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     if (need > room && sc->node.kind == TC_NODE_COPY && sc->copy.whole && need >= 0 &&
         (avail < 0 || need <= avail))
         return TC_OK;
-    if (need < 0 || need > room) {
+    if (need < 0 || need > room || beyond_address_space(p)) {
         char what[96];
         describe(cs, what, sizeof what);
         return tc_error_set(err, TC_ERESOURCE, 0, 0,
@@ -828,7 +863,11 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     }
     double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
     for (int i = 0; i < p.n; i++) {
-        base[i] = tc_rt_alloc(p.span[i], err);
+        /* huge pages only where the touched pages fill most of the span:
+         * each 2 MiB page touched is mapped and zeroed whole */
+        base[i] = tc_rt_alloc_pages(p.span[i], 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL
+                                                                          : TC_PAGES_AUTO,
+                                    err);
         if (!base[i]) {
             for (int j = 0; j < i; j++)
                 tc_rt_free(base[j]);

@@ -132,7 +132,8 @@ int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s);
  * operand in; the number of levels for memory. */
 int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance);
 
-/* Bytes of operand memory a case needs (sum of its operand spans). */
+/* Bytes of operand memory a case needs: the 4 KiB pages its operands touch
+ * (a strided slice maps only the pages its elements lie in). */
 int64_t tc_mb_case_bytes(const tc_mb_case *cs);
 
 /*

@@ -11,6 +11,11 @@
 
 double *tc_rt_alloc(int64_t count, tc_error *err)
 {
+    return tc_rt_alloc_pages(count, TC_PAGES_AUTO, err);
+}
+
+double *tc_rt_alloc_pages(int64_t count, tc_pages pages, tc_error *err)
+{
     int64_t bytes;
     if (count < 0) {
         tc_error_set(err, TC_ERESOURCE, 0, 0,
@@ -35,7 +40,7 @@ double *tc_rt_alloc(int64_t count, tc_error *err)
      * (madvise mode): a fault per 2 MiB instead of per 4 KiB. Faulting in
      * fresh 4 KiB pages cost more than the timed calls on a VM (a 64 MiB
      * sampler operand: 16384 faults). Where it is refused nothing changes. */
-    int huge = bytes >= TC_HUGE_MIN;
+    int huge = pages == TC_PAGES_AUTO && bytes >= TC_HUGE_MIN;
     if (huge)
         bytes = (bytes + TC_HUGE_PAGE - 1) / TC_HUGE_PAGE * TC_HUGE_PAGE;
     double *p = aligned_alloc(huge ? TC_HUGE_PAGE : TC_ALIGN, (size_t)bytes);

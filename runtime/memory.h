@@ -18,6 +18,14 @@
  */
 double *tc_rt_alloc(int64_t count, tc_error *err);
 
+/* Page size policy of a block: AUTO puts blocks from TC_HUGE_MIN bytes on
+ * transparent huge pages (a fault per 2 MiB); SMALL keeps 4 KiB pages, for
+ * a block used sparsely (a strided slice touching a few lines of a large
+ * span: each 2 MiB page touched would be zeroed whole) or for measuring
+ * latencies as a program sees them. */
+typedef enum { TC_PAGES_AUTO = 0, TC_PAGES_SMALL } tc_pages;
+double *tc_rt_alloc_pages(int64_t count, tc_pages pages, tc_error *err);
+
 /* Frees what tc_rt_alloc returned; NULL is a no-op. */
 void tc_rt_free(double *p);
 
