@@ -731,11 +731,13 @@ static int beyond_address_space(const prepared *p)
     return avail >= 0 && total > (double)avail;
 }
 
-/* 1 when one call of the case would last longer than a slab: its flop
- * and compulsory-byte bound above TC_MB_SLAB_SECONDS. */
-static int too_long(const tc_mb_sampler *s, const tc_mb_case *cs)
+/* 1 when a call of the case is more than a slab: its flop and
+ * compulsory-byte bound above TC_MB_SLAB_SECONDS, or the pages its
+ * operands touch above TC_MB_SLAB_BYTES (a vector of C with one element
+ * per line maps all of C, each case again). */
+static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t need)
 {
-    return tc_mb_case_bound(s, cs) > TC_MB_SLAB_SECONDS;
+    return need > TC_MB_SLAB_BYTES || tc_mb_case_bound(s, cs) > TC_MB_SLAB_SECONDS;
 }
 
 /*
@@ -761,8 +763,13 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     }
     double factor = cs->scale > 1.0 ? cs->scale : 1.0;
     int64_t need = prepared_bytes(p);
+    /* operands beyond twice the LLC stream from memory, and the data a
+     * call touches twice (dgemm's beta pass, then its product) comes back
+     * from memory only when it does not fit: a slab keeps that */
+    int64_t llc = s->level[s->nlevels - 1];
+    int64_t floor = need < 0 || need >= 2 * llc ? 2 * llc : 0;
     for (int round = 0; round < 200 && (need < 0 || need > room || beyond_address_space(p) ||
-                                        too_long(s, &sc->cs));
+                                        beyond_slab(s, &sc->cs, need));
          round++) {
         int pos[3], best = -1;
         int64_t ext[3], best_need = -1;
@@ -786,6 +793,8 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
         }
         if (best < 0 || best_need >= need)
             break; /* nothing left to cut, or cutting does not help */
+        if (best_need < floor && need >= 0 && need <= room && !beyond_address_space(p))
+            break; /* a slab stays beyond the cache, as the whole call was */
         int64_t to = (ext[best] + 1) / 2;
         cut(sc, pos[best], ext[best], to);
         factor *= (double)ext[best] / (double)to;

@@ -28,9 +28,11 @@
  * most memory is halved until they fit, and the time is scaled up by the
  * dimensions' ratio (tc_mb_case.scale records it). A call too long to
  * repeat cheaply (its flop and compulsory-byte bound above
- * TC_MB_SLAB_SECONDS: one dgemm doing the whole contraction) is cut the
- * same way down to a slab of about that much work, in the same cache
- * context (the placement follows the case's distances, not its size).
+ * TC_MB_SLAB_SECONDS: one dgemm doing the whole contraction), or whose
+ * operands touch more than TC_MB_SLAB_BYTES of pages (a vector of C with
+ * an element per line), is cut the same way down to a slab, in the same
+ * cache context (the placement follows the case's distances, not its
+ * size).
  *
  * Identical cases - same call (kernel, transposition, dimensions, leading
  * dimensions and increments) and same placement of the operands - are
@@ -49,6 +51,7 @@
 #include "tcgen.h"
 
 #define TC_MB_SLAB_SECONDS 1e-3
+#define TC_MB_SLAB_BYTES ((int64_t)64 << 20)
 
 /* How a truncated setup list evicts the operands the algorithm would have
  * pushed out of every cache level. */
