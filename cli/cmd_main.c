@@ -77,6 +77,9 @@ int tc_cmd_main(const tc_cli *cli)
         rc = tc_cli_layout(cli, &row_major);
     if (!rc)
         rc = tc_cli_plan_options(cli, &o);
+    if (!rc && (o.families & ~TC_EMIT_FAMILIES))
+        rc = tc_cli_failf(TC_EUSAGE, "usage: the main job emits the paper family only for now "
+                                     "(--family paper); 'tcgen predict' ranks every family");
     if (!rc)
         rc = import_wisdom(cli);
     if (rc)
@@ -86,6 +89,8 @@ int tc_cmd_main(const tc_cli *cli)
         o.progress = progress ? tc_cli_progress : progress_lines;
         o.progress_data = cli->measure ? "planning" : "predicting";
     }
+    if (!o.families) /* what it ranks, it must be able to write */
+        o.families = TC_EMIT_FAMILIES;
     unsigned flags = (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0);
     tc_error err;
     tc_plan *plan = tc_plan_create_with(&c, flags, &o, &err);

@@ -152,6 +152,7 @@ grep -q "^[0-9]*	(bc)-dgemm	dgemm	" "$tmp/out" && ok || bad "predict: no fused (
 expect 0 "" -- explain "$Q" a=b=c=d=e=f=6 'A^B^C^-dgemm' --reps 1 --format table
 grep -q "^case .*: copy B\[:,:,:,:\] -> T2 steady" "$tmp/out" && ok || bad "explain: a whole permutation's case"
 expect 2 "unknown family 'some'" -- predict "$P" a=b=c=24,i=8 --family some
+expect 2 "the main job emits the paper family only for now" -- "$P" a=b=c=24,i=8 --family all
 for m in warm access prefetch failures full; do
     expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "$m" --kernels dgemm,dger --family paper --format tsv
     [ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 6 ] && grep -q "model $m," "$tmp/out" && ok || bad "predict --model $m"
