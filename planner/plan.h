@@ -50,8 +50,8 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
                           tc_error *err);
 
 /* The families tc_plan_emit can write: the dissertation's (the fused and
- * permuted families are ranked and executed, not yet emitted). The main
- * job ranks only these. */
+ * permuted families are ranked and executed, not yet emitted). TC_EMITTABLE
+ * ranks only these; the main job plans with it. */
 #define TC_EMIT_FAMILIES (1u << TC_FAMILY_PAPER)
 
 /* What the plan's time is: "predicted", "measured" or "remembered"

@@ -56,11 +56,10 @@ tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt, 
 {
     if (!p || !out)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_emit: NULL argument");
-    if (p->alg->family != TC_FAMILY_PAPER) /* TC_EMIT_FAMILIES */
+    if (!(TC_EMIT_FAMILIES & (1u << p->alg->family)))
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "cannot emit %s: the emitter writes the dissertation's family "
-                            "only (tc_execute runs it); plan with tc_plan_options.families = "
-                            "TC_EMIT_FAMILIES to emit",
+                            "only (tc_execute runs it); plan with TC_EMITTABLE to emit",
                             p->alg->name);
     tc_emit_options o;
     memset(&o, 0, sizeof o);

@@ -1036,12 +1036,47 @@ static char *emit_text(const tc_plan *p, const char *fn, tc_status *s)
     return buf;
 }
 
+/* A plan of the permuted family executes right and is not emitted (the
+ * emitter writes the paper's family only): TC_EUSAGE, nothing written. */
+static void test_emit_other_family(void)
+{
+    tc_wisdom_forget();
+    const char *text = "C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]", *sizes = "a=b=c=d=e=f=5";
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    tc_plan_options o = tc_plan_options_default();
+    o.families = 1u << TC_FAMILY_PERMUTED;
+    tc_error err;
+    tc_plan *p = tc_plan_create_with(&c, TC_ESTIMATE, &o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NOT_NULL(strchr(tc_plan_algorithm(p), '^'));
+    CU_ASSERT(exec_vs_reference(p, text, sizes, 5) <= TOL);
+    FILE *f = tmpfile();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, NULL), TC_EUSAGE);
+    CU_ASSERT_EQUAL(ftell(f), 0);
+    fclose(f);
+    tc_plan_destroy(p);
+    /* with TC_EMITTABLE nothing of that family is ranked */
+    p = tc_plan_create_with(&c, TC_ESTIMATE | TC_EMITTABLE, &o, &err);
+    CU_ASSERT_PTR_NULL(p);
+    tc_plan_destroy(p);
+    o.families = 0;
+    p = tc_plan_create_with(&c, TC_ESTIMATE | TC_EMITTABLE, &o, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_PTR_NULL(strchr(tc_plan_algorithm(p), '^'));
+    f = tmpfile();
+    CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, NULL), TC_OK);
+    fclose(f);
+    tc_plan_destroy(p);
+}
+
 static void test_emit(void)
 {
     tc_wisdom_forget();
     const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]";
     tc_error err;
-    tc_plan *p = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE, &err);
+    tc_plan *p = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE | TC_EMITTABLE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
     tc_status s = TC_EINTERNAL;
     char *out = emit_text(p, NULL, &s);
@@ -1083,7 +1118,7 @@ static void test_emit(void)
     fclose(f);
 
     /* A plan from wisdom says so ("remembered"), still names the machine. */
-    tc_plan *q = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE, &err);
+    tc_plan *q = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE | TC_EMITTABLE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
     out = emit_text(q, NULL, &s);
@@ -1095,7 +1130,7 @@ static void test_emit(void)
     tc_plan_destroy(q);
 
     /* A row-major plan says it is row-major. */
-    q = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE | TC_ROW_MAJOR, &err);
+    q = tc_plan_create(text, "a=b=c=24,i=8", TC_ESTIMATE | TC_ROW_MAJOR | TC_EMITTABLE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     out = emit_text(q, NULL, &s);
     CU_ASSERT_EQUAL(s, TC_OK);
@@ -1403,7 +1438,7 @@ static void test_measure_all_over_limit(void)
     o.time_limit_s = 1e-9; /* no run is that fast */
     o.candidates = 2;
     tc_error err;
-    tc_plan *p = tc_plan_create_with(&c, TC_MEASURE, &o, &err);
+    tc_plan *p = tc_plan_create_with(&c, TC_MEASURE | TC_EMITTABLE, &o, &err);
     if (!p)
         fprintf(stderr, "\n  tc_plan_create_with: %s\n", err.message);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -1445,6 +1480,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "row-major: 2 indices, non-square", test_row_major_2d) ||
         !CU_add_test(s, "row-major: 3 indices, +=, permuted", test_row_major_3d) ||
         !CU_add_test(s, "emit: text, function names, NULLs", test_emit) ||
+        !CU_add_test(s, "emit: a permuted plan runs, is not emitted", test_emit_other_family) ||
         !CU_add_test(s, "accessors and execute on NULL", test_null_accessors) ||
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
