@@ -167,6 +167,7 @@ bench: $(TCGEN) $(LIB_A)
 	bash bench/predict_speed.sh $(TCGEN)
 	bash bench/execute_overhead.sh $(TCGEN)
 	bash bench/paper.sh $(TCGEN)
+	bash bench/prediction.sh $(TCGEN)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/gen $(BUILD)/tests $(BUILD)/test-logs build/asan build/fuzz \
