@@ -110,6 +110,15 @@ int tc_cli_close_output(FILE *f);
  * (malloc'ed; NULL when out of memory). */
 char *tc_cli_command_line(const tc_cli *cli);
 
+/* --function and --fortran of emit and the main job, checked before any
+ * work (a bad name found after ranking wastes the ranking). Returns the
+ * exit status. */
+int tc_cli_check_emit_names(const tc_cli *cli);
+
+/* --kernels and --family as masks (every kernel, every family when not
+ * given). Returns the exit status. */
+int tc_cli_masks(const tc_cli *cli, unsigned *kernels, unsigned *families);
+
 /* --layout: *row_major 1 for row, 0 for col (the default); on a bad value
  * prints it and returns 2. */
 int tc_cli_layout(const tc_cli *cli, int *row_major);

@@ -10,16 +10,14 @@
 int tc_cmd_list(const tc_cli *cli)
 {
     static const char *const headers[] = {"name", "kernel", "loops", "copies"};
-    unsigned mask = TC_KERNEL_MASK_ALL;
+    unsigned mask, families;
     tc_error err;
-    if (cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
-    unsigned families = TC_FAMILY_MASK_ALL;
-    if (cli->family && tc_gen_parse_family(cli->family, &families, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
+    int rc = tc_cli_masks(cli, &mask, &families);
+    if (rc)
+        return rc;
     tc_contraction c;
     int row_major = 0;
-    int rc = tc_cli_load(cli, 0, &c);
+    rc = tc_cli_load(cli, 0, &c);
     if (!rc)
         rc = tc_cli_layout(cli, &row_major);
     if (rc)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "generator/generator.h"
 #include "parser/parser.h"
 #include "runtime/file.h"
 
@@ -209,6 +210,33 @@ char *tc_cli_command_line(const tc_cli *cli)
     }
     *p = '\0';
     return s;
+}
+
+int tc_cli_check_emit_names(const tc_cli *cli)
+{
+    tc_error err;
+    tc_status s = cli->fortran ? tc_emit_fortran_check(cli->function, &err) :
+                                 tc_gen_check_function_name(cli->function, &err);
+    if (s != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    if (cli->fortran && (!cli->fortran[0] || strcmp(cli->fortran, "-") == 0))
+        return tc_cli_failf(TC_EUSAGE, "--fortran needs a file name (the C goes to -o FILE "
+                                       "or standard output)");
+    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0)
+        return tc_cli_failf(TC_EUSAGE, "--fortran and -o name the same file '%s'",
+                            cli->fortran);
+    return 0;
+}
+
+int tc_cli_masks(const tc_cli *cli, unsigned *kernels, unsigned *families)
+{
+    tc_error err;
+    *kernels = TC_KERNEL_MASK_ALL;
+    *families = TC_FAMILY_MASK_ALL;
+    if ((cli->kernels && tc_gen_parse_kernels(cli->kernels, kernels, &err) != TC_OK) ||
+        (cli->family && tc_gen_parse_family(cli->family, families, &err) != TC_OK))
+        return tc_cli_fail(&err, NULL);
+    return 0;
 }
 
 int tc_cli_layout(const tc_cli *cli, int *row_major)

@@ -58,9 +58,11 @@ int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
         return rc;
     o->measure_reps = cli->reps ? mo.reps : 0;
     o->time_limit_s = mo.time_limit_s;
-    tc_error err;
-    if (cli->family && tc_gen_parse_family(cli->family, &o->families, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
+    unsigned kernels, families;
+    rc = tc_cli_masks(cli, &kernels, &families);
+    if (rc)
+        return rc;
+    o->families = cli->family ? families : 0; /* 0: the planner's default */
     o->blas = cli->blas;
     o->threads = cli->threads;
     if (!cli->quiet && isatty(STDERR_FILENO))

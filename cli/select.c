@@ -8,16 +8,14 @@
 int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
                   const tc_algorithm ***sel, int *n)
 {
-    unsigned mask = TC_KERNEL_MASK_ALL;
+    unsigned mask, families;
     tc_error err;
     *set = NULL;
     *sel = NULL;
     *n = 0;
-    if (cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
-    unsigned families = TC_FAMILY_MASK_ALL;
-    if (cli->family && tc_gen_parse_family(cli->family, &families, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
+    int rc = tc_cli_masks(cli, &mask, &families);
+    if (rc)
+        return rc;
     if (tc_gen_enumerate_families(c, mask, families, set, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
     *sel = calloc((size_t)(*set)->count + 1, sizeof **sel);

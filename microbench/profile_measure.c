@@ -162,7 +162,8 @@ static uint64_t probe_ticks(volatile const double *p, int line_doubles, int prob
 static int measure_stream(int line_bytes)
 {
     int ld = line_bytes / 8;
-    double *p = tc_rt_alloc_pages((int64_t)(STREAM_TRAIN + STREAM_MAX + 2) * ld, TC_PAGES_SMALL, NULL);
+    double *p = tc_rt_alloc_pages((int64_t)(STREAM_TRAIN + STREAM_MAX + 2) * ld, TC_PAGES_SMALL,
+                                  NULL);
     if (!p)
         return 0;
     memset(p, 0, (size_t)(STREAM_TRAIN + STREAM_MAX + 2) * (size_t)line_bytes);

@@ -722,9 +722,8 @@ static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
 /* 1 when the operands' spans (address space, mostly unmapped for a
  * strided slice) exceed the memory available: the allocation would be
  * refused. */
-static int beyond_address_space(const prepared *p)
+static int beyond_address_space(const prepared *p, int64_t avail)
 {
-    int64_t avail = tc_rt_memory_available();
     double total = 0.0;
     for (int i = 0; i < p->n; i++)
         total += p->span[i] < 0 ? 1e30 : 8.0 * (double)p->span[i];
@@ -745,10 +744,11 @@ static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t nee
  * call lasts about a slab (docs/prediction.md: a call too long to repeat
  * cheaply, one dgemm doing everything, is timed on a slab of it in the same
  * cache context and scaled by work), halving the dimension that frees most
- * each time; *p is prepared for it. TC_ERESOURCE when no part fits.
+ * each time; *p is prepared for it. avail (bytes of memory, -1 unknown)
+ * bounds the spans. TC_ERESOURCE when no part fits.
  */
 static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
-                     int64_t room, scaled *sc, prepared *p, tc_error *err)
+                     int64_t room, int64_t avail, scaled *sc, prepared *p, tc_error *err)
 {
     sc->cs = *cs;
     sc->node = *cs->node;
@@ -768,7 +768,7 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
      * from memory only when it does not fit: a slab keeps that */
     int64_t llc = s->level[s->nlevels - 1];
     int64_t floor = need < 0 || need >= 2 * llc ? 2 * llc : 0;
-    for (int round = 0; round < 200 && (need < 0 || need > room || beyond_address_space(p) ||
+    for (int round = 0; round < 200 && (need < 0 || need > room || beyond_address_space(p, avail) ||
                                         beyond_slab(s, &sc->cs, need));
          round++) {
         int pos[3], best = -1;
@@ -793,7 +793,7 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
         }
         if (best < 0 || best_need >= need)
             break; /* nothing left to cut, or cutting does not help */
-        if (best_need < floor && need >= 0 && need <= room && !beyond_address_space(p))
+        if (best_need < floor && need >= 0 && need <= room && !beyond_address_space(p, avail))
             break; /* a slab stays beyond the cache, as the whole call was */
         int64_t to = (ext[best] + 1) / 2;
         cut(sc, pos[best], ext[best], to);
@@ -806,11 +806,10 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     sc->cs.scale = factor;
     /* a whole-tensor permutation cannot be cut (its view spans the tensor):
      * timed whole when memory allows, the one case above the budget */
-    int64_t avail = tc_rt_memory_available();
     if (need > room && sc->node.kind == TC_NODE_COPY && sc->copy.whole && need >= 0 &&
         (avail < 0 || need <= avail))
         return TC_OK;
-    if (need < 0 || need > room || beyond_address_space(p)) {
+    if (need < 0 || need > room || beyond_address_space(p, avail)) {
         char what[96];
         describe(cs, what, sizeof what);
         return tc_error_set(err, TC_ERESOURCE, 0, 0,
@@ -840,7 +839,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     if (!sc)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory sampling %s", what);
     cs->scale = 1.0;
-    st = fit(s, c, cs, room, sc, &p, err);
+    st = fit(s, c, cs, room, avail, sc, &p, err);
     if (st != TC_OK) {
         free(sc);
         return st;

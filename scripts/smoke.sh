@@ -15,12 +15,8 @@ TCGEN=${TCGEN:-$BUILD/tcgen}
 CC=${CC:-cc}
 SAN=${SAN:-}
 BLAS_LIBS=${BLAS_LIBS:--lopenblas}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/../tests/harness.sh"
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # expect STATUS STDERR-SUBSTRING -- ARGS...: tcgen ARGS exits STATUS, saying that.
 expect() {
     local want=$1 msg=$2; shift 3
@@ -212,5 +208,4 @@ else
     bad "cannot build a program against $BUILD/libtcgen.so: $(head -c 800 "$tmp/cc.log")"
 fi
 
-echo "smoke: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "smoke"

@@ -9,12 +9,8 @@ TCGEN=${TCGEN:-build/tcgen}
 BUILD=${BUILD:-build}
 root=$(cd "$(dirname "$0")/.." && pwd)
 EX=$BUILD/examples
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # has FILE ERE WHAT: some line of FILE matches the extended regular expression
 has() { grep -qE -- "$2" "$1" && ok || bad "$3: no line of $1 matches '$2'"; }
 # hasnt FILE ERE WHAT: no line does
@@ -117,5 +113,4 @@ has "$tmp/out" "^gemv_like \(a=7 i=5 j=3\) .*  ok$" "fortran, mismatched sizes: 
 "$tmp/fortran/check" >/dev/null 2>&1
 [ $? -ne 0 ] && ok || bad "fortran: a failed check exits 0 (error stop expected)"
 
-echo "examples: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "examples"

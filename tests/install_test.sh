@@ -14,12 +14,8 @@ TCGEN=${TCGEN:-$BUILD/tcgen}
 MAKE=${MAKE:-make}
 CC=${CC:-cc}
 SAN=${SAN:-}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 # check DESCRIPTION COMMAND...: one check that COMMAND succeeds.
 check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
 
@@ -302,5 +298,4 @@ mk install relative/prefix DESTDIR="$d" 2>/dev/null && bad "a relative PREFIX ac
          || bad "relative PREFIX: $(tail -n 2 "$tmp/make.log")"; }
 [ -z "$(left "$d")" ] && ok || bad "the rpath installs left $(left "$d" | tr '\n' ' ')"
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "install"

@@ -8,11 +8,7 @@
 # Ends with "profile_test: N passed, N failed". No assertion on time.
 set -u
 TCGEN=${TCGEN:-build/tcgen}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in $(head -c 600 "$1")"; }
 
 export XDG_CACHE_HOME="$tmp/cache"
@@ -111,5 +107,4 @@ for v in 0 101 x ' 2'; do
     [ $? = 2 ] && grep -q -- "--repeat" "$tmp/err" && ok || bad "--repeat '$v' not refused"
 done
 
-echo "profile_test: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "profile_test"

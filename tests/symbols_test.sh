@@ -11,12 +11,8 @@ BUILD=${BUILD:-build}
 CC=${CC:-cc}
 SAN=${SAN:-}
 so=$BUILD/libtcgen.so
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 [ -f "$so" ] || { echo "symbols_test: $so is missing; run make BUILD=$BUILD all" >&2; exit 1; }
 command -v nm >/dev/null || { echo "symbols_test: no nm (binutils)" >&2; exit 1; }
@@ -79,5 +75,4 @@ for exe in "$BUILD/tcgen" "$BUILD/tests/run_tests"; do
     readelf -d "$exe" 2>/dev/null | grep -q 'NEEDED.*libtcgen' && bad "$exe needs libtcgen.so" || ok
 done
 
-echo "symbols: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "symbols"

@@ -13,11 +13,7 @@ TCGEN=${TCGEN:-build/tcgen}
 BUILD=${BUILD:-build}
 CC=${CC:-cc}
 SAN=${SAN:-}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 unset TCGEN_THREADS # the default is what is tested: the BLAS library's own
 X='C[a,b] = A[a,i] * B[i,b]'
 
@@ -131,5 +127,4 @@ esac
 grep -qE '^ \*   measured ' "$tmp/m.c" && bad "header claims a measured time: $(grep measured "$tmp/m.c")" || ok
 grep -qE '^ \*   predicted ' "$tmp/m.c" && ok || bad "header does not say the time is predicted"
 
-echo "wisdom: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "wisdom"
