@@ -35,26 +35,6 @@ static int unknown(const char *name, const tc_algorithm_set *set, int kernel)
                         "CONTRACTION' shows the names)", name);
 }
 
-/* A name of the fused or permuted family (`tcgen list` shows them): emit
- * writes the paper's family only, the one the main job ranks. 0 when the
- * name is not one of those either. */
-static int other_family(const tc_contraction *c, unsigned mask, const char *name)
-{
-    tc_algorithm_set *all = NULL;
-    tc_error err;
-    if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &all, &err) != TC_OK)
-        return 0;
-    const tc_algorithm *alg = tc_alg_set_find(all, name);
-    int rc = 0;
-    if (alg && alg->family != TC_FAMILY_PAPER)
-        rc = tc_cli_failf(TC_EINPUT, "'%s' is of the %s family, which emit does not write (it "
-                                     "writes the paper's family, which the main job ranks; "
-                                     "'tcgen list CONTRACTION --family paper' shows those)",
-                          name, tc_family_name(alg->family));
-    tc_alg_set_free(all);
-    return rc;
-}
-
 typedef struct emit_job {
     const tc_algorithm *alg;
     const tc_contraction *c;
@@ -67,24 +47,6 @@ static tc_status emit_job_run(const void *data, FILE *out, tc_error *err)
     return tc_emit_c(j->alg, j->c, &j->opt, out, err);
 }
 
-/* --function and --fortran, before any work (a bad name found after
- * ranking wastes the ranking). */
-static int check_names(const tc_cli *cli)
-{
-    tc_error err;
-    tc_status s = cli->fortran ? tc_emit_fortran_check(cli->function, &err) :
-                                 tc_gen_check_function_name(cli->function, &err);
-    if (s != TC_OK)
-        return tc_cli_fail(&err, NULL);
-    if (cli->fortran && (!cli->fortran[0] || strcmp(cli->fortran, "-") == 0))
-        return tc_cli_failf(TC_EUSAGE, "--fortran needs a file name (the C goes to -o FILE "
-                                       "or standard output)");
-    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0)
-        return tc_cli_failf(TC_EUSAGE, "--fortran and -o name the same file '%s'",
-                            cli->fortran);
-    return 0;
-}
-
 int tc_cmd_emit(const tc_cli *cli)
 {
     if (!cli->algorithm)
@@ -92,7 +54,7 @@ int tc_cmd_emit(const tc_cli *cli)
                                        "shows the names; try 'tcgen emit --help')");
     tc_contraction c;
     int row_major = 0;
-    int rc = check_names(cli);
+    int rc = tc_cli_check_emit_names(cli);
     if (!rc)
         rc = tc_cli_load(cli, 1, &c);
     if (!rc)
@@ -105,17 +67,14 @@ int tc_cmd_emit(const tc_cli *cli)
     tc_algorithm_set *set = NULL;
     int k = kernel_of(cli->algorithm);
     unsigned mask = k >= 0 ? 1u << k : TC_KERNEL_MASK_ALL;
-    if (tc_gen_enumerate(&c, mask, &set, &err) != TC_OK)
+    if (tc_gen_enumerate_families(&c, mask, TC_FAMILY_MASK_ALL, &set, &err) != TC_OK)
         return k >= 0 ? tc_cli_fail(&err, NULL) : unknown(cli->algorithm, NULL, -1);
     const tc_algorithm *alg = tc_alg_set_find(set, cli->algorithm);
-    if (!alg && (rc = other_family(&c, mask, cli->algorithm)) != 0) {
-        tc_alg_set_free(set);
-        return rc;
-    }
     if (!alg) {
         if (k >= 0 && set->count == 0) { /* no such kernel here: suggest others */
             tc_algorithm_set *all = NULL;
-            if (tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &all, &err) == TC_OK) {
+            if (tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &all,
+                                          &err) == TC_OK) {
                 rc = unknown(cli->algorithm, all, -1);
                 tc_alg_set_free(all);
                 tc_alg_set_free(set);

@@ -47,39 +47,18 @@ static void progress_lines(int done, int total, void *data)
         fprintf(stderr, "tcgen: %s %d/%d\n", (const char *)data, done, total);
 }
 
-/* --function and --fortran, before any work (a bad name found after
- * ranking wastes the ranking). */
-static int check_names(const tc_cli *cli)
-{
-    tc_error err;
-    tc_status s = cli->fortran ? tc_emit_fortran_check(cli->function, &err) :
-                                 tc_gen_check_function_name(cli->function, &err);
-    if (s != TC_OK)
-        return tc_cli_fail(&err, NULL);
-    if (cli->fortran && (!cli->fortran[0] || strcmp(cli->fortran, "-") == 0))
-        return tc_cli_failf(TC_EUSAGE, "--fortran needs a file name (the C goes to -o FILE "
-                                       "or standard output)");
-    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0)
-        return tc_cli_failf(TC_EUSAGE, "--fortran and -o name the same file '%s'",
-                            cli->fortran);
-    return 0;
-}
-
 int tc_cmd_main(const tc_cli *cli)
 {
     tc_contraction c;
     tc_plan_options o;
     int row_major = 0;
-    int rc = check_names(cli);
+    int rc = tc_cli_check_emit_names(cli);
     if (!rc)
         rc = tc_cli_load(cli, 1, &c);
     if (!rc)
         rc = tc_cli_layout(cli, &row_major);
     if (!rc)
         rc = tc_cli_plan_options(cli, &o);
-    if (!rc && (o.families & ~TC_EMIT_FAMILIES))
-        rc = tc_cli_failf(TC_EUSAGE, "usage: the main job emits the paper family only for now "
-                                     "(--family paper); 'tcgen predict' ranks every family");
     if (!rc)
         rc = import_wisdom(cli);
     if (rc)
@@ -89,9 +68,7 @@ int tc_cmd_main(const tc_cli *cli)
         o.progress = progress ? tc_cli_progress : progress_lines;
         o.progress_data = cli->measure ? "planning" : "predicting";
     }
-    /* what it ranks, it must be able to write */
-    unsigned flags = (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0) |
-                     TC_EMITTABLE;
+    unsigned flags = (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0);
     tc_error err;
     tc_plan *plan = tc_plan_create_with(&c, flags, &o, &err);
     if (!plan) {

@@ -17,13 +17,13 @@
 /*
  * Emitted names. Every identifier the code declares is one of
  *   the function (the caller's name, tc_gen_check_function_name),
- *   A, B, C, alpha, beta, pos, tmpA, tmpB, tmpC,
+ *   A, B, C, alpha, beta, pos, tmpA, tmpB, tmpC, tmp_<variable> (a tile),
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
  *   ix_<index>    a loop variable, n_<index> a size parameter.
  * Usable: lowercase letters, digits and '_', not a keyword, not a name
- * below, not ending in "_t", not starting with ix_ or n_, not the
+ * below, not ending in "_t", not starting with ix_, n_ or tmp, not the
  * function's. So a mangled name never equals a usable one, and the
  * function's name may not start with N_, n_, ix_ or tmp. A name that is
  * not a C identifier at all (the parser allows none) is spelled in hex:
@@ -148,7 +148,7 @@ static int usable(const char *s, const char *fname)
     size_t n = strlen(s);
     return !in_list(c_keywords, s) && !in_list(c_taken, s) &&
            !(n >= 2 && strcmp(s + n - 2, "_t") == 0) && !has_prefix(s, "ix_") &&
-           !has_prefix(s, "n_") && !has_prefix(s, "cblas") && !has_prefix(s, "openblas") &&
+           !has_prefix(s, "n_") && !has_prefix(s, "tmp") && !has_prefix(s, "cblas") && !has_prefix(s, "openblas") &&
            !has_prefix(s, "bli_") && strcmp(s, fname) != 0;
 }
 
@@ -203,6 +203,7 @@ typedef struct emitter {
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
     char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
+    char tile[TC_MAX_INDICES][IDENT_MAX + 4]; /* tmp_<variable>: a tile's start */
 } emitter;
 
 /* The names of the sizes, loop variables and parameters (see above). */
@@ -224,6 +225,7 @@ static void name_variables(emitter *e, const char *fname)
         } else {
             mangle("ix_", n, e->var[i]);
         }
+        snprintf(e->tile[i], sizeof e->tile[i], "tmp_%s", e->var[i]);
     }
 }
 
@@ -234,29 +236,94 @@ static void put(const emitter *e, const char *s)
     fputs(s, e->out);
 }
 
-/* "N_a * N_b": the stride of position k of tensor t; 0 when it is 1. */
-static int put_stride(const emitter *e, int t, int k)
+/* A double literal that reads back exactly: "1.0", "-0.5",
+ * "0.10000000000000001" (the caller is in the C locale). */
+static const char *number(double x, char *buf, size_t n)
 {
-    const tc_tensor *x = &e->c->tensor[t];
-    for (int j = 0; j < k; j++) {
-        put(e, j ? " * " : "");
-        put(e, e->size[x->index[j]]);
+    snprintf(buf, n, "%.17g", x);
+    for (int p = 1; p <= 17; p++) { /* the shortest exact form */
+        char s[64];
+        snprintf(s, sizeof s, "%.*g", p, x);
+        if (strtod(s, NULL) == x) {
+            snprintf(buf, n, "%s", s);
+            break;
+        }
     }
-    return k > 0;
+    if (!strpbrk(buf, ".eEni"))
+        snprintf(buf + strlen(buf), n - strlen(buf), ".0");
+    return buf;
 }
 
-/* Offset of tensor t with the variables of the `use` indices (others 0):
- * "i + N_i * j + N_i * N_j * a"; "0" when empty. */
-static void put_offset(const emitter *e, int t, const int *use)
+/*
+ * Layouts. Every base the code indexes is dense and column-major in some
+ * order of its indices: A, B and C in the contraction's order, a whole
+ * temporary (the permuted family) in its order[], a slice temporary in its
+ * two indices. Strides and offsets are written from that order.
+ */
+typedef struct layout {
+    int rank;
+    int index[TC_MAX_RANK];
+} layout;
+
+static layout layout_of(const emitter *e, int base)
 {
-    const tc_tensor *x = &e->c->tensor[t];
+    layout l = {0, {0}};
+    if (base < TC_BASE_TEMP) {
+        const tc_tensor *x = &e->c->tensor[base];
+        l.rank = x->rank;
+        memcpy(l.index, x->index, sizeof l.index);
+        return l;
+    }
+    const tc_temp *tp = &e->alg->temp[base - TC_BASE_TEMP];
+    if (tp->whole) {
+        l.rank = e->c->tensor[tp->tensor].rank;
+        memcpy(l.index, tp->order, sizeof l.index);
+    } else {
+        l.rank = 2;
+        l.index[0] = tp->dim[0];
+        l.index[1] = tp->dim[1];
+    }
+    return l;
+}
+
+/* "N_a * N_b": the product of the sizes of indices idx[0..n); 0 (nothing
+ * written) when n is 0. */
+static int put_product(const emitter *e, const int *idx, int n)
+{
+    for (int j = 0; j < n; j++) {
+        put(e, j ? " * " : "");
+        put(e, e->size[idx[j]]);
+    }
+    return n > 0;
+}
+
+/* The same, "1" when n is 0. */
+static void put_product1(const emitter *e, const int *idx, int n)
+{
+    if (!put_product(e, idx, n))
+        put(e, "1");
+}
+
+static int position_in(const layout *l, int index)
+{
+    for (int k = 0; k < l->rank; k++)
+        if (l->index[k] == index)
+            return k;
+    return -1;
+}
+
+/* Offset in a base with the variables of the `use` indices (others 0):
+ * "i + N_i * j + N_i * N_j * a"; "0" when empty. */
+static void put_offset(const emitter *e, int base, const int *use)
+{
+    layout l = layout_of(e, base);
     int any = 0;
-    for (int k = 0; k < x->rank; k++) {
-        int i = x->index[k];
+    for (int k = 0; k < l.rank; k++) {
+        int i = l.index[k];
         if (!use[i])
             continue;
         put(e, any ? " + " : "");
-        if (put_stride(e, t, k))
+        if (put_product(e, l.index, k))
             put(e, " * ");
         put(e, e->var[i]);
         any = 1;
@@ -265,12 +332,12 @@ static void put_offset(const emitter *e, int t, const int *use)
         put(e, "0");
 }
 
-static const char *base_name(const tc_operand *op)
+static const char *base_name(const emitter *e, int base)
 {
     static const char *const names[] = {"C", "A", "B", "tmpC", "tmpA", "tmpB"};
-    if (op->base < TC_BASE_TEMP)
-        return names[op->base];
-    return names[TC_BASE_TEMP + op->tensor];
+    if (base < TC_BASE_TEMP)
+        return names[base];
+    return names[TC_BASE_TEMP + e->alg->temp[base - TC_BASE_TEMP].tensor];
 }
 
 /* The offset of an operand in its base, from the loops it depends on. */
@@ -285,11 +352,11 @@ static void put_operand_offset(const emitter *e, const tc_operand *op)
 /* The address of an operand: "A", or "&B[N_j * N_b * i + ...]". */
 static void put_address(const emitter *e, const tc_operand *op)
 {
-    if (op->base >= TC_BASE_TEMP || op->ndep == 0) {
-        put(e, base_name(op));
+    if (op->ndep == 0) {
+        put(e, base_name(e, op->base));
         return;
     }
-    fprintf(e->out, "&%s[", base_name(op));
+    fprintf(e->out, "&%s[", base_name(e, op->base));
     put_operand_offset(e, op);
     put(e, "]");
 }
@@ -297,34 +364,47 @@ static void put_address(const emitter *e, const tc_operand *op)
 /* An element (scalar operand): "C[a + N_a * b]" or "C[0]". */
 static void put_element(const emitter *e, const tc_operand *op)
 {
-    fprintf(e->out, "%s[", base_name(op));
+    fprintf(e->out, "%s[", base_name(e, op->base));
     put_operand_offset(e, op);
     put(e, "]");
 }
 
-/* The leading dimension or increment of an operand as an expression. */
+/* The leading dimension or increment of an operand: the stride of its
+ * (last) kept dimension, i.e. of that dimension's first index. */
 static void put_ld(const emitter *e, const tc_operand *op)
 {
-    int d = op->rank == 2 ? 1 : 0;
-    if (op->base >= TC_BASE_TEMP) {
-        put(e, d ? e->size[op->dim[0]] : "1");
-        return;
-    }
-    const tc_tensor *x = &e->c->tensor[op->base];
-    for (int k = 0; k < x->rank; k++)
-        if (x->index[k] == op->dim[d]) {
-            if (!put_stride(e, op->base, k))
-                put(e, "1");
-            return;
-        }
-    put(e, "1");
+    layout l = layout_of(e, op->base);
+    int k = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
+    put_product1(e, l.index, k > 0 ? k : 0);
+}
+
+/* The indices of a BLAS dimension into idx, their count returned: the
+ * group of the kernel dimension that starts with index i (one index in
+ * the paper's family). */
+static int dim_group(const tc_call *k, int i, int idx[TC_MAX_RANK])
+{
+    for (int a = 0; a < 3; a++)
+        for (int d = 0; d < k->arg[a].rank; d++)
+            if (k->arg[a].dim[d] == i && k->arg[a].ngroup[d] > 1) {
+                memcpy(idx, k->arg[a].group[d], sizeof k->arg[a].group[d]);
+                return k->arg[a].ngroup[d];
+            }
+    idx[0] = i;
+    return 1;
+}
+
+/* A BLAS dimension as an expression: "N_b" or "N_b * N_c". */
+static void put_dim(const emitter *e, const tc_call *k, int i)
+{
+    int g[TC_MAX_RANK];
+    put_product1(e, g, dim_group(k, i, g));
 }
 
 /* "N_a * N_b * N_c", "1" for a scalar: the element count of tensor t. */
 static void put_elements(const emitter *e, int t)
 {
-    if (!put_stride(e, t, e->c->tensor[t].rank))
-        put(e, "1");
+    const tc_tensor *x = &e->c->tensor[t];
+    put_product1(e, x->index, x->rank);
 }
 
 /* A comment's text: it cannot end the comment or open another (-Wcomment),
@@ -365,12 +445,29 @@ static void comment_slice(emitter *e, const tc_operand *op)
     free(text);
 }
 
+/* "T[a,e,i,m]" in the user's names, into a comment. */
+static void comment_tensor(const emitter *e, int t)
+{
+    const tc_tensor *x = &e->user.tensor[t];
+    comment_text(e->out, x->name);
+    put(e, "[");
+    for (int k = 0; k < x->rank; k++) {
+        put(e, k ? "," : "");
+        comment_text(e->out, e->user.index[x->index[k]].name);
+    }
+    put(e, "]");
+}
+
 static void indent(const emitter *e, int level)
 {
     fprintf(e->out, "%*s", 4 * level, "");
 }
 
 /* ---- statements ------------------------------------------------------- */
+
+/* The tile edge of an emitted permutation: 32 x 32 doubles of each side
+ * take 16 KiB together, within any L1 data cache. */
+#define PERMUTE_TILE_TEXT "32"
 
 static const char *tr(int t)
 {
@@ -388,41 +485,125 @@ static void put_args(const emitter *e, const tc_operand *a, int from, int to)
     }
 }
 
+/* Whether index i is contracted and looped. */
+static int contracted_loop(const emitter *e, int p)
+{
+    return e->c->index[e->alg->loop[p]].role == TC_ROLE_CONTRACTED;
+}
+
+/* "i == 0 && j == 0": the looped contracted indices all at their first
+ * value; 0 (nothing written) when no contracted index is looped. */
+static int put_first_iteration(const emitter *e, int write)
+{
+    int any = 0;
+    for (int p = 0; p < e->alg->nloops; p++)
+        if (contracted_loop(e, p)) {
+            if (write)
+                fprintf(e->out, "%s%s == 0", any ? " && " : "", e->var[e->alg->loop[p]]);
+            any = 1;
+        }
+    return any;
+}
+
+/* The beta a kernel call applies (algorithm.h), as text into buf: where the
+ * kernel owns beta, the kernel's on the first contracted iteration and 1
+ * after it; else 1, C being scaled before the loops. *cond is set when it
+ * depends on the iteration: then the text is the first iteration's. */
+static const char *kernel_beta(const emitter *e, char *buf, size_t n, int *cond)
+{
+    double kb = tc_alg_kernel_beta(e->alg, e->c);
+    *cond = 0;
+    if (!tc_alg_kernel_owns_beta(e->alg) || kb == 1.0)
+        return "1.0";
+    *cond = put_first_iteration(e, 0);
+    return kb == e->c->beta && kb != 0.0 ? "beta" : number(kb, buf, n);
+}
+
+/* The beta argument of dgemv and dgemm: "beta", "0.0", "(k == 0 ? beta : 1.0)". */
+static void put_kernel_beta(const emitter *e)
+{
+    char num[64];
+    int cond;
+    const char *b = kernel_beta(e, num, sizeof num, &cond);
+    if (!cond) {
+        put(e, b);
+        return;
+    }
+    put(e, "(");
+    put_first_iteration(e, 1);
+    fprintf(e->out, " ? %s : 1.0)", b);
+}
+
+/* The ddot statement: "C[x] += alpha * cblas_ddot(...)", or with beta owned
+ * "C[x] = alpha * cblas_ddot(...) + beta * C[x]"; beta 0 does not read C. */
+static void emit_ddot(const emitter *e, const tc_call *k)
+{
+    const tc_operand *a = k->arg;
+    char num[64];
+    int cond;
+    const char *b = kernel_beta(e, num, sizeof num, &cond);
+    int zero = strcmp(b, "0.0") == 0;
+    put_element(e, &a[2]);
+    put(e, strcmp(b, "1.0") == 0 ? " += " : " = ");
+    put(e, "alpha * cblas_ddot(");
+    put_dim(e, k, k->dim_n);
+    put_args(e, a, 0, 1);
+    put(e, ")");
+    if (cond) { /* " + (k == 0 ? 0.0 : C[x])", " + (k == 0 ? beta : 1.0) * C[x]" */
+        put(e, " + (");
+        put_first_iteration(e, 1);
+        fprintf(e->out, " ? %s : ", b);
+        if (!zero)
+            put(e, "1.0) * ");
+        put_element(e, &a[2]);
+        put(e, zero ? ")" : "");
+    } else if (strcmp(b, "beta") == 0) {
+        put(e, " + beta * ");
+        put_element(e, &a[2]);
+    }
+    put(e, ";\n");
+}
+
 static void emit_call(const emitter *e, const tc_call *k, int level)
 {
     const tc_operand *a = k->arg;
-    const char *m = k->dim_m >= 0 ? e->size[k->dim_m] : "";
-    const char *nn = k->dim_n >= 0 ? e->size[k->dim_n] : "";
-    const char *kk = k->dim_k >= 0 ? e->size[k->dim_k] : "";
     FILE *out = e->out;
     indent(e, level);
     switch (k->kernel) {
     case TC_KERNEL_DDOT:
-        put_element(e, &a[2]);
-        fprintf(out, " += alpha * cblas_ddot(%s", nn);
-        put_args(e, a, 0, 1);
-        put(e, ");\n");
+        emit_ddot(e, k);
         break;
     case TC_KERNEL_DAXPY:
-        fprintf(out, "cblas_daxpy(%s, alpha * ", nn);
+        put(e, "cblas_daxpy(");
+        put_dim(e, k, k->dim_n);
+        put(e, ", alpha * ");
         put_element(e, &a[0]);
         put_args(e, a, 1, 2);
         put(e, ");\n");
         break;
     case TC_KERNEL_DGEMV:
-        fprintf(out, "cblas_dgemv(CblasColMajor, %s, %s, %s, alpha", tr(k->trans_a), m, nn);
+        fprintf(out, "cblas_dgemv(CblasColMajor, %s, ", tr(k->trans_a));
+        put_dim(e, k, k->dim_m);
+        put(e, ", ");
+        put_dim(e, k, k->dim_n);
+        put(e, ", alpha");
         put_args(e, a, 0, 0);
         put(e, ",\n");
         indent(e, level + 3);
         put_address(e, &a[1]);
         put(e, ", ");
         put_ld(e, &a[1]);
-        put(e, ", 1.0");
+        put(e, ", ");
+        put_kernel_beta(e);
         put_args(e, a, 2, 2);
         put(e, ");\n");
         break;
     case TC_KERNEL_DGER:
-        fprintf(out, "cblas_dger(CblasColMajor, %s, %s, alpha", m, nn);
+        put(e, "cblas_dger(CblasColMajor, ");
+        put_dim(e, k, k->dim_m);
+        put(e, ", ");
+        put_dim(e, k, k->dim_n);
+        put(e, ", alpha");
         put_args(e, a, 0, 0);
         put(e, ",\n");
         indent(e, level + 3);
@@ -433,14 +614,19 @@ static void emit_call(const emitter *e, const tc_call *k, int level)
         put(e, ");\n");
         break;
     case TC_KERNEL_DGEMM:
-        fprintf(out, "cblas_dgemm(CblasColMajor, %s, %s, %s, %s, %s,\n", tr(k->trans_a),
-                tr(k->trans_b), m, nn, kk);
+        fprintf(out, "cblas_dgemm(CblasColMajor, %s, %s, ", tr(k->trans_a), tr(k->trans_b));
+        put_dim(e, k, k->dim_m);
+        put(e, ", ");
+        put_dim(e, k, k->dim_n);
+        put(e, ", ");
+        put_dim(e, k, k->dim_k);
+        put(e, ",\n");
         indent(e, level + 3);
         put(e, "alpha");
         put_args(e, a, 0, 1);
         put(e, ",\n");
         indent(e, level + 3);
-        put(e, "1.0");
+        put_kernel_beta(e);
         put_args(e, a, 2, 2);
         put(e, ");\n");
         break;
@@ -449,11 +635,86 @@ static void emit_call(const emitter *e, const tc_call *k, int level)
     }
 }
 
-static void emit_copy(emitter *e, const tc_copy *cp, int level)
+/* "for (long v = from; v < N_v[ && v < bound]; v += step)" on its own line. */
+static void put_for(const emitter *e, int level, const char *v, const char *from,
+                    const char *n, const char *tile, const char *step)
+{
+    indent(e, level);
+    fprintf(e->out, "for (long %s = %s; %s < %s", v, from, v, n);
+    if (tile)
+        fprintf(e->out, " && %s < %s + %s", v, tile, PERMUTE_TILE_TEXT);
+    fprintf(e->out, "; %s%s)\n", v, step ? step : "++");
+}
+
+/*
+ * A whole-tensor permutation (the permuted family): an input permuted into
+ * its temporary before the loops, or C's temporary permuted back after
+ * them, C = tmpC + beta * C. One loop per index, the destination's last
+ * index outermost. When the unit-stride indices of the two sides differ,
+ * those two are walked in tiles of 32 x 32, which fit in L1, so that reads
+ * and writes both use whole cache lines (docs/design.md §4).
+ */
+static void emit_permutation(emitter *e, const tc_copy *cp, int level)
 {
     const tc_contraction *c = e->c;
+    int t = cp->slice.tensor, temp = TC_BASE_TEMP + cp->temp;
+    int src = cp->dir == TC_COPY_IN ? t : temp, dst = cp->dir == TC_COPY_IN ? temp : t;
+    layout ls = layout_of(e, src), ld = layout_of(e, dst);
+    int su = ls.index[0], du = ld.index[0];
+    FILE *out = e->out;
+    double beta = cp->dir == TC_COPY_OUT ? c->beta : 0.0;
+    const layout *tl = cp->dir == TC_COPY_IN ? &ld : &ls;
+    indent(e, level);
+    fprintf(out, "/* %s: ", base_name(e, temp));
+    comment_tensor(e, t);
+    put(e, " ordered ");
+    for (int k = 0; k < tl->rank; k++) {
+        put(e, k ? "," : "");
+        comment_text(out, e->user.index[tl->index[k]].name);
+    }
+    put(e, ", the dgemm's layout");
+    if (cp->dir == TC_COPY_OUT)
+        put(e, beta == 0.0 ? "; C = tmpC" : beta == 1.0 ? "; C += tmpC" : "; C = tmpC + beta * C");
+    put(e, " */\n");
+    for (int k = ld.rank - 1; k >= 1; k--) {
+        int i = ld.index[k];
+        if (i != su)
+            put_for(e, level++, e->var[i], "0", e->size[i], NULL, NULL);
+    }
+    if (su != du) {
+        put_for(e, level++, e->tile[su], "0", e->size[su], NULL, " += " PERMUTE_TILE_TEXT);
+        put_for(e, level++, e->tile[du], "0", e->size[du], NULL, " += " PERMUTE_TILE_TEXT);
+        put_for(e, level++, e->var[su], e->tile[su], e->size[su], e->tile[su], NULL);
+        put_for(e, level++, e->var[du], e->tile[du], e->size[du], e->tile[du], NULL);
+    } else {
+        put_for(e, level++, e->var[du], "0", e->size[du], NULL, NULL);
+    }
+    int use[TC_MAX_INDICES] = {0};
+    for (int i = 0; i < c->nindex; i++)
+        use[i] = 1;
+    indent(e, level);
+    fprintf(out, "%s[", base_name(e, dst));
+    put_offset(e, dst, use);
+    fprintf(out, "] %s %s[", beta == 1.0 ? "+=" : "=", base_name(e, src));
+    put_offset(e, src, use);
+    put(e, "]");
+    if (beta != 0.0 && beta != 1.0) {
+        fprintf(out, " + beta * %s[", base_name(e, dst));
+        put_offset(e, dst, use);
+        put(e, "]");
+    }
+    put(e, ";\n");
+}
+
+static void emit_copy(emitter *e, const tc_copy *cp, int level)
+{
+    if (cp->whole) {
+        emit_permutation(e, cp, level);
+        return;
+    }
+    const tc_contraction *c = e->c;
     const tc_operand *s = &cp->slice;
-    const char *tmp = base_name(&(tc_operand){.base = TC_BASE_TEMP, .tensor = s->tensor});
+    const char *tmp = base_name(e, TC_BASE_TEMP + cp->temp);
     const char *tensor = s->tensor == TC_A ? "A" : s->tensor == TC_B ? "B" : "C";
     FILE *out = e->out;
     int use[TC_MAX_INDICES] = {0};
@@ -514,19 +775,6 @@ static void emit_list(emitter *e, const tc_node *n, int level)
     }
 }
 
-/* "T[a,e,i,m]" in the user's names, into a comment. */
-static void comment_tensor(const emitter *e, int t)
-{
-    const tc_tensor *x = &e->user.tensor[t];
-    comment_text(e->out, x->name);
-    put(e, "[");
-    for (int k = 0; k < x->rank; k++) {
-        put(e, k ? "," : "");
-        comment_text(e->out, e->user.index[x->index[k]].name);
-    }
-    put(e, "]");
-}
-
 /* The normal form (sizes = 0) or the sizes of the user's contraction, into
  * a comment. */
 static void comment_contraction(emitter *e, int sizes)
@@ -544,24 +792,6 @@ static void comment_contraction(emitter *e, int sizes)
         tc_contraction_format(&e->user, text, n + 1);
     comment_text(e->out, text);
     free(text);
-}
-
-/* A double literal that reads back exactly: "1.0", "-0.5",
- * "0.10000000000000001" (the caller is in the C locale). */
-static const char *number(double x, char *buf, size_t n)
-{
-    snprintf(buf, n, "%.17g", x);
-    for (int p = 1; p <= 17; p++) { /* the shortest exact form */
-        char s[64];
-        snprintf(s, sizeof s, "%.*g", p, x);
-        if (strtod(s, NULL) == x) {
-            snprintf(buf, n, "%s", s);
-            break;
-        }
-    }
-    if (!strpbrk(buf, ".eEni"))
-        snprintf(buf + strlen(buf), n - strlen(buf), ".0");
-    return buf;
 }
 
 /* Header lines from text: " *   " + each line of it; a line longer than
@@ -642,9 +872,9 @@ void tc_emit_includes(FILE *out)
           out);
 }
 
-static const char *temp_name(const tc_temp *tp)
+static const char *temp_name(const emitter *e, int t)
 {
-    return base_name(&(tc_operand){.base = TC_BASE_TEMP, .tensor = tp->tensor});
+    return base_name(e, TC_BASE_TEMP + t);
 }
 
 /* The comment above the function, and its signature. */
@@ -717,18 +947,18 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
         const tc_call *k = n->call;
         const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
         for (int d = 0; d < 3; d++)
-            if (dims[d] >= 0)
-                add_unique(list, count, &dims[d], 1);
+            if (dims[d] >= 0) {
+                int g[TC_MAX_RANK];
+                add_unique(list, count, g, dim_group(k, dims[d], g));
+            }
         for (int a = 0; a < 3; a++) {
             const tc_operand *op = &k->arg[a];
-            if (op->rank == 0 || op->base >= TC_BASE_TEMP)
-                continue; /* temporaries' strides are kernel dimensions */
-            const tc_tensor *x = &e->c->tensor[op->base];
-            int dim = op->dim[op->rank == 2 ? 1 : 0], j = 0;
-            while (j < x->rank && x->index[j] != dim)
-                j++;
-            if (j > 0 && j < x->rank)
-                add_unique(list, count, x->index, j);
+            if (op->rank == 0)
+                continue;
+            layout l = layout_of(e, op->base);
+            int j = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
+            if (j > 0)
+                add_unique(list, count, l.index, j);
         }
     }
 }
@@ -810,19 +1040,21 @@ static void emit_temporaries(const emitter *e)
 {
     const tc_algorithm *alg = e->alg;
     FILE *out = e->out;
-    for (int t = 0; t < alg->ntemps; t++)
-        fprintf(out, "    double *%s = malloc(sizeof(double) * %s * %s);\n",
-                temp_name(&alg->temp[t]), e->size[alg->temp[t].dim[0]],
-                e->size[alg->temp[t].dim[1]]);
+    for (int t = 0; t < alg->ntemps; t++) {
+        layout l = layout_of(e, TC_BASE_TEMP + t);
+        fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
+        put_product1(e, l.index, l.rank);
+        put(e, ");\n");
+    }
     if (alg->ntemps == 1) {
-        fprintf(out, "    if (!%s)\n        return -1;\n", temp_name(&alg->temp[0]));
+        fprintf(out, "    if (!%s)\n        return -1;\n", temp_name(e, 0));
     } else if (alg->ntemps) {
         fputs("    if (", out);
         for (int t = 0; t < alg->ntemps; t++)
-            fprintf(out, "%s!%s", t ? " || " : "", temp_name(&alg->temp[t]));
+            fprintf(out, "%s!%s", t ? " || " : "", temp_name(e, t));
         fputs(") {\n", out);
         for (int t = 0; t < alg->ntemps; t++)
-            fprintf(out, "        free(%s);\n", temp_name(&alg->temp[t]));
+            fprintf(out, "        free(%s);\n", temp_name(e, t));
         fputs("        return -1;\n    }\n", out);
     }
 }
@@ -837,14 +1069,15 @@ static void emit_function(emitter *e, const char *fname)
     emit_constants(e);
     emit_temporaries(e);
     fputs("\n", out);
-    emit_beta(e, 1);
-    if (e->c->beta != 1.0)
+    if (tc_alg_needs_beta_pass(alg, e->c)) {
+        emit_beta(e, 1);
         fputs("\n", out);
+    }
     emit_list(e, alg->body, 1);
     if (alg->ntemps)
         fputs("\n", out);
     for (int t = 0; t < alg->ntemps; t++)
-        fprintf(out, "    free(%s);\n", temp_name(&alg->temp[t]));
+        fprintf(out, "    free(%s);\n", temp_name(e, t));
     fputs("    return 0;\n}\n", out);
 }
 

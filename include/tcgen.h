@@ -80,10 +80,9 @@ typedef struct tc_plan tc_plan;
 #define TC_WISDOM_ONLY 0x4u /* use only remembered decisions: no benchmarking;
                                fails with TC_EINPUT when nothing is known     */
 #define TC_ROW_MAJOR   0x8u /* tensors are row-major (C order)                */
-#define TC_EMITTABLE   0x10u /* rank only algorithms tc_plan_emit_c can write:
-                               without it the fused and permuted families
-                               are ranked too (tc_execute runs them all;
-                               the emitter does not write them yet)     */
+#define TC_EMITTABLE   0x10u /* accepted for compatibility: every algorithm
+                               ranked can be emitted (0.x plans without it
+                               could not be)                             */
 
 /*
  * Plans `contraction` ("C[a,b,c] = A[a,i] * B[i,b,c]", or compact
@@ -129,9 +128,7 @@ TC_API const char *tc_plan_origin(const tc_plan *p);
  * (FUNCTION NULL: "contraction") and a header comment naming the
  * contraction, sizes, layout, predicted time, runner-ups, BLAS library and
  * machine. Returns TC_EUSAGE (NULL plan or out, a function name that is
- * not a usable C identifier, or a plan made without TC_EMITTABLE whose
- * algorithm is of the fused or permuted family) or TC_ERESOURCE (write
- * error).
+ * not a usable C identifier) or TC_ERESOURCE (write error).
  */
 TC_API tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *function);
 

@@ -178,12 +178,10 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
     return TC_OK;
 }
 
-/* The families ranked: the options' (all by default), only those the
- * emitter writes under TC_EMITTABLE. */
-static unsigned families(unsigned flags, const tc_plan_options *o)
+/* The families ranked: the options' (all by default). */
+static unsigned families(const tc_plan_options *o)
 {
-    unsigned f = o->families ? o->families : TC_FAMILY_MASK_ALL;
-    return flags & TC_EMITTABLE ? f & TC_EMIT_FAMILIES : f;
+    return o->families ? o->families : TC_FAMILY_MASK_ALL;
 }
 
 static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
@@ -215,7 +213,7 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     tc_plan_machine_signature(&hw, p->machine, sizeof p->machine);
     tc_status s = tc_plan_blas_load(o, &p->blas, err);
     if (s == TC_OK)
-        s = tc_gen_enumerate_families(&p->c, TC_KERNEL_MASK_ALL, families(flags, o), &p->set,
+        s = tc_gen_enumerate_families(&p->c, TC_KERNEL_MASK_ALL, families(o), &p->set,
                                       err);
     if (s != TC_OK) {
         tc_plan_destroy(p);

@@ -49,11 +49,6 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
                           tc_contraction *user, tc_contraction *storage, int *which,
                           tc_error *err);
 
-/* The families tc_plan_emit can write: the dissertation's (the fused and
- * permuted families are ranked and executed, not yet emitted). TC_EMITTABLE
- * ranks only these; the main job plans with it. */
-#define TC_EMIT_FAMILIES (1u << TC_FAMILY_PAPER)
-
 /* What the plan's time is: "predicted", "measured" or "remembered"
  * (NULL for a NULL plan). */
 const char *tc_plan_time_kind(const tc_plan *p);

@@ -56,11 +56,6 @@ tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt, 
 {
     if (!p || !out)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_emit: NULL argument");
-    if (!(TC_EMIT_FAMILIES & (1u << p->alg->family)))
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "cannot emit %s: the emitter writes the dissertation's family "
-                            "only (tc_execute runs it); plan with TC_EMITTABLE to emit",
-                            p->alg->name);
     tc_emit_options o;
     memset(&o, 0, sizeof o);
     if (opt)

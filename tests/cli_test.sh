@@ -4,12 +4,8 @@
 set -u
 TCGEN=${TCGEN:-build/tcgen}
 DATA=${TC_TEST_DATA:-tests/data}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
 
 # expect STATUS STDERR-SUBSTRING -- ARGS...
 expect() {
@@ -152,7 +148,10 @@ grep -q "^[0-9]*	(bc)-dgemm	dgemm	" "$tmp/out" && ok || bad "predict: no fused (
 expect 0 "" -- explain "$Q" a=b=c=d=e=f=6 'A^B^C^-dgemm' --reps 1 --format table
 grep -q "^case .*: copy B\[:,:,:,:\] -> T2 steady" "$tmp/out" && ok || bad "explain: a whole permutation's case"
 expect 2 "unknown family 'some'" -- predict "$P" a=b=c=24,i=8 --family some
-expect 2 "the main job emits the paper family only for now" -- "$P" a=b=c=24,i=8 --family all
+for fam in all:41 paper:36; do
+    expect 0 "" -- "$P" a=b=c=24,i=8 --family "${fam%:*}"
+    grep -q "ranked  *${fam#*:} algorithms" "$tmp/out" && ok || bad "main job --family ${fam%:*}: not ${fam#*:} ranked"
+done
 for m in warm access prefetch failures full; do
     expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "$m" --kernels dgemm,dger --family paper --format tsv
     [ "$(grep -vc '^#\|^rank' "$tmp/out")" -eq 6 ] && grep -q "model $m," "$tmp/out" && ok || bad "predict --model $m"
@@ -289,5 +288,4 @@ echo previous > "$tmp/keep.c"
 [ $? -eq 3 ] && [ "$(cat "$tmp/keep.c")" = previous ] && ok || bad "-o under ulimit -f: file not intact"
 ls "$tmp" | grep -q "keep.c.tmp" && bad "-o under ulimit -f left a temporary" || ok
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "cli"

@@ -9,14 +9,10 @@ set -u
 TCGEN=${TCGEN:-build/tcgen}
 CC=${CC:-cc}
 MAKE=${MAKE:-make}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 export TCGEN_THREADS=1
 
-inc=$(dirname "$(ls /usr/include/*/openblas*/cblas.h /usr/include/openblas/cblas.h 2>/dev/null | head -1)")
+inc=$(cblas_include)
 FC=$(command -v gfortran || true)
 [ -n "$FC" ] || echo "emit_test: gfortran not found: the Fortran checks are skipped" >&2
 FFLAGS="-std=f2003 -Wall -Wextra -pedantic -Werror"
@@ -104,10 +100,16 @@ grep -q predicting "$tmp/err" && bad "--fortran, long --function: ranked first" 
 [ $? -eq 2 ] && [ ! -e "$tmp/same" ] && ok || bad "--fortran and -o the same file: refused expected"
 [ ! -e "$tmp/f.c" ] && [ ! -e "$tmp/f.f90" ] && ok || bad "a refused run wrote a file"
 
-# ---- a name `list` shows from another family: said so, not "no algorithm named"
-"$TCGEN" emit 'C[a,b,c] = A[a,i] * B[i,b,c]' a=b=c=8,i=4 --algorithm '(bc)-dgemm' 2>"$tmp/err" >/dev/null
-[ $? -eq 1 ] && ok || bad "emit of a fused algorithm: exit status 1 expected"
-has "$tmp/err" "'\(bc\)-dgemm' is of the fused family, which emit does not write" "emit of a fused algorithm: the message"
+# ---- the wider families: one dgemm over b*c, no pass over C; a permutation
+"$TCGEN" emit 'C[a,b,c] = A[a,i] * B[i,b,c]' a=b=c=8,i=4 --algorithm '(bc)-dgemm' >"$tmp/f.c" 2>"$tmp/err"
+[ $? -eq 0 ] && ok || bad "emit of a fused algorithm: exit status 0 expected: $(cat "$tmp/err")"
+has "$tmp/f.c" "N_a, N_b \* N_c, N_i," "emit of (bc)-dgemm: n = b*c"
+grep -q "C\[pos\]" "$tmp/f.c" && bad "emit of (bc)-dgemm: a pass over C" || ok
+"$TCGEN" emit 'C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]' a=b=c=d=e=f=4 --algorithm 'A^B^C^-dgemm' \
+    >"$tmp/p.c" 2>"$tmp/err" && ok || bad "emit of A^B^C^-dgemm: $(cat "$tmp/err")"
+has "$tmp/p.c" "tmpA\[" "emit of A^B^C^-dgemm: A permuted"
+$CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
+    && ok || bad "emit of A^B^C^-dgemm does not compile: $(head -c 300 "$tmp/cc")"
 
 # ---- written only when the C was; a failure leaves the previous module
 echo previous >"$tmp/keep.f90"
@@ -135,5 +137,4 @@ if [ -n "$FC" ]; then
         bad "examples/fortran/main.F90 declares an interface by hand" || ok
 fi
 
-echo "emit: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "emit"

@@ -108,7 +108,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
         other_sizes(&storage, &run);
     tc_algorithm_set *set = NULL;
     tc_error e;
-    if (tc_gen_enumerate(c, mask, &set, &e) != TC_OK)
+    if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK)
         return -1;
     if (max > 1) { /* keep max of each kernel, its first and last included */
         int kept = 0;

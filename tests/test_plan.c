@@ -1036,8 +1036,9 @@ static char *emit_text(const tc_plan *p, const char *fn, tc_status *s)
     return buf;
 }
 
-/* A plan of the permuted family executes right and is not emitted (the
- * emitter writes the paper's family only): TC_EUSAGE, nothing written. */
+/* A plan of the permuted family executes right and is emitted as the
+ * permutations and one dgemm, with no pass over C before it (beta is the
+ * dgemm's and the permutation back's); TC_EMITTABLE changes nothing. */
 static void test_emit_other_family(void)
 {
     tc_wisdom_forget();
@@ -1047,28 +1048,24 @@ static void test_emit_other_family(void)
     tc_plan_options o = tc_plan_options_default();
     o.families = 1u << TC_FAMILY_PERMUTED;
     tc_error err;
-    tc_plan *p = tc_plan_create_with(&c, TC_ESTIMATE, &o, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NOT_NULL(strchr(tc_plan_algorithm(p), '^'));
-    CU_ASSERT(exec_vs_reference(p, text, sizes, 5) <= TOL);
-    FILE *f = tmpfile();
-    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-    CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, NULL), TC_EUSAGE);
-    CU_ASSERT_EQUAL(ftell(f), 0);
-    fclose(f);
-    tc_plan_destroy(p);
-    /* with TC_EMITTABLE nothing of that family is ranked */
-    p = tc_plan_create_with(&c, TC_ESTIMATE | TC_EMITTABLE, &o, &err);
-    CU_ASSERT_PTR_NULL(p);
-    tc_plan_destroy(p);
-    o.families = 0;
-    p = tc_plan_create_with(&c, TC_ESTIMATE | TC_EMITTABLE, &o, &err);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
-    CU_ASSERT_PTR_NULL(strchr(tc_plan_algorithm(p), '^'));
-    f = tmpfile();
-    CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, NULL), TC_OK);
-    fclose(f);
-    tc_plan_destroy(p);
+    for (unsigned flags = TC_ESTIMATE; flags <= (TC_ESTIMATE | TC_EMITTABLE);
+         flags += TC_EMITTABLE) {
+        tc_plan *p = tc_plan_create_with(&c, flags, &o, &err);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_PTR_NOT_NULL(strchr(tc_plan_algorithm(p), '^'));
+        CU_ASSERT(exec_vs_reference(p, text, sizes, 5) <= TOL);
+        FILE *f = tmpfile();
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, NULL), TC_OK);
+        char *code = tc_test_slurp(f);
+        fclose(f);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(code);
+        CU_ASSERT_PTR_NOT_NULL(strstr(code, "cblas_dgemm("));
+        CU_ASSERT_PTR_NOT_NULL(strstr(code, "tmp"));
+        CU_ASSERT_PTR_NULL(strstr(code, "C[pos]"));
+        free(code);
+        tc_plan_destroy(p);
+    }
 }
 
 static void test_emit(void)
@@ -1480,7 +1477,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "row-major: 2 indices, non-square", test_row_major_2d) ||
         !CU_add_test(s, "row-major: 3 indices, +=, permuted", test_row_major_3d) ||
         !CU_add_test(s, "emit: text, function names, NULLs", test_emit) ||
-        !CU_add_test(s, "emit: a permuted plan runs, is not emitted", test_emit_other_family) ||
+        !CU_add_test(s, "emit: a permuted plan runs and is emitted", test_emit_other_family) ||
         !CU_add_test(s, "accessors and execute on NULL", test_null_accessors) ||
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",

@@ -36,10 +36,6 @@ int contraction(const double *A, const double *B, double *C)
     if (!tmpA)
         return -1;
 
-    /* C = 0 before accumulating (beta = 0) */
-    for (long pos = 0; pos < N_a * N_b * N_c; pos++)
-        C[pos] = 0.0;
-
     for (long i = 0; i < N_i; i++) {
         /* copy A[i,:,:] into tmpA (j x a): the slice has no stride-1 dimension */
         for (long a = 0; a < N_a; a++)
@@ -48,7 +44,7 @@ int contraction(const double *A, const double *B, double *C)
         for (long c = 0; c < N_c; c++) {
             cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, N_a, N_b, N_j,
                         alpha, tmpA, N_j, &B[N_j * N_b * i + N_j * N_b * N_i * c], N_j,
-                        1.0, &C[N_a * N_b * c], N_a);
+                        (i == 0 ? 0.0 : 1.0), &C[N_a * N_b * c], N_a);
         }
     }
 
