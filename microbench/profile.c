@@ -132,7 +132,10 @@ void tc_mb_profile_choose(tc_mb_profile *p)
         tc_cache_level l = d->level[k];
         tc_mb_level_source src = TC_LEVEL_DETECTED;
         int last = k == d->nlevels - 1;
-        int64_t m = last ? p->llc_measured : k < x->nlevels ? x->bytes[k] : 0;
+        /* the last level: its own measurement, else the scan's level */
+        int64_t m = last && p->llc_measured > 0 ? p->llc_measured
+                    : k < x->nlevels             ? x->bytes[k]
+                                                 : 0;
         if (m > 0) {
             double ratio = (double)m / (double)l.bytes;
             if (ratio > DISAGREE || ratio < 1.0 / DISAGREE) {

@@ -252,9 +252,15 @@ static void test_choose(void)
     CU_ASSERT_EQUAL(p.used.llc_bytes, 532676608);
     CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_DETECTED);
 
-    p.llc_measured = 0; /* could not tell: the detected size */
+    p.llc_measured = 0; /* no plateau to memory: the scan's last level, 14 MiB */
+    tc_mb_profile_choose(&p);
+    CU_ASSERT_EQUAL(p.used.llc_bytes, 14680064);
+    CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_MEASURED);
+
+    p.xray.nlevels = 2; /* nor a third level in the scan: the detected size */
     tc_mb_profile_choose(&p);
     CU_ASSERT_EQUAL(p.used.llc_bytes, 532676608);
+    p.xray.nlevels = 3;
 
     p.llc_measured = 512 << 10; /* measured below the L2: the level is dropped */
     tc_mb_profile_choose(&p);
