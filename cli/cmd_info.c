@@ -343,6 +343,7 @@ static void print_rows(const info *in, FILE *out, tc_format f)
        p->xray.line_bytes);
     kv(out, f, "measured_levels", "%d", p->xray.nlevels);
     kv(out, f, "stream_prefetch_lines", "%d", p->stream_lines);
+    kv(out, f, "tlb_pages", "%lld (4 KiB pages the TLB keeps)", (long long)p->tlb_pages);
     kv(out, f, "peak_gflops", "%.4g (dgemm, one thread)", p->peak_flops * 1e-9);
     kv(out, f, "memory_gb_per_s", "%.4g (streaming read, one thread)",
        p->memory_bandwidth * 1e-9);
@@ -426,10 +427,11 @@ static void print_json(const info *in, FILE *out)
                 x->bytes[k], x->latency_ns[k]);
     fprintf(out,
             "],\n    \"memory_latency_ns\": %.6g,\n    \"stream_prefetch_lines\": %d,\n"
+            "    \"tlb_pages\": %" PRId64 ",\n"
             "    \"peak_flops\": %.6g,\n    \"memory_bytes_per_s\": %.6g,\n"
             "    \"seconds\": %.6g\n  },\n",
-            x->latency_ns[x->nlevels], p->stream_lines, p->peak_flops, p->memory_bandwidth,
-            p->measure_seconds);
+            x->latency_ns[x->nlevels], p->stream_lines, p->tlb_pages, p->peak_flops,
+            p->memory_bandwidth, p->measure_seconds);
     fputs("  \"notes\": [", out);
     int first = 1;
     char note[2 * TC_ERROR_MESSAGE_MAX];

@@ -21,6 +21,7 @@
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
+#include "microbench/tlb.h"
 #include "runtime/file.h"
 
 #define PROFILE_MAGIC "tcgen-profile"
@@ -231,8 +232,8 @@ size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n)
         put(&o, "measured %lld %.17g\n", (long long)x->bytes[k], x->latency_ns[k]);
     put(&o, "memory_latency_ns %.17g\nmeasured_llc %lld\n", x->latency_ns[x->nlevels],
         (long long)p->llc_measured);
-    put(&o, "stream_lines %d\ntimer_resolution_s %.17g\ntimer_overhead_s %.17g\n",
-        p->stream_lines, p->timer_resolution_s, p->timer_overhead_s);
+    put(&o, "stream_lines %d\ntlb_pages %lld\ntimer_resolution_s %.17g\ntimer_overhead_s %.17g\n",
+        p->stream_lines, (long long)p->tlb_pages, p->timer_resolution_s, p->timer_overhead_s);
     put(&o, "peak_flops %.17g\nmemory_bandwidth %.17g\n", p->peak_flops, p->memory_bandwidth);
     size_t body = o.len;
     if (body < n)
@@ -313,7 +314,8 @@ enum {
     HAVE_AT = 1 << 4, HAVE_SECONDS = 1 << 5, HAVE_CPU = 1 << 6, HAVE_CPUS = 1 << 7,
     HAVE_DSOURCE = 1 << 8, HAVE_DLINE = 1 << 9, HAVE_MLINE = 1 << 10, HAVE_MSECONDS = 1 << 11,
     HAVE_MEMLAT = 1 << 12, HAVE_STREAM = 1 << 13, HAVE_RES = 1 << 14, HAVE_OVER = 1 << 15,
-    HAVE_PEAK = 1 << 16, HAVE_BW = 1 << 17, HAVE_LLC = 1 << 18, HAVE_ALL = (1 << 19) - 1
+    HAVE_PEAK = 1 << 16, HAVE_BW = 1 << 17, HAVE_LLC = 1 << 18, HAVE_TLB = 1 << 19,
+    HAVE_ALL = (1 << 20) - 1
 };
 
 static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, unsigned *have,
@@ -393,6 +395,12 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
     } else if (strcmp(key, "stream_lines") == 0) {
         bit = HAVE_STREAM;
         bad = read_int(v, 0, 4096, &p->stream_lines);
+    } else if (strcmp(key, "tlb_pages") == 0) {
+        long long n;
+        bit = HAVE_TLB;
+        bad = read_ll(v, 0, TC_MB_TLB_MAX_PAGES, &n) != 0 || strchr(v, ' ');
+        if (!bad)
+            p->tlb_pages = n;
     } else if (strcmp(key, "timer_resolution_s") == 0) {
         bit = HAVE_RES;
         bad = read_double(v, 0.0, 1.0, &p->timer_resolution_s);

@@ -49,6 +49,8 @@ typedef struct tc_mb_profile {
     tc_mb_level_source source[TC_MB_MAX_LEVELS]; /* per level of used */
     int stream_lines;                  /* lines a unit-stride stream is fetched
                                           ahead (0: no stream prefetch seen) */
+    int64_t tlb_pages;                 /* 4 KiB pages the TLB keeps (tlb.h;
+                                          0: no step seen) */
     double timer_resolution_s, timer_overhead_s;
     double peak_flops;                 /* one thread, dgemm, flop/s */
     double memory_bandwidth;           /* one thread, streaming read, bytes/s */

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "ast/error.h"
+#include "microbench/tlb.h"
 #include "microbench/touch.h"
 #include "runtime/memory.h"
 
@@ -226,6 +227,7 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
 
     report(progress, data, "stream prefetch", 1);
     p->stream_lines = measure_stream(p->used.line_bytes);
+    p->tlb_pages = tc_mb_tlb_measure();
     report(progress, data, "memory bandwidth", 2);
     st = measure_bandwidth(p->used.llc_bytes, &p->memory_bandwidth, err);
     if (st != TC_OK)

@@ -25,6 +25,7 @@
 #include "ast/error.h"
 #include "microbench/memo.h"
 #include "microbench/pool.h"
+#include "microbench/tlb.h"
 #include "microbench/touch.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
@@ -45,6 +46,7 @@ struct tc_mb_sampler {
     int64_t timed, reused;
     int64_t pool_bytes;
     double checksum;      /* written operands after the last case timed */
+    tc_mb_pages tlb;      /* pages touched to evict translations (tlb.h) */
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
 };
@@ -66,13 +68,13 @@ typedef struct prepared {
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
 
 /* One step of a case's setup as run (place()). */
-enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT };
+enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB };
 typedef struct step {
     int kind;
     int operand; /* all but EVICT */
     int level;   /* the level placed in; EVICT: levels above it are evicted */
 } step;
-#define MAX_STEPS (TC_MB_MAX_SETUP + TC_MB_MAX_OPERANDS + TC_MB_MAX_LEVELS + 1)
+#define MAX_STEPS (TC_MB_MAX_SETUP + TC_MB_MAX_OPERANDS + TC_MB_MAX_LEVELS + 2)
 
 struct tc_mb_sampler;
 static int place(const struct tc_mb_sampler *s, const tc_mb_case *cs, const struct prepared *p,
@@ -407,29 +409,53 @@ static int64_t evict_elements(const tc_mb_sampler *s, int k)
     return e < cap ? e : cap;
 }
 
+/* Pages a reuse distance of `distance` elements spans, taking the data
+ * between two uses as sparse as op: a matrix whose columns lie a page or
+ * more apart uses one column's run per page, a vector strided by a page
+ * or more one element; dense data fills its pages. */
+static int64_t distance_pages(const tc_operand *op, int64_t distance)
+{
+    const int64_t page = 4096 / (int64_t)sizeof(double);
+    int64_t used = page; /* elements per page */
+    if (op->rank >= 1 && op->stride[0] >= page)
+        used = 1;
+    else if (op->rank == 2 && op->stride[1] >= page && op->stride[0] == 1)
+        used = op->extent[0] < page ? op->extent[0] : page;
+    return distance / (used > 0 ? used : 1);
+}
+
 /*
  * The setup of cs as steps: its operand and prefetch entries grouped by
  * the level their distances reach, deepest first - the operands a
  * truncated list left out (their distances are beyond every level) in
  * memory; memory: flushed (or, in remote mode, touched and then evicted
  * from every level); level k > 0: touched, then levels above evicted; L1:
- * touched. Returns the number of steps.
+ * touched. After the shallowest level holding an operand whose distance
+ * spans more pages than the TLB keeps, the TLB is evicted (tlb.h): the
+ * operands placed so far lose their translations, later ones keep them.
+ * Returns the number of steps.
  */
 static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p, step *out)
 {
-    int lvl[TC_MB_MAX_SETUP], n = 0;
+    int lvl[TC_MB_MAX_SETUP], n = 0, tlb_after = -1;
     (void)p;
-    for (int e = 0; e < cs->nsetup; e++)
-        lvl[e] = cs->setup[e].kind == TC_SETUP_REMOTE
-                     ? -1
-                     : tc_mb_sampler_level(s, cs->setup[e].distance);
+    for (int e = 0; e < cs->nsetup; e++) {
+        const tc_mb_setup *st = &cs->setup[e];
+        lvl[e] = st->kind == TC_SETUP_REMOTE ? -1 : tc_mb_sampler_level(s, st->distance);
+        if (lvl[e] >= 0 && s->tlb.count > 0 &&
+            distance_pages(&cs->operand[st->operand].op, st->distance) > s->o.tlb_pages &&
+            (tlb_after < 0 || lvl[e] < tlb_after))
+            tlb_after = lvl[e];
+    }
+    if (cs->truncated && s->tlb.count > 0 && tlb_after < 0)
+        tlb_after = s->nlevels; /* operands beyond every level */
     for (int g = s->nlevels; g >= 0; g--) {
         int any = 0;
         /* a truncated list leaves out the operands beyond every level */
         for (int i = 0; g == s->nlevels && cs->truncated && i < cs->noperands; i++) {
             int listed = 0;
-            for (int e = 0; e < cs->nsetup; e++)
-                listed |= cs->setup[e].kind != TC_SETUP_REMOTE && cs->setup[e].operand == i;
+            for (int e = 0; e < cs->nsetup; e++) /* its prefetched line alone is not it */
+                listed |= cs->setup[e].kind == TC_SETUP_OPERAND && cs->setup[e].operand == i;
             if (!listed) {
                 out[n++] = (step){s->flush ? STEP_FLUSH : STEP_TOUCH, i, g};
                 any = 1;
@@ -447,6 +473,8 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
         }
         if (any && g > 0 && !(g == s->nlevels && s->flush))
             out[n++] = (step){STEP_EVICT, -1, g};
+        if (g == tlb_after)
+            out[n++] = (step){STEP_TLB, -1, g};
     }
     return n;
 }
@@ -475,6 +503,12 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
         if (st->kind == STEP_EVICT) {
             touched += tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles, &s->cursor,
                                           evict_elements(s, st->level), &acc);
+            continue;
+        }
+        if (st->kind == STEP_TLB) {
+            if (flushed) /* the flushes first: they need translations */
+                tc_mb_touch_fence();
+            touched += tc_mb_pages_touch(&s->tlb, s->tlb.count, &acc);
             continue;
         }
         int i = st->operand;
@@ -1065,6 +1099,9 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory creating the sampler");
     }
     tc_status st = tc_mb_pool_acquire(pool_bytes, s->budget, &s->pool, err);
+    /* 5/4 of the reach, as for a cache; one physical page whatever the count */
+    if (st == TC_OK && o->tlb_pages > 0)
+        st = tc_mb_pages_map(o->tlb_pages / 4 * 5, &s->tlb, err);
     if (st != TC_OK) {
         tc_mb_sampler_free(s);
         return st;
@@ -1078,6 +1115,7 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
     if (!s)
         return;
     tc_mb_pool_release(s->pool, s->pool_bytes);
+    tc_mb_pages_unmap(&s->tlb);
     free(s->times);
     tc_mb_memo_free(s->memo);
     free(s);

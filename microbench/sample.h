@@ -75,6 +75,10 @@ typedef struct tc_mb_sampler_options {
     double peak_flops;       /* one thread's peak flop/s (0: no flop bound) */
     double memory_bandwidth; /* one thread's bytes/s from memory (0: none) */
     int threads;             /* BLAS threads the bounds scale by (0: 1) */
+    int64_t tlb_pages;       /* pages the TLB keeps (tlb.h): an operand
+                                whose distance spans more is placed without
+                                its translations (0: the TLB is not
+                                emulated) */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;

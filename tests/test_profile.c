@@ -82,6 +82,7 @@ static void sample_profile(tc_mb_profile *p)
     p->xray.seconds = 2.5;
     p->llc_measured = 8388608;
     p->stream_lines = 8;
+    p->tlb_pages = 2560;
     p->timer_resolution_s = 2.0037890184733375e-08;
     p->timer_overhead_s = 1.9e-08;
     p->peak_flops = 52593318436.703011;
@@ -116,6 +117,7 @@ static void check_same(const tc_mb_profile *a, const tc_mb_profile *b)
     CU_ASSERT_EQUAL(a->memory_bandwidth, b->memory_bandwidth);
     CU_ASSERT_EQUAL(a->timer_resolution_s, b->timer_resolution_s);
     CU_ASSERT_EQUAL(a->stream_lines, b->stream_lines);
+    CU_ASSERT_EQUAL(a->tlb_pages, b->tlb_pages);
     CU_ASSERT_EQUAL(a->used.llc_bytes, b->used.llc_bytes);
     CU_ASSERT_EQUAL(a->used.nlevels, b->used.nlevels);
 }
@@ -199,6 +201,11 @@ static void test_damaged_refused(void)
     edit_resealed(copy, "stream_lines 8", "stream_lines x");
     CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "stream_lines"));
+    free(copy);
+    copy = strdup(text); /* a negative TLB reach */
+    edit_resealed(copy, "tlb_pages 2560", "tlb_pages -256");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "tlb_pages"));
     free(copy);
 
     copy = strdup(text); /* a required line renamed away */

@@ -21,6 +21,7 @@
 #include "microbench/pool.h"
 #include "microbench/predict.h"
 #include "microbench/sample.h"
+#include "microbench/tlb.h"
 #include "microbench/touch.h"
 #include "runtime/blas.h"
 #include "runtime/memory.h"
@@ -200,8 +201,8 @@ static int64_t claimed(const tc_mb_sampler *s, const int64_t *level, int nlevels
     int used[TC_MB_MAX_LEVELS + 1] = {0};
     for (int i = 0; cs->truncated && i < cs->noperands; i++) { /* left out: memory */
         int listed = 0;
-        for (int e = 0; e < cs->nsetup; e++)
-            listed |= cs->setup[e].kind != TC_SETUP_REMOTE && cs->setup[e].operand == i;
+        for (int e = 0; e < cs->nsetup; e++) /* a prefetch entry alone is not it */
+            listed |= cs->setup[e].kind == TC_SETUP_OPERAND && cs->setup[e].operand == i;
         if (!listed) {
             n += cs->operand[i].elements;
             used[nlevels] = 1;
@@ -546,6 +547,47 @@ static void test_reuse(void)
  * its 2^24 elements lie in 2^24 pages (64 GiB). It is timed on a part (n
  * halved until the pages fit the budget and the span the address space)
  * and scaled up, within the budget. */
+/* The TLB (tlb.h): its pages all show one physical page; a setup evicts
+ * the translations (5/4 of the reach touched) after placing an operand
+ * whose distance spans more pages than the TLB keeps - a strided slice,
+ * its columns a page apart - and not for a dense one at the same distance. */
+static void test_tlb(void)
+{
+    tc_mb_pages pg;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_pages_map(100, &pg, NULL), TC_OK);
+    pg.base[0] = 7;
+    CU_ASSERT_EQUAL(pg.base[99 * 4096], 7);
+    double acc = 0.0;
+    CU_ASSERT_EQUAL(tc_mb_pages_touch(&pg, 1000, &acc), 100);
+    tc_mb_pages_unmap(&pg);
+    int64_t reach = tc_mb_tlb_measure();
+    CU_ASSERT(reach == 0 || (reach >= TC_MB_TLB_BASE_PAGES && reach <= TC_MB_TLB_MAX_PAGES));
+
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 1, .flush = TC_FLUSH_CLFLUSH,
+                               .tlb_pages = 64};
+    tc_mb_sampler *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, NULL), TC_OK);
+    const tc_algorithm *alg = find_alg(0, "b-dgemm"); /* C[:,b,:]: columns 32 KiB apart */
+    double *base[3];
+    for (int i = 0; i < 3; i++) {
+        base[i] = tc_rt_alloc(64 * 64 * 64, NULL);
+        CU_ASSERT_FATAL(base[i] != NULL);
+        memset(base[i], 0, sizeof(double) * 64 * 64 * 64);
+    }
+    for (int i = 0; i < 3; i += 2) { /* A (dense), C (a line per page) */
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        add_operand(&cs, i);
+        cs.setup[0].distance = 64 * 64 * 2; /* 128 pages of C's density, 16 of A's */
+        int64_t want = claimed(s, chk_levels, chk_nlevels, tc_mb_touch_can_flush(), &cs) + (i == 2 ? 80 : 0);
+        CU_ASSERT_EQUAL(tc_mb_run_setup(s, &cs, base), want);
+    }
+    for (int i = 0; i < 3; i++)
+        tc_rt_free(base[i]);
+    tc_mb_sampler_free(s);
+}
+
 static void test_memory_check(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_REMOTE);
@@ -914,6 +956,7 @@ int tc_suite_sample(void)
            !CU_add_test(s, "the analyzer's cases", test_analyzer_cases) ||
            !CU_add_test(s, "identical cases are timed once", test_reuse) ||
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
+           !CU_add_test(s, "the TLB evicted past its reach", test_tlb) ||
            !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
