@@ -3,13 +3,24 @@
 
 #include <string.h>
 
-/* 32 x 32 doubles: a tile of the source and one of the destination take
- * 16 KiB together, within any L1 data cache, and each tile row is four
- * 64-byte lines. */
-#define PERMUTE_TILE 32
-/* Tiles are visited in blocks of 256 x 256 elements, so the pages one
- * block touches stay within the TLB. */
-#define PERMUTE_BLOCK 256
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define PERMUTE_SSE2 1
+#else
+#define PERMUTE_SSE2 0
+#endif
+
+/* Tiles of 8 x 8 doubles: a tile row is one 64-byte line on each side, so
+ * every line read or written is used whole. */
+#define TILE 16
+#define LINE_BYTES 64
+#define LINE_DOUBLES (LINE_BYTES / 8)
+/* From this many bytes of destination, stores bypass the caches (SSE2
+ * streaming stores, beta 0 only): a destination that large is not read
+ * again soon, and writing it without first reading each line (the read a
+ * plain store costs) saves a third of the traffic. Below it, a copy that
+ * stays in cache for the dgemm after it is worth keeping. */
+#define STREAM_BYTES ((int64_t)4 << 20)
 
 /* The view with extent-1 dimensions dropped, ordered by destination stride
  * (dimension 0 is the destination's fastest), contiguous neighbours fused. */
@@ -46,97 +57,123 @@ static void simplify(const tc_permute *p, tc_permute *q)
         q->rank = r + 1;
 }
 
-/* One run along dimension 0 of both views. */
-static void run(int64_t n, const double *restrict s, int64_t ss, double *restrict d, int64_t ds,
-                double beta)
-{
-    if (beta == 0.0) {
-        if (ss == 1 && ds == 1)
-            memcpy(d, s, (size_t)n * sizeof *d);
-        else
-            for (int64_t i = 0; i < n; i++)
-                d[i * ds] = s[i * ss];
-    } else {
-        for (int64_t i = 0; i < n; i++)
-            d[i * ds] = s[i * ss] + beta * d[i * ds];
-    }
-}
-
-/* A whole tile with unit stride along j in src and along i in dst (the
- * common case, with constant bounds the compiler unrolls): rows read whole
- * into a transposed buffer in L1, then written out column by column, so
- * that both sides move whole lines in order (measured 1.5x faster on
- * 16 MiB than transposing in place). */
-static void full_tile(const double *restrict s, int64_t si, double *restrict d, int64_t dj,
-                      double beta)
-{
-    double buf[PERMUTE_TILE * PERMUTE_TILE];
-    for (int i = 0; i < PERMUTE_TILE; i++)
-        for (int j = 0; j < PERMUTE_TILE; j++)
-            buf[j * PERMUTE_TILE + i] = s[i * si + j];
-    for (int j = 0; j < PERMUTE_TILE; j++) {
-        double *restrict dc = d + j * dj;
-        const double *bc = buf + j * PERMUTE_TILE;
-        if (beta == 0.0)
-            for (int i = 0; i < PERMUTE_TILE; i++)
-                dc[i] = bc[i];
-        else
-            for (int i = 0; i < PERMUTE_TILE; i++)
-                dc[i] = bc[i] + beta * dc[i];
-    }
-}
-
-/* A tile: ni elements of dimension 0 (unit stride in dst) by nj of
- * dimension j (unit stride in src). Rows are read contiguously and
- * written across the tile, which stays in L1 until its lines are full. */
-static void tile(int64_t ni, int64_t nj, const double *restrict s, int64_t si, int64_t sj,
-                 double *restrict d, int64_t di, int64_t dj, double beta)
-{
-    if (sj == 1 && di == 1 && ni == PERMUTE_TILE && nj == PERMUTE_TILE) {
-        full_tile(s, si, d, dj, beta);
-        return;
-    }
-    if (beta == 0.0) {
-        for (int64_t i = 0; i < ni; i++)
-            for (int64_t j = 0; j < nj; j++)
-                d[i * di + j * dj] = s[i * si + j * sj];
-    } else {
-        for (int64_t i = 0; i < ni; i++)
-            for (int64_t j = 0; j < nj; j++)
-                d[i * di + j * dj] = s[i * si + j * sj] + beta * d[i * di + j * dj];
-    }
-}
-
 typedef struct job {
     const tc_permute *q;
-    int inner;              /* the source's fastest dimension (0: no tiling) */
+    int inner;              /* the source's fastest dimension (0: runs, no tiles) */
     int outer[TC_MAX_RANK]; /* the other dimensions, outermost first */
     int nouter;
     double beta;
+    int stream;             /* streaming stores (beta 0, a large destination) */
 } job;
 
+/* One run along dimension 0 of both views. */
+static void run(const job *jb, int64_t n, const double *restrict s, int64_t ss,
+                double *restrict d, int64_t ds)
+{
+    if (jb->beta != 0.0) {
+        for (int64_t i = 0; i < n; i++)
+            d[i * ds] = s[i * ss] + jb->beta * d[i * ds];
+        return;
+    }
+    if (ss != 1 || ds != 1) {
+        for (int64_t i = 0; i < n; i++)
+            d[i * ds] = s[i * ss];
+        return;
+    }
+#if PERMUTE_SSE2
+    if (jb->stream && ((uintptr_t)d & 7) == 0) {
+        int64_t i = 0; /* plain stores up to a line, then whole lines streamed */
+        for (; i < n && ((uintptr_t)(d + i) & (LINE_BYTES - 1)); i++)
+            d[i] = s[i];
+        for (; i + LINE_DOUBLES <= n; i += LINE_DOUBLES)
+            for (int k = 0; k < LINE_DOUBLES; k += 2)
+                _mm_stream_pd(d + i + k, _mm_loadu_pd(s + i + k));
+        for (; i < n; i++)
+            d[i] = s[i];
+        return;
+    }
+#endif
+    memcpy(d, s, (size_t)n * sizeof *d);
+}
+
+/* A whole tile, the source contiguous along j (rows i, stride si) and the
+ * destination along i (columns j, stride dj), beta 0: 2 x 2 blocks
+ * transposed in registers, each destination line written by four
+ * consecutive stores. */
+static void tile_full(const job *jb, const double *restrict s, int64_t si, double *restrict d,
+                      int64_t dj)
+{
+#if PERMUTE_SSE2
+    /* streamed when every column of the tile is a whole line */
+    int stream = jb->stream && ((uintptr_t)d & (LINE_BYTES - 1)) == 0 && dj % LINE_DOUBLES == 0;
+    for (int j = 0; j < TILE; j += 2) {
+        double *d0 = d + j * dj, *d1 = d0 + dj;
+        for (int i = 0; i < TILE; i += 2) {
+            __m128d r0 = _mm_loadu_pd(s + i * si + j);       /* s[i][j], s[i][j+1] */
+            __m128d r1 = _mm_loadu_pd(s + (i + 1) * si + j); /* s[i+1][j], s[i+1][j+1] */
+            __m128d c0 = _mm_unpacklo_pd(r0, r1), c1 = _mm_unpackhi_pd(r0, r1);
+            if (stream) {
+                _mm_stream_pd(d0 + i, c0);
+                _mm_stream_pd(d1 + i, c1);
+            } else {
+                _mm_storeu_pd(d0 + i, c0);
+                _mm_storeu_pd(d1 + i, c1);
+            }
+        }
+    }
+#else
+    (void)jb;
+    for (int j = 0; j < TILE; j++)
+        for (int i = 0; i < TILE; i++)
+            d[j * dj + i] = s[i * si + j];
+#endif
+}
+
+/* A tile of ni elements along dimension 0 by nj along the inner one. */
+static void tile(const job *jb, int64_t ni, int64_t nj, const double *restrict s, int64_t si,
+                 int64_t sj, double *restrict d, int64_t di, int64_t dj)
+{
+    if (ni == TILE && nj == TILE && sj == 1 && di == 1 && jb->beta == 0.0) {
+        tile_full(jb, s, si, d, dj);
+        return;
+    }
+    for (int64_t j = 0; j < nj; j++)
+        for (int64_t i = 0; i < ni; i++) {
+            double v = s[i * si + j * sj];
+            d[i * di + j * dj] = jb->beta == 0.0 ? v : v + jb->beta * d[i * di + j * dj];
+        }
+}
+
+/* Dimension 0 (the destination's fastest) against the inner one (the
+ * source's): tiles with dimension 0 innermost, so each of a tile's eight
+ * destination columns is written front to back. */
 static void body(const job *jb, const double *s, double *d)
 {
     const tc_permute *q = jb->q;
     if (jb->inner == 0) {
-        run(q->extent[0], s, q->src_stride[0], d, q->dst_stride[0], jb->beta);
+        run(jb, q->extent[0], s, q->src_stride[0], d, q->dst_stride[0]);
         return;
     }
     int j = jb->inner;
-    const int64_t ti = PERMUTE_TILE, tj = PERMUTE_TILE;
     int64_t n0 = q->extent[0], nj = q->extent[j];
-    for (int64_t J = 0; J < nj; J += PERMUTE_BLOCK)
-        for (int64_t I = 0; I < n0; I += PERMUTE_BLOCK)
-            for (int64_t j0 = J; j0 < nj && j0 < J + PERMUTE_BLOCK; j0 += tj) {
-                int64_t mj = nj - j0 < tj ? nj - j0 : tj;
-                for (int64_t i0 = I; i0 < n0 && i0 < I + PERMUTE_BLOCK; i0 += ti) {
-                    int64_t mi = n0 - i0 < ti ? n0 - i0 : ti;
-                    tile(mi, mj, s + i0 * q->src_stride[0] + j0 * q->src_stride[j],
-                         q->src_stride[0], q->src_stride[j],
-                         d + i0 * q->dst_stride[0] + j0 * q->dst_stride[j], q->dst_stride[0],
-                         q->dst_stride[j], jb->beta);
-                }
-            }
+    int64_t s0 = q->src_stride[0], sj = q->src_stride[j], d0 = q->dst_stride[0],
+            dj = q->dst_stride[j];
+    /* tiles start on a destination line where the columns share one
+     * alignment: a first tile of the rows before it */
+    int64_t head = 0;
+    if (d0 == 1 && dj % LINE_DOUBLES == 0 && ((uintptr_t)d & 7) == 0)
+        head = (int64_t)((LINE_BYTES - ((uintptr_t)d & (LINE_BYTES - 1))) & (LINE_BYTES - 1)) / 8;
+    /* a band of rows at a time, along the source's rows: the reads go
+     * front to back */
+    for (int64_t i0 = 0; i0 < n0;) {
+        int64_t mi = i0 == 0 && head > 0 ? head : TILE;
+        mi = n0 - i0 < mi ? n0 - i0 : mi;
+        for (int64_t j0 = 0; j0 < nj; j0 += TILE) {
+            int64_t mj = nj - j0 < TILE ? nj - j0 : TILE;
+            tile(jb, mi, mj, s + i0 * s0 + j0 * sj, s0, sj, d + i0 * d0 + j0 * dj, d0, dj);
+        }
+        i0 += mi;
+    }
 }
 
 static void loops(const job *jb, int level, const double *s, double *d)
@@ -152,21 +189,37 @@ static void loops(const job *jb, int level, const double *s, double *d)
 
 void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta)
 {
-    for (int i = 0; i < p->rank; i++)
+    int64_t elements = 1;
+    for (int i = 0; i < p->rank; i++) {
         if (p->extent[i] <= 0)
             return;
+        elements *= p->extent[i];
+    }
     tc_permute q;
     simplify(p, &q);
+    job jb = {&q, 0, {0}, 0, beta, beta == 0.0 && elements * (int64_t)sizeof(double) >= STREAM_BYTES};
     if (q.rank == 0) {
-        run(1, src, 1, dst, 1, beta);
+        run(&jb, 1, src, 1, dst, 1);
         return;
     }
-    job jb = {&q, 0, {0}, 0, beta};
     for (int i = 1; i < q.rank; i++) /* the source's unit (smallest) stride */
         if (q.src_stride[i] < q.src_stride[jb.inner])
             jb.inner = i;
-    for (int i = q.rank - 1; i > 0; i--) /* largest destination stride outermost */
-        if (i != jb.inner)
-            jb.outer[jb.nouter++] = i;
+    /* the others, largest source stride outermost: the reads go front to
+     * back (scattered writes cost less than scattered reads, which wait) */
+    for (int i = 1; i < q.rank; i++) {
+        if (i == jb.inner)
+            continue;
+        int k = jb.nouter++;
+        while (k > 0 && q.src_stride[jb.outer[k - 1]] < q.src_stride[i]) {
+            jb.outer[k] = jb.outer[k - 1];
+            k--;
+        }
+        jb.outer[k] = i;
+    }
     loops(&jb, 0, src, dst);
+#if PERMUTE_SSE2
+    if (jb.stream)
+        _mm_sfence(); /* streaming stores are weakly ordered: visible before return */
+#endif
 }

@@ -28,14 +28,15 @@ static int64_t volume(const tc_permute *p, const int64_t *stride)
     return v;
 }
 
-/* Checks tc_rt_permute on p against the walk, for one beta. */
-static void check(const tc_permute *p, double beta)
+/* Checks tc_rt_permute on p against the walk, for one beta, with the
+ * destination `shift` elements past an allocation's start. */
+static void check_at(const tc_permute *p, double beta, int shift)
 {
     int64_t ns = volume(p, p->src_stride), nd = volume(p, p->dst_stride);
     double *src = malloc((size_t)ns * sizeof *src);
-    double *dst = malloc((size_t)nd * sizeof *dst);
+    double *block = malloc((size_t)(nd + shift) * sizeof *block), *dst = block + shift;
     double *want = malloc((size_t)nd * sizeof *want);
-    CU_ASSERT_FATAL(src && dst && want);
+    CU_ASSERT_FATAL(src && block && want);
     for (int64_t i = 0; i < ns; i++)
         src[i] = (double)(rng() % 1000) - 500.0;
     for (int64_t i = 0; i < nd; i++)
@@ -59,8 +60,13 @@ static void check(const tc_permute *p, double beta)
         bad += !(dst[i] == want[i] || (isnan(dst[i]) && isnan(want[i])));
     CU_ASSERT_EQUAL(bad, 0);
     free(src);
-    free(dst);
+    free(block);
     free(want);
+}
+
+static void check(const tc_permute *p, double beta)
+{
+    check_at(p, beta, 0);
 }
 
 /* Column-major strides in the given order of dimensions, with pad extra
@@ -136,6 +142,24 @@ static void test_random_views(void)
     }
 }
 
+/* Destinations of 4 MiB and more are written with streaming stores, in
+ * whole lines: every permutation of a 72 x 96 x 80 tensor (4.2 MiB), the
+ * destination at every alignment within a line, and with beta. */
+static void test_large_views(void)
+{
+    rng_state = 11;
+    tc_permute p = {.rank = 3, .extent = {72, 96, 80}};
+    int id[3] = {0, 1, 2}, perm[3] = {0, 1, 2};
+    strides(&p, id, 0, p.src_stride);
+    int shift = 0;
+    do {
+        strides(&p, perm, 0, p.dst_stride);
+        for (int k = 0; k < 3; k++, shift = (shift + 3) % 8)
+            check_at(&p, 0.0, shift);
+        check_at(&p, -2.0, shift);
+    } while (next_permutation(perm, 3));
+}
+
 static void test_empty_and_scalar(void)
 {
     double src[4] = {1, 2, 3, 4}, dst[4] = {9, 9, 9, 9};
@@ -153,6 +177,7 @@ int tc_suite_permute(void)
     CU_pSuite s = CU_add_suite("permute", NULL, NULL);
     if (!s || !CU_add_test(s, "every permutation of ranks 1-4", test_every_permutation) ||
         !CU_add_test(s, "random views up to the maximum rank", test_random_views) ||
+        !CU_add_test(s, "large views: streaming stores at any alignment", test_large_views) ||
         !CU_add_test(s, "extent 0 and rank 0", test_empty_and_scalar))
         return 1;
     return 0;
