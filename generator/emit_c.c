@@ -649,10 +649,11 @@ static void put_for(const emitter *e, int level, const char *v, const char *from
 /*
  * A whole-tensor permutation (the permuted family): an input permuted into
  * its temporary before the loops, or C's temporary permuted back after
- * them, C = tmpC + beta * C. One loop per index, the destination's last
- * index outermost. When the unit-stride indices of the two sides differ,
- * those two are walked in tiles of 32 x 32, which fit in L1, so that reads
- * and writes both use whole cache lines (docs/design.md §4).
+ * them, C = tmpC + beta * C. One loop per index, the source's last index
+ * outermost, so the reads go front to back. When the unit-stride indices
+ * of the two sides differ, those two are walked in tiles of 32 x 32, which
+ * fit in L1, a band along the destination's at a time, so that reads and
+ * writes both use whole cache lines (docs/design.md §4).
  */
 static void emit_permutation(emitter *e, const tc_copy *cp, int level)
 {
@@ -676,14 +677,14 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     if (cp->dir == TC_COPY_OUT)
         put(e, beta == 0.0 ? "; C = tmpC" : beta == 1.0 ? "; C += tmpC" : "; C = tmpC + beta * C");
     put(e, " */\n");
-    for (int k = ld.rank - 1; k >= 1; k--) {
-        int i = ld.index[k];
-        if (i != su)
+    for (int k = ls.rank - 1; k >= 1; k--) {
+        int i = ls.index[k];
+        if (i != du)
             put_for(e, level++, e->var[i], "0", e->size[i], NULL, NULL);
     }
     if (su != du) {
-        put_for(e, level++, e->tile[su], "0", e->size[su], NULL, " += " PERMUTE_TILE_TEXT);
         put_for(e, level++, e->tile[du], "0", e->size[du], NULL, " += " PERMUTE_TILE_TEXT);
+        put_for(e, level++, e->tile[su], "0", e->size[su], NULL, " += " PERMUTE_TILE_TEXT);
         put_for(e, level++, e->var[su], e->tile[su], e->size[su], e->tile[su], NULL);
         put_for(e, level++, e->var[du], e->tile[du], e->size[du], e->tile[du], NULL);
     } else {

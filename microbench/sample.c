@@ -47,6 +47,8 @@ struct tc_mb_sampler {
     int64_t pool_bytes;
     double checksum;      /* written operands after the last case timed */
     tc_mb_pages tlb;      /* pages touched to evict translations (tlb.h) */
+    int64_t avail;        /* memory available (tc_rt_memory_available) ... */
+    double avail_at;      /* ... read at this tc_rt_now() time */
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
 };
@@ -64,7 +66,10 @@ typedef struct prepared {
 #define KEY_MAX 2048
 #define SHORT_REPS 31 /* timings of a call lasting a few counter steps */
 #define LONG_REPETITION_S 2e-3 /* a repetition this long ... */
-#define LONG_REPS 5            /* ... runs at most this often */
+#define LONG_REPS 5            /* ... runs at most this often, */
+#define HUGE_REPETITION_S 2e-2 /* one this long (a whole-tensor permutation
+                                  of tens of MiB, flushed each time) ... */
+#define HUGE_REPS 3            /* ... this often */
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
 
 /* One step of a case's setup as run (place()). */
@@ -569,8 +574,9 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
     double t = tc_rt_now();
     run_setup(s, cs, p, base);
     call_node(s, cs->node, alpha, base);
-    if (tc_rt_now() - t > LONG_REPETITION_S && n > LONG_REPS)
-        n = LONG_REPS;
+    double once = tc_rt_now() - t;
+    if (once > LONG_REPETITION_S && n > LONG_REPS)
+        n = once > HUGE_REPETITION_S && n > HUGE_REPS ? HUGE_REPS : LONG_REPS;
     for (int r = 0; r < n; r++) {
         alpha = -alpha; /* outputs accumulate: keep them bounded */
         run_setup(s, cs, p, base);
@@ -854,6 +860,19 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     return TC_OK;
 }
 
+/* Memory available, read at most every AVAIL_SECONDS: /proc/meminfo took
+ * a tenth of a prediction of thousands of candidates, read per case. */
+#define AVAIL_SECONDS 0.1
+static int64_t memory_available(tc_mb_sampler *s)
+{
+    double now = tc_rt_now();
+    if (s->avail_at == 0.0 || now - s->avail_at > AVAIL_SECONDS) {
+        s->avail = tc_rt_memory_available();
+        s->avail_at = now;
+    }
+    return s->avail;
+}
+
 tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
                        tc_error *err)
 {
@@ -866,7 +885,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     char what[96];
     describe(cs, what, sizeof what);
     /* the operands of one case get what the pool leaves of the budget */
-    int64_t room = s->budget - s->pool_bytes, avail = tc_rt_memory_available();
+    int64_t room = s->budget - s->pool_bytes, avail = memory_available(s);
     if (avail >= 0 && avail < room)
         room = avail;
     scaled *sc = malloc(sizeof *sc);
