@@ -125,6 +125,50 @@ static int64_t op_span(const tc_operand *op)
 /* The operands of node as its call touches them; their number, or -1 when
  * the node is neither a kernel nor a copy. A copy's temporary is the
  * column-major extent[0] x extent[1] block tc_rt_copy fills. */
+/*
+ * What one side of a whole-tensor permutation's view touches (temp_side:
+ * the temporary's, else the tensor's), as op's shape: the view's elements
+ * in that side's dense order, one run (rank 1) or, for a view cut in one
+ * dimension (a slab: fit), runs of the dimensions up to the cut one,
+ * repeated at the next one's stride (rank 2). Anything else: one run over
+ * the whole span, a superset.
+ */
+static void permute_footprint(const tc_permute *v, int temp_side, tc_operand *op)
+{
+    const int64_t *stride = temp_side ? v->dst_stride : v->src_stride;
+    int order[TC_MAX_RANK], n = 0, gaps = 0, gap = -1;
+    int64_t span = 1, elements = 1;
+    for (int k = 0; k < v->rank; k++) {
+        if (v->extent[k] == 1)
+            continue;
+        int j = n++;
+        while (j > 0 && stride[order[j - 1]] > stride[k]) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+        span += (v->extent[k] - 1) * stride[k];
+        elements *= v->extent[k];
+    }
+    for (int j = 0; j + 1 < n; j++)
+        if (stride[order[j + 1]] != stride[order[j]] * v->extent[order[j]])
+            gaps++, gap = j;
+    op->rank = 1;
+    op->extent[0] = elements;
+    op->stride[0] = 1;
+    op->extent[1] = op->stride[1] = 0;
+    if ((n > 0 && stride[order[0]] != 1) || gaps > 1) {
+        op->extent[0] = span;
+    } else if (gaps == 1) {
+        int64_t run = stride[order[gap]] * v->extent[order[gap]];
+        op->rank = 2;
+        op->extent[0] = run;
+        op->extent[1] = elements / run;
+        op->stride[1] = stride[order[gap + 1]];
+    }
+    op->ld = op->rank == 2 ? op->stride[1] : op->stride[0];
+}
+
 static int node_operands(const tc_node *node, tc_operand call[])
 {
     if (node->kind == TC_NODE_KERNEL && node->call) {
@@ -135,6 +179,10 @@ static int node_operands(const tc_node *node, tc_operand call[])
     if (node->kind == TC_NODE_COPY && node->copy) {
         call[0] = node->copy->slice;
         tc_copy_temp_operand(node->copy, &call[1]);
+        if (node->copy->whole) { /* whole, or a slab of it (fit) */
+            permute_footprint(&node->copy->view, 0, &call[0]);
+            permute_footprint(&node->copy->view, 1, &call[1]);
+        }
         return 2;
     }
     return -1;
@@ -779,6 +827,62 @@ static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t nee
     return need > TC_MB_SLAB_BYTES || tc_mb_case_bound(s, cs) > TC_MB_SLAB_SECONDS;
 }
 
+/* A permutation's slab keeps each side above this many bytes when the
+ * whole was beyond the cache: slabs of 5 MiB of a 95 MB permutation (twice
+ * an LLC of 2.5 MiB) were timed 1.5x slower per byte than the whole, of
+ * 20 MiB within 8 %. */
+#define PERMUTE_SLAB_FLOOR ((int64_t)16 << 20)
+
+/*
+ * A whole-tensor permutation longer than a slab, cut to one: its view's
+ * dimension outermost on the tensor's side halved (the tensor's side stays
+ * one run from the start, the temporary's becomes runs: permute_footprint)
+ * while the slab's bound passes TC_MB_SLAB_SECONDS or its two sides
+ * TC_MB_SLAB_BYTES, keeping each side above `floor` bytes (beyond the
+ * cache, as the whole was). Returns the factor the time scales by.
+ */
+static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor)
+{
+    tc_permute *v = &sc->copy.view;
+    int k = -1;
+    for (int d = 0; d < v->rank; d++)
+        if (v->extent[d] > 1 && (k < 0 || v->src_stride[d] > v->src_stride[k]))
+            k = d;
+    double factor = 1.0;
+    int64_t elements = sc->copy.slice.extent[0];
+    while (k >= 0 && v->extent[k] > 1) {
+        int64_t to = (v->extent[k] + 1) / 2, part = elements / v->extent[k] * to;
+        int longer = 16 * elements > TC_MB_SLAB_BYTES ||
+                     tc_mb_case_bound(s, &sc->cs) > TC_MB_SLAB_SECONDS;
+        if (!longer || 8 * part < floor)
+            break;
+        factor *= (double)v->extent[k] / (double)to;
+        v->extent[k] = to;
+        elements = part;
+        sc->copy.slice.extent[0] = elements;
+        for (int i = 0; i < 2; i++) { /* the case's operands as the call's */
+            tc_mb_operand *o = &sc->cs.operand[i];
+            int64_t before = o->elements;
+            tc_operand shape = o->op;
+            permute_footprint(v, i == 1, &shape);
+            o->op.rank = shape.rank;
+            memcpy(o->op.extent, shape.extent, sizeof shape.extent);
+            memcpy(o->op.stride, shape.stride, sizeof shape.stride);
+            o->op.ld = shape.ld;
+            o->elements = elements;
+            o->span = op_span(&o->op);
+            for (int e = 0; e < sc->cs.nsetup; e++) {
+                tc_mb_setup *st = &sc->cs.setup[e];
+                if (st->operand == i && st->kind == TC_SETUP_OPERAND)
+                    st->elements = elements;
+                else if (st->operand == i && st->kind == TC_SETUP_PREFETCH && before > 0)
+                    st->elements = st->elements * elements / before;
+            }
+        }
+    }
+    return factor;
+}
+
 /*
  * Makes sc a part of cs whose operands need at most `room` bytes and whose
  * call lasts about a slab (docs/prediction.md: a call too long to repeat
@@ -808,6 +912,14 @@ static tc_status fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
      * from memory only when it does not fit: a slab keeps that */
     int64_t llc = s->level[s->nlevels - 1];
     int64_t floor = need < 0 || need >= 2 * llc ? 2 * llc : 0;
+    if (sc->node.kind == TC_NODE_COPY && sc->copy.whole) {
+        factor *= slab_permutation(s, sc, floor > 0 && floor < PERMUTE_SLAB_FLOOR
+                                                  ? PERMUTE_SLAB_FLOOR : floor);
+        tc_status st = prepare(c, &sc->cs, p, err);
+        if (st != TC_OK)
+            return st;
+        need = prepared_bytes(p);
+    }
     for (int round = 0; round < 200 && (need < 0 || need > room || beyond_address_space(p, avail) ||
                                         beyond_slab(s, &sc->cs, need));
          round++) {
