@@ -77,6 +77,18 @@ $(BUILD)/gen/lexer.c $(BUILD)/gen/lexer.h &: parser/lexer.l | $(DEPS_OK)
 	$(if $(Q),@echo "  FLEX    $<")
 	$(Q)flex --header-file=$(BUILD)/gen/lexer.h -o $(BUILD)/gen/lexer.c $<
 
+# The permutation kernel's text, which the emitter writes into the files
+# that permute a tensor (runtime/permute.c compiles the same text).
+$(BUILD)/gen/permute_kernel_text.h: runtime/permute_kernel.inc
+	@mkdir -p $(dir $@)
+	$(if $(Q),@echo "  GEN     $@")
+	$(Q)awk 'BEGIN { print "/* generated from runtime/permute_kernel.inc */"; \
+	                 print "static const char *const tc_permute_kernel_text[] = {" } \
+	         /\\/ { print FILENAME ":" NR ": no backslashes here (the text becomes a C string)" > "/dev/stderr"; exit 1 } \
+	         { gsub(/"/, "\\\""); print "    \"" $$0 "\"," } \
+	         END { print "    0};" }' $< > $@
+$(BUILD)/obj/generator/emit_c.o: $(BUILD)/gen/permute_kernel_text.h
+
 # Generated parser sources get the same standard but not -Wpedantic/-Werror.
 $(BUILD)/obj/gen/%.o: $(BUILD)/gen/%.c $(BUILD)/gen/grammar.tab.h $(BUILD)/gen/lexer.h $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)

@@ -13,17 +13,19 @@
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
+#include "permute_kernel_text.h" /* generated from runtime/permute_kernel.inc */
 
 /*
  * Emitted names. Every identifier the code declares is one of
  *   the function (the caller's name, tc_gen_check_function_name),
- *   A, B, C, alpha, beta, pos, tmpA, tmpB, tmpC, tmp_<variable> (a tile),
+ *   A, B, C, alpha, beta, pos, tmpA, tmpB, tmpC, tmp_extent, tmp_tensor,
+ *   tmp_temp, tcgen_permute and the tcgen_permute_... of its kernel,
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
  *   ix_<index>    a loop variable, n_<index> a size parameter.
  * Usable: lowercase letters, digits and '_', not a keyword, not a name
- * below, not ending in "_t", not starting with ix_, n_ or tmp, not the
+ * below, not ending in "_t", not starting with ix_, n_, tmp or tcgen, not the
  * function's. So a mangled name never equals a usable one, and the
  * function's name may not start with N_, n_, ix_ or tmp. A name that is
  * not a C identifier at all (the parser allows none) is spelled in hex:
@@ -148,7 +150,8 @@ static int usable(const char *s, const char *fname)
     size_t n = strlen(s);
     return !in_list(c_keywords, s) && !in_list(c_taken, s) &&
            !(n >= 2 && strcmp(s + n - 2, "_t") == 0) && !has_prefix(s, "ix_") &&
-           !has_prefix(s, "n_") && !has_prefix(s, "tmp") && !has_prefix(s, "cblas") && !has_prefix(s, "openblas") &&
+           !has_prefix(s, "n_") && !has_prefix(s, "tmp") && !has_prefix(s, "tcgen") &&
+           !has_prefix(s, "cblas") && !has_prefix(s, "openblas") &&
            !has_prefix(s, "bli_") && strcmp(s, fname) != 0;
 }
 
@@ -178,9 +181,9 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err)
         why = "it is a C keyword";
     else if (!strcmp(name, "A") || !strcmp(name, "B") || !strcmp(name, "C") ||
              in_list(c_taken, name) || has_prefix(name, "N_") || has_prefix(name, "n_") ||
-             has_prefix(name, "ix_") || has_prefix(name, "tmp"))
+             has_prefix(name, "ix_") || has_prefix(name, "tmp") || has_prefix(name, "tcgen"))
         why = "the emitted code uses it (A, B, C, alpha, beta, pos, N_..., n_..., ix_..., "
-              "tmp...)";
+              "tmp..., tcgen...)";
     else if (in_list(c_library, name) || has_prefix(name, "cblas") ||
              has_prefix(name, "openblas") || has_prefix(name, "goto_") ||
              has_prefix(name, "bli_") || has_prefix(name, "pthread_") ||
@@ -203,7 +206,6 @@ typedef struct emitter {
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
     char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
-    char tile[TC_MAX_INDICES][IDENT_MAX + 4]; /* tmp_<variable>: a tile's start */
 } emitter;
 
 /* The names of the sizes, loop variables and parameters (see above). */
@@ -225,7 +227,6 @@ static void name_variables(emitter *e, const char *fname)
         } else {
             mangle("ix_", n, e->var[i]);
         }
-        snprintf(e->tile[i], sizeof e->tile[i], "tmp_%s", e->var[i]);
     }
 }
 
@@ -465,9 +466,6 @@ static void indent(const emitter *e, int level)
 
 /* ---- statements ------------------------------------------------------- */
 
-/* The tile edge of an emitted permutation: 32 x 32 doubles of each side
- * take 16 KiB together, within any L1 data cache. */
-#define PERMUTE_TILE_TEXT "32"
 
 static const char *tr(int t)
 {
@@ -635,76 +633,78 @@ static void emit_call(const emitter *e, const tc_call *k, int level)
     }
 }
 
-/* "for (long v = from; v < N_v[ && v < bound]; v += step)" on its own line. */
-static void put_for(const emitter *e, int level, const char *v, const char *from,
-                    const char *n, const char *tile, const char *step)
-{
-    indent(e, level);
-    fprintf(e->out, "for (long %s = %s; %s < %s", v, from, v, n);
-    if (tile)
-        fprintf(e->out, " && %s < %s + %s", v, tile, PERMUTE_TILE_TEXT);
-    fprintf(e->out, "; %s%s)\n", v, step ? step : "++");
-}
-
 /*
  * A whole-tensor permutation (the permuted family): an input permuted into
  * its temporary before the loops, or C's temporary permuted back after
- * them, C = tmpC + beta * C. One loop per index, the source's last index
- * outermost, so the reads go front to back. When the unit-stride indices
- * of the two sides differ, those two are walked in tiles of 32 x 32, which
- * fit in L1, a band along the destination's at a time, so that reads and
- * writes both use whole cache lines (docs/design.md §4).
+ * them, C = tmpC + beta * C, by a call of tcgen_permute (the executor's
+ * kernel, written into the file before the function: emit_kernel_text).
  */
 static void emit_permutation(emitter *e, const tc_copy *cp, int level)
 {
     const tc_contraction *c = e->c;
     int t = cp->slice.tensor, temp = TC_BASE_TEMP + cp->temp;
-    int src = cp->dir == TC_COPY_IN ? t : temp, dst = cp->dir == TC_COPY_IN ? temp : t;
-    layout ls = layout_of(e, src), ld = layout_of(e, dst);
-    int su = ls.index[0], du = ld.index[0];
-    FILE *out = e->out;
+    layout lt = layout_of(e, t), lp = layout_of(e, temp);
     double beta = cp->dir == TC_COPY_OUT ? c->beta : 0.0;
-    const layout *tl = cp->dir == TC_COPY_IN ? &ld : &ls;
+    FILE *out = e->out;
     indent(e, level);
     fprintf(out, "/* %s: ", base_name(e, temp));
     comment_tensor(e, t);
     put(e, " ordered ");
-    for (int k = 0; k < tl->rank; k++) {
+    for (int k = 0; k < lp.rank; k++) {
         put(e, k ? "," : "");
-        comment_text(out, e->user.index[tl->index[k]].name);
+        comment_text(out, e->user.index[lp.index[k]].name);
     }
     put(e, ", the dgemm's layout");
     if (cp->dir == TC_COPY_OUT)
         put(e, beta == 0.0 ? "; C = tmpC" : beta == 1.0 ? "; C += tmpC" : "; C = tmpC + beta * C");
     put(e, " */\n");
-    for (int k = ls.rank - 1; k >= 1; k--) {
-        int i = ls.index[k];
-        if (i != du)
-            put_for(e, level++, e->var[i], "0", e->size[i], NULL, NULL);
-    }
-    if (su != du) {
-        put_for(e, level++, e->tile[du], "0", e->size[du], NULL, " += " PERMUTE_TILE_TEXT);
-        put_for(e, level++, e->tile[su], "0", e->size[su], NULL, " += " PERMUTE_TILE_TEXT);
-        put_for(e, level++, e->var[su], e->tile[su], e->size[su], e->tile[su], NULL);
-        put_for(e, level++, e->var[du], e->tile[du], e->size[du], e->tile[du], NULL);
-    } else {
-        put_for(e, level++, e->var[du], "0", e->size[du], NULL, NULL);
-    }
-    int use[TC_MAX_INDICES] = {0};
-    for (int i = 0; i < c->nindex; i++)
-        use[i] = 1;
+    /* per index of the tensor: its size, its stride in the tensor and in
+     * the temporary */
+    const layout *sides[2] = {&lt, &lp};
+    static const char *const names[3] = {"tmp_extent", "tmp_tensor", "tmp_temp"};
     indent(e, level);
-    fprintf(out, "%s[", base_name(e, dst));
-    put_offset(e, dst, use);
-    fprintf(out, "] %s %s[", beta == 1.0 ? "+=" : "=", base_name(e, src));
-    put_offset(e, src, use);
-    put(e, "]");
-    if (beta != 0.0 && beta != 1.0) {
-        fprintf(out, " + beta * %s[", base_name(e, dst));
-        put_offset(e, dst, use);
-        put(e, "]");
+    put(e, "{\n");
+    for (int a = 0; a < 3; a++) {
+        indent(e, level + 1);
+        fprintf(out, "const long %s[%d] = {", names[a], lt.rank);
+        for (int k = 0; k < lt.rank; k++) {
+            put(e, k ? ", " : "");
+            if (a == 0) {
+                put(e, e->size[lt.index[k]]);
+                continue;
+            }
+            const layout *l = sides[a - 1];
+            put_product1(e, l->index, position_in(l, lt.index[k]));
+        }
+        put(e, "};\n");
     }
-    put(e, ";\n");
+    const char *b = beta == 0.0 ? "0.0" : beta == 1.0 ? "1.0" : "beta";
+    indent(e, level + 1);
+    if (cp->dir == TC_COPY_IN)
+        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_tensor, %s, tmp_temp, %s);\n",
+                lt.rank, base_name(e, t), base_name(e, temp), b);
+    else
+        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_temp, %s, tmp_tensor, %s);\n",
+                lt.rank, base_name(e, temp), base_name(e, t), b);
+    indent(e, level);
+    put(e, "}\n");
+}
+
+/* The permutation kernel's text (runtime/permute_kernel.inc), once per
+ * file that permutes a tensor: its include guard keeps a second copy out
+ * when several functions share the file. */
+static void emit_kernel_text(const emitter *e)
+{
+    int whole = 0;
+    for (int k = 0; k < e->alg->ncopies; k++)
+        whole |= e->alg->copy_node[k]->copy->whole;
+    if (!whole)
+        return;
+    fputs("\n", e->out);
+    for (int k = 0; tc_permute_kernel_text[k]; k++) {
+        fputs(tc_permute_kernel_text[k], e->out);
+        fputs("\n", e->out);
+    }
 }
 
 static void emit_copy(emitter *e, const tc_copy *cp, int level)
@@ -1066,6 +1066,7 @@ static void emit_function(emitter *e, const char *fname)
     FILE *out = e->out;
     if (!e->opt->no_header)
         emit_header(e);
+    emit_kernel_text(e);
     emit_prototype(e, fname);
     emit_constants(e);
     emit_temporaries(e);

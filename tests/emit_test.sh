@@ -107,7 +107,8 @@ has "$tmp/f.c" "N_a, N_b \* N_c, N_i," "emit of (bc)-dgemm: n = b*c"
 grep -q "C\[pos\]" "$tmp/f.c" && bad "emit of (bc)-dgemm: a pass over C" || ok
 "$TCGEN" emit 'C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]' a=b=c=d=e=f=4 --algorithm 'A^B^C^-dgemm' \
     >"$tmp/p.c" 2>"$tmp/err" && ok || bad "emit of A^B^C^-dgemm: $(cat "$tmp/err")"
-has "$tmp/p.c" "tmpA\[" "emit of A^B^C^-dgemm: A permuted"
+has "$tmp/p.c" "tcgen_permute\(4, tmp_extent, A, tmp_tensor, tmpA, tmp_temp, 0\.0\);" \
+    "emit of A^B^C^-dgemm: A permuted by the kernel"
 $CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile: $(head -c 300 "$tmp/cc")"
 

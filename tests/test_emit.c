@@ -302,6 +302,47 @@ static void test_corpus_variants(void)
     }
 }
 
+/* The permutation kernel's portable path (no SSE2: as on other
+ * architectures), through the dgemm algorithms of every corpus contraction
+ * that has permuted ones and of one whose planes hold whole 16 x 16 tiles,
+ * with OpenBLAS. */
+static void test_permute_portable(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), permuted = 0;
+    cc_std = "-std=c99 -U__SSE2__";
+    tc_contraction tiles;
+    char msg[512];
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] = A[c,i,a] * B[i,b]", "a=20,b=3,c=18,i=2", &tiles,
+                                    msg, sizeof msg) == 0);
+    char tpath[280];
+    snprintf(tpath, sizeof tpath, "%s/portable_tiles.c", tmpdir);
+    CU_ASSERT(write_selection(&tiles, tpath, 899, PLAIN, 1u << TC_KERNEL_DGEMM, 0) > 0);
+    if (lib_include[0][0])
+        CU_ASSERT_EQUAL(compile_and_run(tpath, 0, "16 x 16 tiles"), 0);
+    for (int i = 0; i < n && lib_include[0][0]; i++) {
+        tc_algorithm_set *set = NULL;
+        tc_error e;
+        if (tc_gen_enumerate_families(&corpus[i].c, 1u << TC_KERNEL_DGEMM,
+                                      1u << TC_FAMILY_PERMUTED, &set, &e) != TC_OK)
+            continue;
+        int any = set->count > 0;
+        tc_alg_set_free(set);
+        if (!any)
+            continue;
+        char path[280];
+        snprintf(path, sizeof path, "%s/portable%02d.c", tmpdir, i);
+        int k = write_selection(&corpus[i].c, path, 900 + (uint64_t)i, PLAIN,
+                                1u << TC_KERNEL_DGEMM, 0);
+        CU_ASSERT(k > 0);
+        if (k > 0)
+            CU_ASSERT_EQUAL(compile_and_run(path, 0, corpus[i].text), 0);
+        permuted++;
+    }
+    cc_std = "-std=c99";
+    CU_ASSERT(permuted >= 8);
+}
+
 /* One emitted file, byte for byte. */
 /* One golden file: alg of "C[a,b,c] = A[i,j,a] * B[j,b,i,c]" with the given
  * options; the standalone file also compiles against both cblas.h without
@@ -720,6 +761,7 @@ int tc_suite_emit(void)
         return -1;
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
+           !CU_add_test(s, "permutations without SSE2", test_permute_portable) ||
            !CU_add_test(s, "golden emitted file", test_golden) ||
            !CU_add_test(s, "errors and options", test_errors) ||
            !CU_add_test(s, "31-character names, rank-8 tensors, every kernel", test_limits) ||
