@@ -1,12 +1,16 @@
 /*
  * peers_run.c - times the C that tcgen emitted for one contraction
  * (bench/peers.sh links it in as FUNC): random inputs, one untimed run,
- * then REPS timed runs; prints the median in seconds.
+ * then REPS timed runs; prints the median in seconds. The tensors are
+ * allocated as numpy allocates its arrays: large ones advised onto
+ * transparent huge pages (numpy >= 1.22 does so on Linux), so both sides
+ * of the comparison work on the same kind of memory.
  *
  * usage: peers_run NA NB NC REPS   (elements of A, B, C)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 int FUNC(const double *A, const double *B, double *C);
@@ -16,6 +20,18 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* n doubles, 2 MiB aligned and advised onto huge pages from 4 MiB. */
+static double *tensor(size_t n)
+{
+    size_t bytes = (n ? n : 1) * sizeof(double), huge = (size_t)2 << 20;
+    void *p = NULL;
+    if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0)
+        return NULL;
+    if (bytes >= 2 * huge)
+        madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+    return p;
 }
 
 static int cmp(const void *a, const void *b)
@@ -33,7 +49,7 @@ int main(int argc, char **argv)
     size_t na = strtoul(argv[1], NULL, 10), nb = strtoul(argv[2], NULL, 10),
            nc = strtoul(argv[3], NULL, 10);
     int reps = atoi(argv[4]);
-    double *A = malloc(na * sizeof *A), *B = malloc(nb * sizeof *B), *C = malloc(nc * sizeof *C);
+    double *A = tensor(na), *B = tensor(nb), *C = tensor(nc);
     double *t = malloc((size_t)(reps > 0 ? reps : 1) * sizeof *t);
     if (!A || !B || !C || !t || reps < 1) {
         fprintf(stderr, "out of memory (or REPS < 1)\n");

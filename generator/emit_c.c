@@ -690,21 +690,51 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     put(e, "}\n");
 }
 
-/* The permutation kernel's text (runtime/permute_kernel.inc), once per
- * file that permutes a tensor: its include guard keeps a second copy out
- * when several functions share the file. */
-static void emit_kernel_text(const emitter *e)
+/* Whether alg permutes a whole tensor (its temporaries are tensor-sized). */
+static int permutes(const tc_algorithm *alg)
 {
     int whole = 0;
-    for (int k = 0; k < e->alg->ncopies; k++)
-        whole |= e->alg->copy_node[k]->copy->whole;
-    if (!whole)
+    for (int k = 0; k < alg->ncopies; k++)
+        whole |= alg->copy_node[k]->copy->whole;
+    return whole;
+}
+
+/* Large temporaries on transparent huge pages where the system offers
+ * them (as numpy does for its arrays): a permutation of a large tensor
+ * walks many pages, and with 4 KiB pages the TLB's misses made a
+ * CCSD(T) term's emitted TTGT 1.7x slower. */
+static const char huge_pages_text[] =
+    "#ifndef TCGEN_HUGE_PAGES_DEFINED\n"
+    "#define TCGEN_HUGE_PAGES_DEFINED\n"
+    "/* Asks for transparent huge pages for the whole pages of a block of\n"
+    " * `bytes` at p (Linux, when the C dialect declares madvise). */\n"
+    "static void tcgen_huge_pages(void *p, size_t bytes)\n"
+    "{\n"
+    "#if defined(__linux__) && defined(MADV_HUGEPAGE)\n"
+    "    const size_t page = 4096;\n"
+    "    size_t start = ((size_t)p + page - 1) / page * page, end = ((size_t)p + bytes) / page * page;\n"
+    "    if (p && end > start + (2u << 20))\n"
+    "        madvise((void *)start, end - start, MADV_HUGEPAGE);\n"
+    "#else\n"
+    "    (void)p;\n"
+    "    (void)bytes;\n"
+    "#endif\n"
+    "}\n"
+    "#endif\n";
+
+/* The permutation kernel's text (runtime/permute_kernel.inc) and the huge
+ * page request, once per file that permutes a tensor: their include guards
+ * keep a second copy out when several functions share the file. */
+static void emit_kernel_text(const emitter *e)
+{
+    if (!permutes(e->alg))
         return;
     fputs("\n", e->out);
     for (int k = 0; tc_permute_kernel_text[k]; k++) {
         fputs(tc_permute_kernel_text[k], e->out);
         fputs("\n", e->out);
     }
+    fputs(huge_pages_text, e->out);
 }
 
 static void emit_copy(emitter *e, const tc_copy *cp, int level)
@@ -869,7 +899,10 @@ void tc_emit_includes(FILE *out)
           "#endif\n"
           "#include <limits.h>\n"
           "#include <stddef.h>\n"
-          "#include <stdlib.h>\n",
+          "#include <stdlib.h>\n"
+          "#if defined(__linux__)\n"
+          "#include <sys/mman.h> /* madvise, where the C dialect declares it */\n"
+          "#endif\n",
           out);
 }
 
@@ -1044,6 +1077,14 @@ static void emit_temporaries(const emitter *e)
     for (int t = 0; t < alg->ntemps; t++) {
         layout l = layout_of(e, TC_BASE_TEMP + t);
         fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
+        put_product1(e, l.index, l.rank);
+        put(e, ");\n");
+    }
+    for (int t = 0; t < alg->ntemps; t++) {
+        if (!alg->temp[t].whole)
+            continue; /* a slice: small */
+        layout l = layout_of(e, TC_BASE_TEMP + t);
+        fprintf(out, "    tcgen_huge_pages(%s, sizeof(double) * ", temp_name(e, t));
         put_product1(e, l.index, l.rank);
         put(e, ");\n");
     }

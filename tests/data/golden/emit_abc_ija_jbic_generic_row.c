@@ -23,6 +23,9 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h> /* madvise, where the C dialect declares it */
+#endif
 
 /*
  * C[a,b,c] = A[i,j,a] * B[j,b,i,c]
