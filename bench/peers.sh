@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # peers.sh [TCGEN] [REPS] - the C that tcgen's main job emits as the
 # fastest, against what users would run instead, on the 48 contractions of
-# the TCCG benchmark (bench/tccg.txt, largest tensor about 16 MiB), one
-# thread, OpenBLAS for all, side by side in one run: numpy.einsum with
+# the TCCG benchmark and the CCSD terms of examples/ccsd (bench/tccg.txt,
+# largest tensor about 16 MiB), one thread, OpenBLAS for all, side by side
+# in one run: numpy.einsum with
 # optimize=True, a hand-written transpose + dgemm in numpy, and one dgemm
 # of the same flop count (bench/peers.py). Writes bench/results/peers.tsv:
 # per contraction the chosen algorithm, the planning time, the medians and
-# the ratios (above 1: tcgen faster); then '#' lines with geometric means,
-# overall and per group. PEERS_MATCH=REGEX keeps the matching lines only.
+# the ratios (above 1: tcgen faster), and the regret of the choice: its
+# executed time over the best of it and the 4 best predicted, each run by
+# `tcgen measure` (3 reps); then '#' lines with geometric means, overall
+# and per group. The list also holds the CCSD terms of examples/ccsd
+# (group ccsd_example). PEERS_MATCH=REGEX keeps the matching lines only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TCGEN=${1:-build/tcgen}
@@ -19,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1 TCGEN_THREADS=1 OMP_NUM_THREADS=1
 mkdir -p bench/results
 "$PY" -c 'import numpy' 2>/dev/null || { echo "peers.sh: needs python3-numpy (scripts/install-deps.sh bench)" >&2; exit 3; }
-printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_ttgt\tof_dgemm\n' > "$out"
+printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_ttgt\tof_dgemm\tregret_pct\n' > "$out"
 n=0
 bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read -r group spec con sizes; do
     n=$((n + 1))
@@ -34,9 +38,18 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
         "$tmp/f.o" -lopenblas -lm; } 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
     tc_s=$("$tmp/run" "$na" "$nb" "$nc" "$REPS")
     read -r np_s tt_s gm_s < <("$PY" bench/peers.py "$spec" "$sizes" "$REPS")
+    # regret: the choice against the 4 best predicted, all executed alike
+    { echo "$alg"; "$TCGEN" predict "$con" "$sizes" --threads 1 --format tsv |
+        awk -F'\t' 'NR > 1 && !/^#/ && n < 4 {print $2; n++}'; } | sort -u > "$tmp/top"
+    regret=$(while read -r name; do
+                 "$TCGEN" measure "$con" "$sizes" --threads 1 --reps 3 --algorithm "$name" \
+                     --format tsv | awk -F'\t' -v n="$name" '$2 == n {print n "\t" $4}'
+             done < "$tmp/top" |
+             awk -F'\t' -v a="$alg" '$1 == a {mine = $2} min == "" || $2 < min {min = $2}
+                                     END {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
     awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
-        -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" \
-        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\n", g, c, s, a, p, t, np, tt, gm, np / t, tt / t, gm / t}' |
+        -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" -v r="$regret" \
+        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", g, c, s, a, p, t, np, tt, gm, np / t, tt / t, gm / t, r}' |
         tee -a "$out"
 done
 awk -F'\t' 'NR > 1 {
@@ -44,10 +57,12 @@ awk -F'\t' 'NR > 1 {
             key = k ? $1 : "all"
             n[key]++; a[key] += log($10); b[key] += log($11); c[key] += log($12)
             if ($5 > maxp[key]) maxp[key] = $5
+            if ($13 > maxr[key]) maxr[key] = $13
+            if ($13 > 5) over[key]++
         }
     }
     END {
         for (key in n)
-            printf "# %s: %d contractions, geometric mean vs numpy %.2fx, vs transpose+dgemm %.2fx, %.0f%% of one dgemm; slowest planning %.2f s\n",
-                key, n[key], exp(a[key] / n[key]), exp(b[key] / n[key]), 100 * exp(c[key] / n[key]), maxp[key]
+            printf "# %s: %d contractions, geometric mean vs numpy %.2fx, vs transpose+dgemm %.2fx, %.0f%% of one dgemm; slowest planning %.2f s; regret above 5%% in %d, worst %.1f%%\n",
+                key, n[key], exp(a[key] / n[key]), exp(b[key] / n[key]), 100 * exp(c[key] / n[key]), maxp[key], over[key], maxr[key]
     }' "$out" | sort | tee -a "$out"
