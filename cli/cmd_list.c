@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "generator/generator.h"
+#include "runtime/memory.h"
 #include "table.h"
 
 int tc_cmd_list(const tc_cli *cli)
@@ -58,6 +59,13 @@ int tc_cmd_list(const tc_cli *cli)
             tc_gen_format_families(set, summary, sizeof summary);
             fprintf(out, "# %s\n", summary);
         }
+        int64_t avail = tc_rt_memory_available();
+        int no_memory = 0;
+        for (int i = 0; avail >= 0 && i < set->count; i++)
+            no_memory += tc_alg_temp_bytes(set->alg[i]) > avail;
+        if (no_memory)
+            fprintf(out, "# %d not candidates: their temporaries need more than the %lld bytes "
+                         "of memory available\n", no_memory, (long long)avail);
     }
     tc_table_free(t);
     tc_alg_set_free(set);

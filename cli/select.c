@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "generator/generator.h"
+#include "runtime/memory.h"
 
 int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
                   const tc_algorithm ***sel, int *n)
@@ -24,17 +25,20 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
         *set = NULL;
         return tc_cli_failf(TC_ERESOURCE, "out of memory");
     }
-    int skipped = 0;
+    int skipped = 0, no_memory = 0;
+    int64_t avail = tc_rt_memory_available();
     for (int i = 0; i < (*set)->count; i++) {
         const tc_algorithm *a = (*set)->alg[i];
         if (cli->algorithm && strcmp(a->name, cli->algorithm) != 0)
             continue;
-        if (a->fits_int)
-            (*sel)[(*n)++] = a;
-        else
+        if (!a->fits_int)
             skipped++;
+        else if (avail >= 0 && tc_alg_temp_bytes(a) > avail)
+            no_memory++;
+        else
+            (*sel)[(*n)++] = a;
     }
-    if (cli->algorithm && *n == 0 && !skipped) {
+    if (cli->algorithm && *n == 0 && !skipped && !no_memory) {
         free(*sel);
         tc_alg_set_free(*set);
         *sel = NULL;
@@ -45,6 +49,10 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
     if (skipped && !cli->quiet)
         fprintf(stderr, "tcgen: warning: %d algorithms skipped: a BLAS dimension exceeds "
                         "INT_MAX\n", skipped);
+    if (no_memory && !cli->quiet)
+        fprintf(stderr, "tcgen: warning: %d algorithms are not candidates: their temporaries "
+                        "need more than the %lld bytes of memory available\n",
+                no_memory, (long long)avail);
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "ast/error.h"
+#include "runtime/memory.h"
 #include "runtime/timer.h"
 
 /* Sort key: time, then position in the set (the enumeration order). */
@@ -36,10 +37,13 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                             n);
     }
     tc_status st = TC_OK;
+    int64_t avail = tc_rt_memory_available();
     for (int i = 0; i < n && st == TC_OK; i++) {
         const tc_algorithm *alg = algs[i];
         if (!alg->fits_int) {
             r->skipped++;
+        } else if (avail >= 0 && tc_alg_temp_bytes(alg) > avail) {
+            r->no_memory++;
         } else {
             double t1 = tc_rt_now();
             k[r->count] = (keyed){{alg, 0.0, 0.0}, i};

@@ -16,6 +16,8 @@ typedef struct tc_ranking {
     int count;                 /* ranked algorithms, fastest first */
     tc_rank_entry *entry;
     int skipped;               /* algorithms whose BLAS arguments exceed int */
+    int no_memory;             /* algorithms whose temporaries exceed the
+                                  memory available: not candidates */
     double elapsed_s;          /* wall time the ranking took */
 } tc_ranking;
 
@@ -25,7 +27,8 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
 /*
  * Predicts algs[0..n-1] (of contraction c, with sizes) with sampler s under
  * p and sorts them by predicted time (ties in the given order).
- * Algorithms that do not fit BLAS's int arguments are skipped and counted.
+ * Algorithms that do not fit BLAS's int arguments, or whose temporaries
+ * need more than the memory available, are skipped and counted.
  * *out is the caller's, freed with tc_ranking_free().
  */
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,

@@ -147,6 +147,13 @@ expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --format tsv
 grep -q "^[0-9]*	(bc)-dgemm	dgemm	" "$tmp/out" && ok || bad "predict: no fused (bc)-dgemm"
 expect 0 "" -- explain "$Q" a=b=c=d=e=f=6 'A^B^C^-dgemm' --reps 1 --format table
 grep -q "^case .*: copy B\[:,:,:,:\] -> T2 steady" "$tmp/out" && ok || bad "explain: a whole permutation's case"
+# temporaries larger than memory (400^4 doubles: 205 GB each): not candidates, said so
+expect 0 "are not candidates: their temporaries need more than" -- \
+    predict "$Q" a=b=c=d=e=f=400 --kernels dgemm --reps 1 --format tsv
+grep -q "\^" "$tmp/out" && bad "predict ranked a permutation larger than memory" || ok
+expect 0 "" -- list "$Q" a=b=c=d=e=f=400 --kernels dgemm
+grep -q "^# 2 not candidates: their temporaries need more than" "$tmp/out" && ok ||
+    bad "list does not say which temporaries do not fit"
 expect 2 "unknown family 'some'" -- predict "$P" a=b=c=24,i=8 --family some
 for fam in all:41 paper:36; do
     expect 0 "" -- "$P" a=b=c=24,i=8 --family "${fam%:*}"
