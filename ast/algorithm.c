@@ -207,16 +207,18 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
     return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
 }
 
-int64_t tc_alg_temp_bytes(const tc_algorithm *alg)
+int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail)
 {
+    if (avail < 0)
+        return 1;
     int64_t total = 0;
     for (int t = 0; t < alg->ntemps; t++) {
         int64_t e = alg->temp[t].elements;
-        if (e > (INT64_MAX - total) / (int64_t)sizeof(double))
-            return INT64_MAX;
+        if (e > (avail - total) / (int64_t)sizeof(double))
+            return 0;
         total += e * (int64_t)sizeof(double);
     }
-    return total;
+    return 1;
 }
 
 void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)

@@ -61,8 +61,8 @@ int tc_cmd_list(const tc_cli *cli)
         }
         int64_t avail = tc_rt_memory_available();
         int no_memory = 0;
-        for (int i = 0; avail >= 0 && i < set->count; i++)
-            no_memory += tc_alg_temp_bytes(set->alg[i]) > avail;
+        for (int i = 0; i < set->count; i++)
+            no_memory += !tc_alg_temps_fit(set->alg[i], avail);
         if (no_memory)
             fprintf(out, "# %d not candidates: their temporaries need more than the %lld bytes "
                          "of memory available\n", no_memory, (long long)avail);

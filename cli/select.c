@@ -33,7 +33,7 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
             continue;
         if (!a->fits_int)
             skipped++;
-        else if (avail >= 0 && tc_alg_temp_bytes(a) > avail)
+        else if (!tc_alg_temps_fit(a, avail))
             no_memory++;
         else
             (*sel)[(*n)++] = a;

@@ -42,7 +42,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         const tc_algorithm *alg = algs[i];
         if (!alg->fits_int) {
             r->skipped++;
-        } else if (avail >= 0 && tc_alg_temp_bytes(alg) > avail) {
+        } else if (!tc_alg_temps_fit(alg, avail)) {
             r->no_memory++;
         } else {
             double t1 = tc_rt_now();
