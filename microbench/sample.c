@@ -73,7 +73,7 @@ typedef struct prepared {
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
 
 /* One step of a case's setup as run (place()). */
-enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB };
+enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };
 typedef struct step {
     int kind;
     int operand; /* all but EVICT */
@@ -429,9 +429,11 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const prepare
     step plan[MAX_STEPS];
     int nsteps = place(s, cs, p, plan);
     for (int e = 0; e < nsteps; e++) {
-        static const char kinds[] = "TPFQE";
-        if (plan[e].kind == STEP_EVICT)
-            kput(&k, " E%d", plan[e].level);
+        /* one letter per step kind, in enum order */
+        static const char kinds[] = "TPFQEL";
+        _Static_assert(sizeof kinds == STEP_KINDS + 1, "a letter per step kind");
+        if (plan[e].kind == STEP_EVICT || plan[e].kind == STEP_TLB)
+            kput(&k, " %c%d", kinds[plan[e].kind], plan[e].level);
         else
             kput(&k, " %c%d%s", kinds[plan[e].kind], plan[e].operand,
                  plan[e].kind == STEP_PREFETCH && p->first[plan[e].operand] ? "l" : "");

@@ -583,6 +583,20 @@ static void test_tlb(void)
         int64_t want = claimed(s, chk_levels, chk_nlevels, tc_mb_touch_can_flush(), &cs) + (i == 2 ? 80 : 0);
         CU_ASSERT_EQUAL(tc_mb_run_setup(s, &cs, base), want);
     }
+    /* cases that differ only after the TLB step are different benchmarks:
+     * C in memory with its translations evicted, then A placed in cache,
+     * or not placed at all */
+    tc_mb_case c_only, c_then_a;
+    case_for(alg->kernel_node, &c_only);
+    add_operand(&c_only, 2);
+    c_only.setup[0].distance = TEST_LLC;
+    c_then_a = c_only;
+    add_operand(&c_then_a, 0);
+    tc_error e;
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &c_only, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &c_then_a, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 0);
     for (int i = 0; i < 3; i++)
         tc_rt_free(base[i]);
     tc_mb_sampler_free(s);
