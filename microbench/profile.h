@@ -31,7 +31,7 @@
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-#define TC_MB_PROFILE_VERSION 1
+#define TC_MB_PROFILE_VERSION 2
 #define TC_MB_SIGNATURE_MAX 512
 
 /* Where a level of the hierarchy in use comes from. */

@@ -34,7 +34,7 @@
 #define GEMM_REPS 12
 #define STREAM_TRAIN 16          /* lines read in order before the probe */
 #define STREAM_MAX 32            /* deepest prefetch looked for */
-#define STREAM_REPS 15
+#define STREAM_REPS 41
 
 static void *volatile profile_sink;
 
@@ -125,23 +125,24 @@ static tc_status measure_peak(const tc_blas *blas, double *flops, tc_error *err)
 /* ---- stream-prefetch depth --------------------------------------------- */
 
 #if TC_PROFILE_CLFLUSH
-static int cmp_u64(const void *x, const void *y)
+/* Mean ticks of one load of line `probe` of p after flushing lines
+ * 0..STREAM_TRAIN+STREAM_MAX (all but `probe` when hit: the probe then
+ * measures a hit the same way) and, when train, reading lines
+ * 0..STREAM_TRAIN-1 in order. The mean, not the median: on a counter that
+ * steps every 20 ns a hit reads as 0 or 1 step, a miss as several, and
+ * only the mean over many reps separates a partly prefetched line. */
+static double probe_ticks(volatile const double *p, int line_doubles, int probe, int train,
+                          int hit)
 {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return (a > b) - (a < b);
-}
-
-/* Ticks of one load of line `probe` of p after flushing lines
- * 0..STREAM_TRAIN+STREAM_MAX and, when train, reading lines
- * 0..STREAM_TRAIN-1 in order; median of STREAM_REPS. */
-static uint64_t probe_ticks(volatile const double *p, int line_doubles, int probe, int train)
-{
-    uint64_t t[STREAM_REPS];
+    uint64_t sum = 0;
     double acc = 0.0;
     for (int r = 0; r < STREAM_REPS; r++) {
         for (int k = 0; k <= STREAM_TRAIN + STREAM_MAX; k++)
-            _mm_clflush((const void *)(p + (size_t)k * line_doubles));
+            if (!(hit && k == probe))
+                _mm_clflush((const void *)(p + (size_t)k * line_doubles));
         _mm_mfence();
+        if (hit)
+            acc += p[(size_t)probe * line_doubles];
         for (int k = 0; train && k < STREAM_TRAIN; k++)
             acc += p[(size_t)k * line_doubles];
         /* let the prefetches the stream started land */
@@ -150,17 +151,16 @@ static uint64_t probe_ticks(volatile const double *p, int line_doubles, int prob
         uint64_t t0 = tc_rt_timer_start();
         acc += p[(size_t)probe * line_doubles];
         uint64_t t1 = tc_rt_timer_stop();
-        t[r] = t1 > t0 ? t1 - t0 : 0;
+        sum += t1 > t0 ? t1 - t0 : 0;
     }
     profile_sink = &acc;
-    qsort(t, STREAM_REPS, sizeof t[0], cmp_u64);
-    return t[STREAM_REPS / 2];
+    return (double)sum / STREAM_REPS;
 }
 
 /* Lines past the end of a trained stream that arrive before they are
- * asked for: the first probe distance that costs nearer a miss than a
- * hit ends the count. */
-static int measure_stream(int line_bytes)
+ * asked for: the last probe distance whose mean cost is nearer a hit than
+ * a miss, before four in a row nearer a miss. */
+static int measure_stream_once(int line_bytes)
 {
     int ld = line_bytes / 8;
     double *p = tc_rt_alloc_pages((int64_t)(STREAM_TRAIN + STREAM_MAX + 2) * ld, TC_PAGES_SMALL,
@@ -168,23 +168,30 @@ static int measure_stream(int line_bytes)
     if (!p)
         return 0;
     memset(p, 0, (size_t)(STREAM_TRAIN + STREAM_MAX + 2) * (size_t)line_bytes);
-    double miss = (double)probe_ticks(p, ld, STREAM_TRAIN + STREAM_MAX, 0);
-    volatile double warm = p[0];
-    (void)warm;
-    uint64_t t0 = tc_rt_timer_start();
-    warm = p[0];
-    uint64_t t1 = tc_rt_timer_stop();
-    double hit = t1 > t0 ? (double)(t1 - t0) : 1.0;
-    int depth = 0;
-    if (miss > 1.5 * hit)
-        for (int d = 0; d < STREAM_MAX; d++) {
-            double t = (double)probe_ticks(p, ld, STREAM_TRAIN + d, 1);
-            if (t * t > hit * miss) /* nearer the miss, geometrically */
-                break;
+    int far = STREAM_TRAIN + STREAM_MAX;
+    double miss = probe_ticks(p, ld, far, 0, 0), hit = probe_ticks(p, ld, far, 0, 1);
+    int depth = 0, misses = 0;
+    for (int d = 0; miss > 2.0 * hit + 1.0 && d < STREAM_MAX && misses < 4; d++) {
+        if (probe_ticks(p, ld, STREAM_TRAIN + d, 1, 0) > 0.5 * (hit + miss)) {
+            misses++; /* one slow probe (the host) does not end the count: four in a row do */
+        } else {
             depth = d + 1;
+            misses = 0;
         }
+    }
     tc_rt_free(p);
     return depth;
+}
+
+/* The median of three measurements: the depth moves between runs (8-16
+ * lines on a Zen 4 VM) with what else the host does. */
+static int measure_stream(int line_bytes)
+{
+    int d[3];
+    for (int i = 0; i < 3; i++)
+        d[i] = measure_stream_once(line_bytes);
+    int lo = d[0] < d[1] ? d[0] : d[1], hi = d[0] < d[1] ? d[1] : d[0];
+    return d[2] < lo ? lo : d[2] > hi ? hi : d[2];
 }
 #else
 static int measure_stream(int line_bytes)

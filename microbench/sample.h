@@ -79,6 +79,11 @@ typedef struct tc_mb_sampler_options {
                                 whose distance spans more is placed without
                                 its translations (0: the TLB is not
                                 emulated) */
+    int stream_lines;        /* lines a unit-stride stream is fetched ahead
+                                (the profile's); > 0: an operand the loop
+                                streams through is placed whole as
+                                prefetched, its bytes charged at the
+                                bandwidth (0: one line, the paper's) */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;

@@ -214,7 +214,10 @@ static void test_damaged_refused(void)
     free(copy);
 
     copy = strdup(text); /* another format version */
-    edit_resealed(copy, "tcgen-profile 1", "tcgen-profile 9");
+    char ours[32], other[32];
+    snprintf(ours, sizeof ours, "tcgen-profile %d", TC_MB_PROFILE_VERSION);
+    snprintf(other, sizeof other, "tcgen-profile %d", (TC_MB_PROFILE_VERSION + 1) % 10);
+    edit_resealed(copy, ours, other);
     CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "version"));
     free(copy);

@@ -602,6 +602,52 @@ static void test_tlb(void)
     tc_mb_sampler_free(s);
 }
 
+/* An operand the loop streams through (C[:,b,c] under cb-dgemv's b loop):
+ * with a stream-prefetch depth in the profile it is placed whole as the
+ * running stream would have it, without one only its first line (the
+ * paper's prefetch); either way its bytes, written ones twice, bound the
+ * time from below at the bandwidth. */
+static void test_stream(void)
+{
+    if (!tc_mb_touch_can_flush())
+        return; /* no memory placement to compare with */
+    const tc_algorithm *alg = find_alg(0, "cb-dgemv");
+    tc_mb_case cs;
+    case_for(alg->kernel_node, &cs);
+    cs.operand[2].prefetch = TC_PREFETCH_STREAM;
+    add_operand(&cs, 2);
+    cs.setup[0].distance = TEST_LLC; /* in memory since its last use... */
+    add_prefetch(&cs, &fixtures[0].c, 2);
+    cs.setup[1].distance = 0; /* ...and the previous call streamed up to it */
+    int64_t n = cs.operand[2].elements;
+    CU_ASSERT_EQUAL_FATAL(n, 64);
+    double *base[3];
+    for (int i = 0; i < 3; i++) {
+        base[i] = tc_rt_alloc(64 * 64 * 64, NULL);
+        CU_ASSERT_FATAL(base[i] != NULL);
+        memset(base[i], 0, sizeof(double) * 64 * 64 * 64);
+    }
+    for (int depth = 0; depth <= 8; depth += 8) {
+        tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                                   .line_bytes = TEST_LINE, .reps = 3,
+                                   .flush = TC_FLUSH_CLFLUSH, .memory_bandwidth = 1e8,
+                                   .stream_lines = depth};
+        tc_mb_sampler *s = NULL;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+        /* flushed whole, then placed whole or its first line */
+        CU_ASSERT_EQUAL(tc_mb_run_setup(s, &cs, base), n + (depth ? n : LINE_DOUBLES));
+        double bound = 2.0 * 8.0 * (double)n / 1e8;
+        CU_ASSERT_DOUBLE_EQUAL(tc_mb_case_bound(s, &cs), bound, 1e-15);
+        CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+        CU_ASSERT(cs.seconds >= bound);
+        cs.seconds = -1.0;
+        tc_mb_sampler_free(s);
+    }
+    for (int i = 0; i < 3; i++)
+        tc_rt_free(base[i]);
+}
+
 static void test_memory_check(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_REMOTE);
@@ -821,9 +867,10 @@ static void test_physics_bound(void)
     CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
     CU_ASSERT(cs.seconds >= flops / 2e6);
     CU_ASSERT_EQUAL(tc_mb_sampler_bounded(s), 1);
-    /* an operand left in memory: its bytes at the bandwidth */
+    /* an operand left in memory: its bytes at the bandwidth, twice for
+     * C (written: in the loop its lines go back as the next ones come) */
     make_setup(&cs, &fixtures[0].c, SETUP_TRUNCATED); /* C[:,:,c] left out: memory */
-    double bytes = 8.0 * (double)cs.operand[2].elements;
+    double bytes = 8.0 * (double)cs.operand[2].elements * (tc_mb_touch_can_flush() ? 2 : 1);
     double bound = tc_mb_case_bound(s, &cs);
     CU_ASSERT(bound >= bytes / 2e6 && bound >= flops / 2e6);
     CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
@@ -975,6 +1022,7 @@ int tc_suite_sample(void)
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
            !CU_add_test(s, "no time below the flop and byte bound", test_physics_bound) ||
+           !CU_add_test(s, "a streamed operand: placed whole, its bytes the bound", test_stream) ||
            !CU_add_test(s, "the beta pass over C is predicted", test_beta_pass) ||
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
            !CU_add_test(s, "option errors", test_options) ||
