@@ -565,20 +565,25 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
     int64_t touched = 0, flushed = 0;
     for (int e = 0; e < nsteps; e++) {
         const step *st = &plan[e];
+        int flush = st->kind == STEP_FLUSH || st->kind == STEP_FLUSH_PREFETCH;
+        if (flushed && !flush) {
+            /* the flushes done before anything is placed: a load may pass a
+             * flush of its own line, which then evicts what it brought */
+            tc_mb_touch_fence();
+            flushed = 0;
+        }
         if (st->kind == STEP_EVICT) {
             touched += tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles, &s->cursor,
                                           evict_elements(s, st->level), &acc);
             continue;
         }
         if (st->kind == STEP_TLB) {
-            if (flushed) /* the flushes first: they need translations */
-                tc_mb_touch_fence();
             touched += tc_mb_pages_touch(&s->tlb, s->tlb.count, &acc);
             continue;
         }
         int i = st->operand;
         tc_mb_shape sh = step_shape(s, cs, p, st);
-        if (st->kind == STEP_FLUSH || st->kind == STEP_FLUSH_PREFETCH) {
+        if (flush) {
             touched += tc_mb_touch_flush(base[i], &sh, s->o.line_bytes);
             if (st->kind == STEP_FLUSH && !same_shape(&cs->operand[i].op, &p->call[i])) {
                 tc_mb_shape call = shape_of(&p->call[i]); /* lines only the call uses */
