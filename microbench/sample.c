@@ -535,13 +535,14 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
 }
 
 /* The shape a step touches: the operand, or its prefetched part: one line
- * along the tensor's first dimension, or all of an operand the loop
- * around streams through (one contiguous run, the next iteration's
- * following this one's) on a machine whose hardware fetches ahead of a
- * stream (the profile's depth > 0): in the loop the stream runs ahead of
- * every call, its latency hidden, and what it costs is bandwidth
- * (bound_of). Columns far apart are as many streams as columns, more
- * than a prefetcher follows: their first lines only, as before. */
+ * along the tensor's first dimension, or all of an operand a loop
+ * streams through (one contiguous run, the next iteration's following
+ * this one's) on a machine whose hardware fetches ahead of a stream (the
+ * profile's depth > 0): in the loop the stream runs ahead of every call,
+ * its latency hidden, and what it costs is bandwidth (bound_of). Columns
+ * far apart are as many streams as columns, more than a prefetcher
+ * follows, and dgemm walks even a contiguous operand tile by tile, not
+ * front to back: their first lines only, as before. */
 static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
                               const step *st)
 {
@@ -549,8 +550,9 @@ static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
     const tc_operand *op = &cs->operand[st->operand].op;
     int run = op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
+    int tiled = cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
     int streamed = cs->operand[st->operand].prefetch == TC_PREFETCH_STREAM &&
-                   s->o.stream_lines > 0 && run;
+                   s->o.stream_lines > 0 && run && !tiled;
     if (pf && !streamed && p->first[st->operand] && sh.n0 > s->line_doubles)
         sh.n0 = s->line_doubles;
     return sh;
