@@ -49,6 +49,12 @@ struct tc_mb_sampler {
     tc_mb_pages tlb;      /* pages touched to evict translations (tlb.h) */
     int64_t avail;        /* memory available (tc_rt_memory_available) ... */
     double avail_at;      /* ... read at this tc_rt_now() time */
+    /* the last case's operand blocks, kept for the next case (spare_of):
+     * fresh memory is zeroed page by page by the kernel, and allocating
+     * every case anew spent a sixth of a prediction doing that */
+    double *spare[TC_MB_MAX_OPERANDS];
+    int64_t spare_count[TC_MB_MAX_OPERANDS];
+    tc_pages spare_pages[TC_MB_MAX_OPERANDS];
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
 };
@@ -71,6 +77,7 @@ typedef struct prepared {
                                   of tens of MiB, flushed each time) ... */
 #define HUGE_REPS 3            /* ... this often */
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
+#define SPARE_MAX ((int64_t)1 << 21)  /* elements (16 MiB) of an operand block kept */
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };
@@ -761,6 +768,38 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
     return m;
 }
 
+/* ---- operand blocks ---------------------------------------------------- */
+
+/* A block of at least count doubles for operand i on pages of the given
+ * kind: the spare one when it is large enough, else a new one. */
+static double *operand_block(tc_mb_sampler *s, int i, int64_t count, tc_pages pages,
+                             tc_error *err)
+{
+    if (s->spare[i] && s->spare_count[i] >= count && s->spare_pages[i] == pages) {
+        double *b = s->spare[i];
+        s->spare[i] = NULL;
+        return b;
+    }
+    return tc_rt_alloc_pages(count, pages, err);
+}
+
+/* Keeps block b of operand i as the spare when it is not too large (at most
+ * three of SPARE_MAX per sampler stay allocated between cases), else
+ * frees it. */
+static void operand_release(tc_mb_sampler *s, int i, double *b, int64_t count, tc_pages pages)
+{
+    if (!b)
+        return;
+    if (count > SPARE_MAX) {
+        tc_rt_free(b);
+        return;
+    }
+    tc_rt_free(s->spare[i]);
+    s->spare[i] = b;
+    s->spare_count[i] = count;
+    s->spare_pages[i] = pages;
+}
+
 /* ---- a part of a case that fits the budget --------------------------- */
 
 /* A case with its own copies of the node and its call or copy, so that
@@ -1087,15 +1126,15 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
         return st;
     }
     double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
+    tc_pages pages[TC_MB_MAX_OPERANDS];
     for (int i = 0; i < p.n; i++) {
         /* huge pages only where the touched pages fill most of the span:
          * each 2 MiB page touched is mapped and zeroed whole */
-        base[i] = tc_rt_alloc_pages(p.span[i], 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL
-                                                                          : TC_PAGES_AUTO,
-                                    err);
+        pages[i] = 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
+        base[i] = operand_block(s, i, p.span[i], pages[i], err);
         if (!base[i]) {
             for (int j = 0; j < i; j++)
-                tc_rt_free(base[j]);
+                operand_release(s, j, base[j], p.span[j], pages[j]);
             tc_mb_budget_release(need);
             free(sc);
             return TC_ERESOURCE;
@@ -1118,7 +1157,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     }
     s->checksum = sum;
     for (int i = 0; i < p.n; i++)
-        tc_rt_free(base[i]);
+        operand_release(s, i, base[i], p.span[i], pages[i]);
     tc_mb_budget_release(need);
     free(sc);
     cs->seconds = seconds;
@@ -1303,6 +1342,8 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
         return;
     tc_mb_pool_release(s->pool, s->pool_bytes);
     tc_mb_pages_unmap(&s->tlb);
+    for (int i = 0; i < TC_MB_MAX_OPERANDS; i++)
+        tc_rt_free(s->spare[i]);
     free(s->times);
     tc_mb_memo_free(s->memo);
     free(s);

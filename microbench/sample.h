@@ -126,11 +126,13 @@ int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);
  * odd number of repetitions) the outputs are back at their initial values. */
 double tc_mb_sampler_checksum(const tc_mb_sampler *s);
 
-/* The least time the case's call can take on this machine: its flops at
- * the peak rate and its compulsory bytes (operands the setup leaves in
- * memory) at the memory bandwidth, over the threads (0 when the options
- * give neither figure). A median below it is a measurement error: the case
- * is timed again, and its time is never less than this. */
+/* The least time the case's call can take in its loop on this machine:
+ * its flops at the peak rate and its compulsory bytes (operands the setup
+ * leaves in memory or places as streamed, a written one's twice: its
+ * lines go back) at the memory bandwidth, over the threads (0 when the
+ * options give neither figure). A median below the bytes the call itself
+ * fetched is a measurement error: the case is timed again; and its time
+ * is never less than this. */
 double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs);
 
 /* Cases whose time stayed below their bound after timing again (the bound
