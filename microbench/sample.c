@@ -1325,7 +1325,7 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory creating the sampler");
     }
     tc_status st = tc_mb_pool_acquire(pool_bytes, s->budget, &s->pool, err);
-    /* 5/4 of the reach, as for a cache; one physical page whatever the count */
+    /* 5/4 of the reach, as for a cache; a physical page per 128 (tlb.h) */
     if (st == TC_OK && o->tlb_pages > 0)
         st = tc_mb_pages_map(o->tlb_pages / 4 * 5, &s->tlb, err);
     if (st != TC_OK) {

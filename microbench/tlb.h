@@ -6,9 +6,9 @@
  * of its cache misses, once the pages it touched since their last use are
  * more than the TLB holds. The sampler emulates that like the caches: it
  * touches more distinct pages than the TLB holds before a case whose
- * operands come from memory. The pages used for it all map one physical
- * page, so touching them evicts translations and not data: a page walk
- * each, one line of the caches in all.
+ * operands come from memory. The pages used for it map a few physical
+ * pages (128 virtual pages to each), so touching them evicts translations
+ * and hardly any data: a page walk each, one line per physical page.
  */
 #ifndef TC_MICROBENCH_TLB_H
 #define TC_MICROBENCH_TLB_H
@@ -18,24 +18,26 @@
 #include "tcgen.h"
 
 typedef struct tc_mb_pages {
-    char *base;     /* `count` consecutive virtual pages of 4 KiB */
+    char *base;       /* `count` consecutive virtual pages of 4 KiB */
     int64_t count;
+    int64_t physical; /* the physical pages under them: page k maps k % physical */
 } tc_mb_pages;
 
-/* Maps `count` virtual pages onto one physical page (an anonymous shared
- * file), each faulted in. TC_ERESOURCE when the system refuses. */
+/* Maps `count` virtual pages onto count/128 (at least one) physical pages
+ * of an anonymous shared file, each faulted in. TC_ERESOURCE when the
+ * system refuses. */
 tc_status tc_mb_pages_map(int64_t count, tc_mb_pages *out, tc_error *err);
 void tc_mb_pages_unmap(tc_mb_pages *p);
 
 /* Reads one double of each of the first `count` pages (at most p->count),
- * a different line of the page each time so the reads do not queue on one
- * cache set, and adds them to *acc. Returns the pages touched. */
+ * one line per physical page, and adds them to *acc. Returns the pages
+ * touched. */
 int64_t tc_mb_pages_touch(const tc_mb_pages *p, int64_t count, double *acc);
 
 /*
  * How many pages' translations one core keeps (its reach): a chase through
- * one line of each of n such pages (the data stays in L1: they are one
- * page), in a scrambled order, costs a second-level TLB hit per step while
+ * one line of each of n such pages (the data stays in L1: at most 256
+ * lines), in a scrambled order, costs a second-level TLB hit per step while
  * the translations fit and a page walk beyond. Returns the largest n (four
  * sizes per doubling, from TC_MB_TLB_BASE_PAGES to TC_MB_TLB_MAX_PAGES)
  * before the first whose step costs more than 1.4 times that of
