@@ -77,7 +77,7 @@ typedef struct prepared {
                                   of tens of MiB, flushed each time) ... */
 #define HUGE_REPS 3            /* ... this often */
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
-#define SPARE_MAX ((int64_t)1 << 21)  /* elements (16 MiB) of an operand block kept */
+#define SPARE_MAX ((int64_t)1 << 21)  /* resident elements (16 MiB) of a block kept */
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };
@@ -770,34 +770,54 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
 
 /* ---- operand blocks ---------------------------------------------------- */
 
-/* A block of at least count doubles for operand i on pages of the given
- * kind: the spare one when it is large enough, else a new one. */
-static double *operand_block(tc_mb_sampler *s, int i, int64_t count, tc_pages pages,
-                             tc_error *err)
+/* An operand's block: its span and the kind of its pages. */
+typedef struct block {
+    double *base;
+    int64_t count;
+    tc_pages pages;
+} block;
+
+/* Whether a block of count doubles with this policy gets huge pages. */
+static int on_huge_pages(int64_t count, tc_pages pages)
 {
-    if (s->spare[i] && s->spare_count[i] >= count && s->spare_pages[i] == pages) {
-        double *b = s->spare[i];
-        s->spare[i] = NULL;
-        return b;
-    }
-    return tc_rt_alloc_pages(count, pages, err);
+    return pages == TC_PAGES_AUTO && count >= TC_HUGE_MIN / (int64_t)sizeof(double);
 }
 
-/* Keeps block b of operand i as the spare when it is not too large (at most
- * three of SPARE_MAX per sampler stay allocated between cases), else
- * frees it. */
-static void operand_release(tc_mb_sampler *s, int i, double *b, int64_t count, tc_pages pages)
+/* A block of at least count doubles for operand i on pages of the given
+ * kind: the spare one when it is large enough and on pages of the same
+ * size, else a new one. */
+static tc_status operand_block(tc_mb_sampler *s, int i, int64_t count, tc_pages pages,
+                               block *b, tc_error *err)
 {
-    if (!b)
+    if (s->spare[i] && s->spare_count[i] >= count &&
+        on_huge_pages(s->spare_count[i], s->spare_pages[i]) == on_huge_pages(count, pages)) {
+        *b = (block){s->spare[i], s->spare_count[i], s->spare_pages[i]};
+        s->spare[i] = NULL;
+        return TC_OK;
+    }
+    *b = (block){tc_rt_alloc_pages(count, pages, err), count, pages};
+    return b->base ? TC_OK : TC_ERESOURCE;
+}
+
+/* Keeps block b of operand i as the spare when what of it is resident is
+ * not too large (at most three of SPARE_MAX per sampler stay resident
+ * between cases), else frees it. A strided slice of a large tensor spans
+ * the tensor but touches a page per column: freeing such blocks by their
+ * span made every case fault its pages in anew (88 000 faults, half of
+ * predicting a CCSD term on a VM where a fault exits to the hypervisor). */
+static void operand_release(tc_mb_sampler *s, int i, const block *b)
+{
+    if (!b->base)
         return;
-    if (count > SPARE_MAX) {
-        tc_rt_free(b);
+    int64_t limit = SPARE_MAX * (int64_t)sizeof(double);
+    if (b->count > SPARE_MAX && tc_rt_resident_bytes(b->base, b->count) > limit) {
+        tc_rt_free(b->base);
         return;
     }
     tc_rt_free(s->spare[i]);
-    s->spare[i] = b;
-    s->spare_count[i] = count;
-    s->spare_pages[i] = pages;
+    s->spare[i] = b->base;
+    s->spare_count[i] = b->count;
+    s->spare_pages[i] = b->pages;
 }
 
 /* ---- a part of a case that fits the budget --------------------------- */
@@ -1126,19 +1146,19 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
         return st;
     }
     double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
-    tc_pages pages[TC_MB_MAX_OPERANDS];
+    block blk[TC_MB_MAX_OPERANDS];
     for (int i = 0; i < p.n; i++) {
         /* huge pages only where the touched pages fill most of the span:
          * each 2 MiB page touched is mapped and zeroed whole */
-        pages[i] = 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
-        base[i] = operand_block(s, i, p.span[i], pages[i], err);
-        if (!base[i]) {
+        tc_pages pages = 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
+        if (operand_block(s, i, p.span[i], pages, &blk[i], err) != TC_OK) {
             for (int j = 0; j < i; j++)
-                operand_release(s, j, base[j], p.span[j], pages[j]);
+                operand_release(s, j, &blk[j]);
             tc_mb_budget_release(need);
             free(sc);
             return TC_ERESOURCE;
         }
+        base[i] = blk[i].base;
         /* only what is touched: the rest of a large span stays unmapped */
         tc_mb_shape sh = shape_of(&p.call[i]);
         tc_mb_touch_init(base[i], &sh);
@@ -1157,7 +1177,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
     }
     s->checksum = sum;
     for (int i = 0; i < p.n; i++)
-        operand_release(s, i, base[i], p.span[i], pages[i]);
+        operand_release(s, i, &blk[i]);
     tc_mb_budget_release(need);
     free(sc);
     cs->seconds = seconds;

@@ -55,6 +55,28 @@ double *tc_rt_alloc_pages(int64_t count, tc_pages pages, tc_error *err)
     return p;
 }
 
+int64_t tc_rt_resident_bytes(const double *p, int64_t count)
+{
+    int64_t bytes = count * (int64_t)sizeof(double);
+    long page = sysconf(_SC_PAGESIZE);
+    if (!p || count <= 0 || page <= 0)
+        return bytes > 0 ? bytes : 0;
+    uintptr_t from = (uintptr_t)p / (uintptr_t)page * (uintptr_t)page;
+    size_t len = (uintptr_t)p + (uintptr_t)bytes - from;
+    size_t npages = (len + (size_t)page - 1) / (size_t)page;
+    unsigned char *v = malloc(npages);
+    if (!v || mincore((void *)from, len, v) != 0) {
+        free(v);
+        return bytes;
+    }
+    int64_t resident = 0;
+    for (size_t k = 0; k < npages; k++)
+        resident += v[k] & 1;
+    free(v);
+    resident *= page;
+    return resident < bytes ? resident : bytes;
+}
+
 void tc_rt_free(double *p)
 {
     free(p);

@@ -26,6 +26,10 @@ double *tc_rt_alloc(int64_t count, tc_error *err);
 typedef enum { TC_PAGES_AUTO = 0, TC_PAGES_SMALL } tc_pages;
 double *tc_rt_alloc_pages(int64_t count, tc_pages pages, tc_error *err);
 
+/* Bytes of the `count` doubles at p that lie in pages faulted in
+ * (mincore), or count * 8 when the system does not say. */
+int64_t tc_rt_resident_bytes(const double *p, int64_t count);
+
 /* Frees what tc_rt_alloc returned; NULL is a no-op. */
 void tc_rt_free(double *p);
 
