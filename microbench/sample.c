@@ -30,6 +30,14 @@
 #include "runtime/execute.h"
 #include "runtime/memory.h"
 
+/* An operand's block: its span, the kind of its pages, and at most how
+ * many of its bytes lie in pages faulted in. */
+typedef struct block {
+    double *base;
+    int64_t count, resident;
+    tc_pages pages;
+} block;
+
 struct tc_mb_sampler {
     tc_mb_sampler_options o;
     int line_doubles;
@@ -52,9 +60,7 @@ struct tc_mb_sampler {
     /* the last case's operand blocks, kept for the next case (spare_of):
      * fresh memory is zeroed page by page by the kernel, and allocating
      * every case anew spent a sixth of a prediction doing that */
-    double *spare[TC_MB_MAX_OPERANDS];
-    int64_t spare_count[TC_MB_MAX_OPERANDS];
-    tc_pages spare_pages[TC_MB_MAX_OPERANDS];
+    block spare[TC_MB_MAX_OPERANDS][2]; /* [operand][on huge pages]; base NULL: none */
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
 };
@@ -77,7 +83,7 @@ typedef struct prepared {
                                   of tens of MiB, flushed each time) ... */
 #define HUGE_REPS 3            /* ... this often */
 #define BETA_PART ((int64_t)1 << 18) /* elements (2 MiB) of a beta pass from memory */
-#define SPARE_MAX ((int64_t)1 << 21)  /* resident elements (16 MiB) of a block kept */
+#define SPARE_MAX ((int64_t)128 << 20) /* bytes resident in the blocks a sampler keeps */
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };
@@ -770,13 +776,6 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
 
 /* ---- operand blocks ---------------------------------------------------- */
 
-/* An operand's block: its span and the kind of its pages. */
-typedef struct block {
-    double *base;
-    int64_t count;
-    tc_pages pages;
-} block;
-
 /* Whether a block of count doubles with this policy gets huge pages. */
 static int on_huge_pages(int64_t count, tc_pages pages)
 {
@@ -784,40 +783,83 @@ static int on_huge_pages(int64_t count, tc_pages pages)
 }
 
 /* A block of at least count doubles for operand i on pages of the given
- * kind: the spare one when it is large enough and on pages of the same
- * size, else a new one. */
-static tc_status operand_block(tc_mb_sampler *s, int i, int64_t count, tc_pages pages,
-                               block *b, tc_error *err)
+ * kind, `used` of them in pages it will touch: the spare one on pages of
+ * the same size when it is large enough, else a new one. */
+static tc_status operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t used,
+                               tc_pages pages, block *b, tc_error *err)
 {
-    if (s->spare[i] && s->spare_count[i] >= count &&
-        on_huge_pages(s->spare_count[i], s->spare_pages[i]) == on_huge_pages(count, pages)) {
-        *b = (block){s->spare[i], s->spare_count[i], s->spare_pages[i]};
-        s->spare[i] = NULL;
-        return TC_OK;
+    int huge = on_huge_pages(count, pages);
+    block *spare = &s->spare[i][huge];
+    if (spare->base && spare->count >= count) {
+        *b = *spare;
+        spare->base = NULL;
+    } else {
+        /* from a huge page's size, with room for the slightly larger
+         * operands of cases to come (an eighth of the size at most) */
+        int64_t room = count;
+        if (count >= TC_HUGE_MIN / (int64_t)sizeof(double)) {
+            int64_t step = TC_HUGE_PAGE / (int64_t)sizeof(double);
+            while (step <= count / 16)
+                step *= 2;
+            room = (count + step - 1) / step * step;
+        }
+        *b = (block){tc_rt_alloc_pages(room, pages, err), room, 0, pages};
+        if (!b->base)
+            return TC_ERESOURCE;
     }
-    *b = (block){tc_rt_alloc_pages(count, pages, err), count, pages};
-    return b->base ? TC_OK : TC_ERESOURCE;
+    /* a huge page is faulted in whole: count it all until asked (release) */
+    int64_t bytes = b->count * (int64_t)sizeof(double);
+    int64_t r = huge ? bytes : b->resident + used * (int64_t)sizeof(double);
+    b->resident = r < bytes ? r : bytes;
+    return TC_OK;
 }
 
-/* Keeps block b of operand i as the spare when what of it is resident is
- * not too large (at most three of SPARE_MAX per sampler stay resident
- * between cases), else frees it. A strided slice of a large tensor spans
- * the tensor but touches a page per column: freeing such blocks by their
- * span made every case fault its pages in anew (88 000 faults, half of
- * predicting a CCSD term on a VM where a fault exits to the hypervisor). */
-static void operand_release(tc_mb_sampler *s, int i, const block *b)
+/* Keeps block b of operand i as the spare for its size of pages, and frees
+ * other spares, largest first, until what they keep resident is at most
+ * SPARE_MAX; a block that alone holds more is freed. A strided slice of a
+ * large tensor spans the tensor but touches a page per column, and a
+ * CCSD term's operands are 24-30 MB: freeing blocks by their span made
+ * every case fault its pages in anew (88 000 faults and 1.5 GB of pages
+ * zeroed, most of predicting a CCSD term on a VM where a fault exits to the
+ * hypervisor). What is resident is counted up from the pages touched and,
+ * past the limit, asked of the kernel. */
+static void operand_release(tc_mb_sampler *s, int i, block *b)
 {
     if (!b->base)
         return;
-    int64_t limit = SPARE_MAX * (int64_t)sizeof(double);
-    if (b->count > SPARE_MAX && tc_rt_resident_bytes(b->base, b->count) > limit) {
+    if (b->resident > SPARE_MAX)
+        b->resident = tc_rt_resident_bytes(b->base, b->count);
+    if (b->resident > SPARE_MAX) {
         tc_rt_free(b->base);
         return;
     }
-    tc_rt_free(s->spare[i]);
-    s->spare[i] = b->base;
-    s->spare_count[i] = b->count;
-    s->spare_pages[i] = b->pages;
+    int huge = on_huge_pages(b->count, b->pages);
+    tc_rt_free(s->spare[i][huge].base);
+    s->spare[i][huge] = *b;
+    for (int asked = 0;;) {
+        int64_t total = 0;
+        block *largest = NULL;
+        for (int j = 0; j < TC_MB_MAX_OPERANDS; j++)
+            for (int h = 0; h < 2; h++) {
+                block *k = &s->spare[j][h];
+                if (!k->base)
+                    continue;
+                total += k->resident;
+                if (k != &s->spare[i][huge] && (!largest || k->resident > largest->resident))
+                    largest = k;
+            }
+        if (total <= SPARE_MAX || !largest)
+            break;
+        if (!asked++) { /* the counts from pages touched are upper bounds */
+            for (int j = 0; j < TC_MB_MAX_OPERANDS; j++)
+                if (s->spare[j][0].base)
+                    s->spare[j][0].resident =
+                        tc_rt_resident_bytes(s->spare[j][0].base, s->spare[j][0].count);
+            continue;
+        }
+        tc_rt_free(largest->base);
+        largest->base = NULL;
+    }
 }
 
 /* ---- a part of a case that fits the budget --------------------------- */
@@ -1151,7 +1193,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
         /* huge pages only where the touched pages fill most of the span:
          * each 2 MiB page touched is mapped and zeroed whole */
         tc_pages pages = 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
-        if (operand_block(s, i, p.span[i], pages, &blk[i], err) != TC_OK) {
+        if (operand_block(s, i, p.span[i], p.used[i], pages, &blk[i], err) != TC_OK) {
             for (int j = 0; j < i; j++)
                 operand_release(s, j, &blk[j]);
             tc_mb_budget_release(need);
@@ -1363,7 +1405,8 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
     tc_mb_pool_release(s->pool, s->pool_bytes);
     tc_mb_pages_unmap(&s->tlb);
     for (int i = 0; i < TC_MB_MAX_OPERANDS; i++)
-        tc_rt_free(s->spare[i]);
+        for (int h = 0; h < 2; h++)
+            tc_rt_free(s->spare[i][h].base);
     free(s->times);
     tc_mb_memo_free(s->memo);
     free(s);

@@ -98,6 +98,14 @@ int64_t tc_mb_touch_flush(const double *p, const tc_mb_shape *sh, int line_bytes
     uintptr_t last = UINTPTR_MAX;
     for (int64_t j1 = 0; j1 < sh->n1; j1++) {
         const double *q = p + j1 * sh->s1;
+        if (sh->s0 == 1 && sh->n0 > 0) { /* a run: a flush per line, not per element */
+            uintptr_t from = (uintptr_t)q / granule, to = (uintptr_t)(q + sh->n0 - 1) / granule;
+            for (uintptr_t line = from == last ? from + 1 : from; line <= to; line++)
+                _mm_clflush((const void *)(line * granule));
+            last = to;
+            count += sh->n0;
+            continue;
+        }
         for (int64_t j0 = 0; j0 < sh->n0; j0++) {
             const double *e = q + j0 * sh->s0;
             uintptr_t line = (uintptr_t)e / granule;

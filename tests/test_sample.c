@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "generator/generator.h"
 #include "microbench/analyze.h"
@@ -286,6 +287,47 @@ static const tc_algorithm *find_alg(int f, const char *name)
 }
 
 /* ---- tests ----------------------------------------------------------- */
+
+/* Page faults of this process so far. */
+static long minor_faults(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_minflt : -1;
+}
+
+/* A sampler keeps the blocks of a case for the next one by what is
+ * resident, not by span: b-dgemm of a 160^3 C touches a page per column
+ * of C[:,b,:] (160 pages) in a 32 MB span, and a second case on the same
+ * shapes (another benchmark: A also written) faults none of them in again. */
+static void test_spare_blocks(void)
+{
+    tc_contraction c;
+    tc_algorithm_set *set = NULL;
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=160,i=8", &c,
+                                          msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, 1u << TC_FAMILY_PAPER,
+                                                    &set, NULL), TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "b-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    tc_mb_case first, second;
+    case_for(alg->kernel_node, &first);
+    CU_ASSERT(first.operand[2].span > ((int64_t)2 << 20)); /* beyond 16 MiB */
+    second = first;
+    second.operand[0].written = 1;
+    tc_error e;
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &c, &first, &e), TC_OK);
+    long before = minor_faults();
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &c, &second, &e), TC_OK);
+    long faults = minor_faults() - before;
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
+    CU_ASSERT(before >= 0 && faults < 40);
+    if (faults >= 40)
+        fprintf(stderr, "\n  second case faulted %ld pages in\n", faults);
+    tc_mb_sampler_free(s);
+    tc_alg_set_free(set);
+}
 
 /* Every timed node of every algorithm, with each setup variant. */
 static void test_every_case(void)
@@ -1025,6 +1067,7 @@ int tc_suite_sample(void)
            !CU_add_test(s, "identical cases are timed once", test_reuse) ||
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
            !CU_add_test(s, "the TLB evicted past its reach", test_tlb) ||
+           !CU_add_test(s, "operand blocks kept by what is resident", test_spare_blocks) ||
            !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
