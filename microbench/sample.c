@@ -920,10 +920,16 @@ static void cut(scaled *sc, int pos, int64_t from, int64_t to)
             o->elements *= o->op.extent[d];
             o->span += (o->op.extent[d] - 1) * o->op.stride[d];
         }
+        /* the part a slab keeps is the front of the operand, and the call
+         * walks the rest after it: that rest adds to its distance (a
+         * dgemm writing a 95 MB temporary was timed on a 24 MB slab of it
+         * placed in the LLC, 25 % fast) */
         for (int e = 0; e < sc->cs.nsetup; e++) {
             tc_mb_setup *st = &sc->cs.setup[e];
-            if (st->operand == i && st->kind == TC_SETUP_OPERAND)
+            if (st->operand == i && st->kind == TC_SETUP_OPERAND) {
                 st->elements = o->elements;
+                st->distance += before - o->elements;
+            }
             else if (st->operand == i && st->kind == TC_SETUP_PREFETCH && before > 0)
                 st->elements = st->elements * o->elements / before;
         }
