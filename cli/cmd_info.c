@@ -347,6 +347,8 @@ static void print_rows(const info *in, FILE *out, tc_format f)
     kv(out, f, "peak_gflops", "%.4g (dgemm, one thread)", p->peak_flops * 1e-9);
     kv(out, f, "memory_gb_per_s", "%.4g (streaming read, one thread)",
        p->memory_bandwidth * 1e-9);
+    kv(out, f, "update_gb_per_s", "%.4g (read and written back in place, both ways)",
+       p->update_bandwidth * 1e-9);
     if (in->origin.note[0])
         kv(out, f, "note", "profile: %s", in->origin.note);
     if (in->hw_note[0])
@@ -429,9 +431,9 @@ static void print_json(const info *in, FILE *out)
             "],\n    \"memory_latency_ns\": %.6g,\n    \"stream_prefetch_lines\": %d,\n"
             "    \"tlb_pages\": %" PRId64 ",\n"
             "    \"peak_flops\": %.6g,\n    \"memory_bytes_per_s\": %.6g,\n"
-            "    \"seconds\": %.6g\n  },\n",
+            "    \"update_bytes_per_s\": %.6g,\n    \"seconds\": %.6g\n  },\n",
             x->latency_ns[x->nlevels], p->stream_lines, p->tlb_pages, p->peak_flops,
-            p->memory_bandwidth, p->measure_seconds);
+            p->memory_bandwidth, p->update_bandwidth, p->measure_seconds);
     fputs("  \"notes\": [", out);
     int first = 1;
     char note[2 * TC_ERROR_MESSAGE_MAX];

@@ -32,7 +32,9 @@
 #include "tcgen.h"
 
 /* 3: the TLB reach is measured on pages that do not all alias one physical
- * page (tlb.c); format 2's reach could be a hypervisor's limit instead */
+ * page (tlb.c), format 2's could be a hypervisor's limit instead; the
+ * bandwidths are the best of several loops, and the in-place update's is
+ * kept (update_bandwidth) */
 #define TC_MB_PROFILE_VERSION 3
 #define TC_MB_SIGNATURE_MAX 512
 
@@ -56,6 +58,8 @@ typedef struct tc_mb_profile {
     double timer_resolution_s, timer_overhead_s;
     double peak_flops;                 /* one thread, dgemm, flop/s */
     double memory_bandwidth;           /* one thread, streaming read, bytes/s */
+    double update_bandwidth;           /* one thread, read and written back in
+                                          place, bytes/s both ways together */
     double measured_at;                /* Unix time of the measurement */
     double measure_seconds;            /* how long it took */
 } tc_mb_profile;

@@ -74,6 +74,8 @@ typedef struct tc_mb_sampler_options {
                                 shared by every sampler of the process */
     double peak_flops;       /* one thread's peak flop/s (0: no flop bound) */
     double memory_bandwidth; /* one thread's bytes/s from memory (0: none) */
+    double update_bandwidth; /* ... read and written back in place, both ways
+                                (0: twice the bytes at memory_bandwidth) */
     int threads;             /* BLAS threads the bounds scale by (0: 1) */
     int64_t tlb_pages;       /* pages the TLB keeps (tlb.h): an operand
                                 whose distance spans more is placed without

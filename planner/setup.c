@@ -85,6 +85,7 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
         s->options.flush = o->flush;
         s->options.peak_flops = s->profile.peak_flops;
         s->options.memory_bandwidth = s->profile.memory_bandwidth;
+        s->options.update_bandwidth = s->profile.update_bandwidth;
         s->options.threads = s->blas->threads;
         s->options.tlb_pages = s->profile.tlb_pages;
         s->options.stream_lines = s->profile.stream_lines;
