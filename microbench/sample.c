@@ -586,7 +586,7 @@ static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
  */
 static void warm_library(tc_mb_sampler *s, const tc_node *node)
 {
-    if (node->kind != TC_NODE_KERNEL || !s->warm || getenv("TCGEN_NOWARM"))
+    if (node->kind != TC_NODE_KERNEL || !s->warm)
         return;
     tc_call k = *node->call;
     double *p[3];
