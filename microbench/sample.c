@@ -57,13 +57,14 @@ struct tc_mb_sampler {
     tc_mb_pages tlb;      /* pages touched to evict translations (tlb.h) */
     int64_t avail;        /* memory available (tc_rt_memory_available) ... */
     double avail_at;      /* ... read at this tc_rt_now() time */
-    /* the last case's operand blocks, kept for the next case (spare_of):
+    /* the last case's operand blocks, kept for the next case (operand_block):
      * fresh memory is zeroed page by page by the kernel, and allocating
      * every case anew spent a sixth of a prediction doing that */
     block spare[TC_MB_MAX_OPERANDS][2]; /* [operand][on huge pages]; base NULL: none */
     double *warm;         /* dense operands of the library's warm-up call ... */
     int64_t warm_count;   /* ... a quarter of the first level, in doubles */
     double warm_alpha;    /* its sign alternates: its output stays bounded */
+    int64_t warmed;       /* warm-up calls made */
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
 };
@@ -580,9 +581,9 @@ static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
  * buffers, their translations) is as warm as in a loop of such calls,
  * while the case's operands stay where the setup put them. An eviction
  * from the unified levels evicts the library too: a 24x12x24 dgemm with
- * its operands in L1 took 4 us after one and 0.5 us in a loop, and the
- * loop nests of small dgemms were predicted 35 % slow. Calls whose dense
- * operands exceed the buffer are long enough not to notice.
+ * its operands in L1 took 4 us after 16 MB of other data was read and
+ * 0.5 us in a loop (0.55 us with such a call in between). Calls whose
+ * dense operands exceed the buffer are long enough not to notice.
  */
 static void warm_library(tc_mb_sampler *s, const tc_node *node)
 {
@@ -602,6 +603,7 @@ static void warm_library(tc_mb_sampler *s, const tc_node *node)
     }
     s->warm_alpha = -s->warm_alpha;
     tc_rt_call(s->o.blas, &k, s->warm_alpha, p[0], p[1], p[2]);
+    s->warmed++;
 }
 
 static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
@@ -1485,6 +1487,11 @@ int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s)
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s)
 {
     return s ? s->timed : 0;
+}
+
+int64_t tc_mb_sampler_warmed(const tc_mb_sampler *s)
+{
+    return s ? s->warmed : 0;
 }
 
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s)

@@ -121,6 +121,10 @@ tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta
 /* Distinct cases timed so far, and how many requests the memo answered. */
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s);
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);
+/* Warm-up calls of the library on the sampler's own operands (after a
+ * setup's last eviction, for calls whose dense operands fit a quarter of
+ * the first level). */
+int64_t tc_mb_sampler_warmed(const tc_mb_sampler *s);
 
 /* Sum of the elements of the written operands of the last case timed,
  * read after its last repetition (0 before any); for tests: alpha's sign

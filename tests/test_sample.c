@@ -288,6 +288,31 @@ static const tc_algorithm *find_alg(int f, const char *name)
 
 /* ---- tests ----------------------------------------------------------- */
 
+/* The library is warmed on the sampler's own operands after a setup that
+ * evicts (the remote sweep that pushes an operand to memory), for a call
+ * small enough, and not when nothing was evicted or the call is large. */
+static void test_warm_library(void)
+{
+    tc_mb_sampler *s = new_sampler(2, TC_FLUSH_REMOTE);
+    tc_error e;
+    tc_mb_case warm, evicted, large;
+    case_for(find_alg(0, "c-dgemm")->kernel_node, &warm); /* 64x64x8: 5120 doubles */
+    evicted = warm;
+    make_setup(&evicted, &fixtures[0].c, SETUP_TRUNCATED);
+    evicted.setup[1].distance = TEST_LLC;
+    case_for(find_alg(0, "(bc)-dgemm")->kernel_node, &large); /* C alone 2^18 doubles */
+    make_setup(&large, &fixtures[0].c, SETUP_TRUNCATED);
+    large.setup[1].distance = TEST_LLC;
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &warm, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_warmed(s), 0);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &evicted, &e), TC_OK);
+    int64_t after = tc_mb_sampler_warmed(s);
+    CU_ASSERT(after >= 2); /* the warm-up repetition and each timed one */
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &large, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_warmed(s), after);
+    tc_mb_sampler_free(s);
+}
+
 /* Page faults of this process so far. */
 static long minor_faults(void)
 {
@@ -1068,6 +1093,7 @@ int tc_suite_sample(void)
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
            !CU_add_test(s, "the TLB evicted past its reach", test_tlb) ||
            !CU_add_test(s, "operand blocks kept by what is resident", test_spare_blocks) ||
+           !CU_add_test(s, "the library warmed after an eviction", test_warm_library) ||
            !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
