@@ -68,7 +68,8 @@ int tc_cmd_main(const tc_cli *cli)
         o.progress = progress ? tc_cli_progress : progress_lines;
         o.progress_data = cli->measure ? "planning" : "predicting";
     }
-    unsigned flags = (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0);
+    unsigned flags =
+        (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0) | TC_EMITTABLE;
     tc_error err;
     tc_plan *plan = tc_plan_create_with(&c, flags, &o, &err);
     if (!plan) {

@@ -80,9 +80,10 @@ typedef struct tc_plan tc_plan;
 #define TC_WISDOM_ONLY 0x4u /* use only remembered decisions: no benchmarking;
                                fails with TC_EINPUT when nothing is known     */
 #define TC_ROW_MAJOR   0x8u /* tensors are row-major (C order)                */
-#define TC_EMITTABLE   0x10u /* accepted for compatibility: every algorithm
-                               ranked can be emitted (0.x plans without it
-                               could not be)                             */
+#define TC_EMITTABLE   0x10u /* rank for the C tc_plan_emit_c writes: its
+                               tensor-sized temporaries are allocated on
+                               every call, and faulting their fresh pages
+                               in counts (the executor keeps them)       */
 
 /*
  * Plans `contraction` ("C[a,b,c] = A[a,i] * B[i,b,c]", or compact

@@ -108,8 +108,9 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
         return s;
     tc_plan_setup_describe(&su, p->setup, sizeof p->setup);
     tc_ranking *r = NULL;
+    double fresh = p->flags & TC_EMITTABLE ? su.profile.fresh_bandwidth : 0.0;
     s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
-                     p->set->count, &su.params, o->progress, o->progress_data, &r, err);
+                     p->set->count, &su.params, fresh, o->progress, o->progress_data, &r, err);
     tc_plan_setup_close(&su);
     if (s != TC_OK)
         return s;

@@ -23,7 +23,8 @@ static int by_time(const void *a, const void *b)
 }
 
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
-                       const tc_algorithm *const *algs, int n, const tc_mb_params *p, tc_rank_progress progress, void *data,
+                       const tc_algorithm *const *algs, int n, const tc_mb_params *p,
+                       double fresh_bandwidth, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err)
 {
     *out = NULL;
@@ -49,6 +50,10 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
             k[r->count] = (keyed){{alg, 0.0, 0.0}, i};
             tc_error sub; /* err may be NULL (tcgen.h) */
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, &sub);
+            for (int t = 0; fresh_bandwidth > 0.0 && t < alg->ntemps; t++)
+                if (alg->temp[t].whole)
+                    k[r->count].e.seconds +=
+                        8.0 * (double)alg->temp[t].elements / fresh_bandwidth;
             k[r->count].e.cost_s = tc_rt_now() - t1;
             r->count++;
             if (st != TC_OK)

@@ -26,13 +26,17 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
 
 /*
  * Predicts algs[0..n-1] (of contraction c, with sizes) with sampler s under
- * p and sorts them by predicted time (ties in the given order).
+ * p and sorts them by predicted time (ties in the given order). With
+ * fresh_bandwidth > 0 each call allocates its tensor-sized temporaries
+ * anew (the emitted C), their bytes faulted in at that rate (the profile's
+ * fresh_bandwidth); 0: they are kept between calls (the executor).
  * Algorithms that do not fit BLAS's int arguments, or whose temporaries
  * need more than the memory available, are skipped and counted.
  * *out is the caller's, freed with tc_ranking_free().
  */
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
-                       const tc_algorithm *const *algs, int n, const tc_mb_params *p, tc_rank_progress progress, void *data,
+                       const tc_algorithm *const *algs, int n, const tc_mb_params *p,
+                       double fresh_bandwidth, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err);
 
 /* NULL is a no-op. */
