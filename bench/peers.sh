@@ -8,9 +8,9 @@
 # of the same flop count (bench/peers.py). Writes bench/results/peers.tsv:
 # per contraction the chosen algorithm, the planning time, the medians and
 # the ratios (above 1: tcgen faster), and the regret of the choice: its
-# executed time over the best of it and the 4 best predicted, each run by
-# `tcgen measure` (3 reps); then '#' lines with geometric means, overall
-# and per group. The list also holds the CCSD terms of examples/ccsd
+# time over the best of it and its 4 runner-ups (the emitted file's
+# header), each emitted and run alike; then '#' lines with geometric
+# means, overall and per group. The list also holds the CCSD terms of examples/ccsd
 # (group ccsd_example). PEERS_MATCH=REGEX keeps the matching lines only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,13 +38,19 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
         "$tmp/f.o" -lopenblas -lm; } 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
     tc_s=$("$tmp/run" "$na" "$nb" "$nc" "$REPS")
     read -r np_s tt_s gm_s < <("$PY" bench/peers.py "$spec" "$sizes" "$REPS")
-    # regret: the choice against the 4 best predicted, all executed alike
-    { echo "$alg"; "$TCGEN" predict "$con" "$sizes" --threads 1 --format tsv |
-        awk -F'\t' 'NR > 1 && !/^#/ && n < 4 {print $2; n++}'; } | sort -u > "$tmp/top"
-    regret=$(while read -r name; do
-                 "$TCGEN" measure "$con" "$sizes" --threads 1 --reps 3 --algorithm "$name" \
-                     --format tsv | awk -F'\t' -v n="$name" '$2 == n {print n "\t" $4}'
-             done < "$tmp/top" |
+    # regret: the choice against its 4 runner-ups (the header's), each
+    # emitted and run as the choice was
+    sed -n '/^ \*   runner-ups/,/^ \*   ranked/p' "$tmp/f.c" | grep -v '^ \*   ranked' |
+        sed 's/^ \*   runner-ups//; s/^ \*//' | tr ',' '\n' | awk 'NF {print $1}' | head -4 > "$tmp/top"
+    regret=$({ printf '%s\t%s\n' "$alg" "$tc_s"
+               while read -r name; do
+                   "$TCGEN" emit "$con" "$sizes" --algorithm "$name" --function peer_fn \
+                       -o "$tmp/r.c" 2> /dev/null || continue
+                   { cc -O2 -c -o "$tmp/r.o" "$tmp/r.c" &&
+                     cc -O2 -std=c11 -D_DEFAULT_SOURCE -DFUNC=peer_fn -o "$tmp/rrun" \
+                         bench/peers_run.c "$tmp/r.o" -lopenblas -lm; } 2> /dev/null || continue
+                   printf '%s\t%s\n' "$name" "$("$tmp/rrun" "$na" "$nb" "$nc" "$REPS")"
+               done < "$tmp/top"; } |
              awk -F'\t' -v a="$alg" '$1 == a {mine = $2} min == "" || $2 < min {min = $2}
                                      END {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
     awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
