@@ -102,7 +102,8 @@ static void update(double *p, int64_t n)
  * as the sampler's and the executor's large blocks are. These rates are
  * the bounds of docs/prediction.md: a bound must not exceed what a call
  * can do, so the fastest loop counts, and an output costs its update,
- * not twice its read (54 GB/s updating against 40 reading here).
+ * not twice its read (64-80 GB/s updating, both ways, against 42 reading
+ * here).
  */
 static tc_status measure_bandwidth(int64_t llc_bytes, double *read_bps, double *update_bps,
                                    tc_error *err)

@@ -841,10 +841,12 @@ static tc_status operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t u
         *b = *spare;
         spare->base = NULL;
     } else {
-        /* from a huge page's size, with room for the slightly larger
-         * operands of cases to come (an eighth of the size at most) */
+        /* from a huge page's size up to what a spare may keep, with room
+         * for the slightly larger operands of cases to come (an eighth of
+         * the size at most; a larger span gets what fit() allowed) */
         int64_t room = count;
-        if (count >= TC_HUGE_MIN / (int64_t)sizeof(double)) {
+        if (count >= TC_HUGE_MIN / (int64_t)sizeof(double) &&
+            count <= SPARE_MAX / (int64_t)sizeof(double)) {
             int64_t step = TC_HUGE_PAGE / (int64_t)sizeof(double);
             while (step <= count / 16)
                 step *= 2;
