@@ -15,8 +15,10 @@
  * other dimensions are looped outside, the largest source stride
  * outermost. A destination of 4 MiB or more (beta 0) is written with
  * streaming stores in whole lines, without reading it first: 16 MiB
- * permutations of a 128^3 tensor run at 0.43-0.79 of memcpy's speed, the
- * order-keeping ones faster than memcpy (bench/permute_speed.sh). The
+ * permutations of a 128^3 tensor run at 0.43-0.79 of memcpy's speed on a
+ * Zen 4 VM, the order-keeping ones faster than memcpy, and at 0.32-0.46 on
+ * a Zen 5 VM, where its power-of-two strides collide in the caches (a
+ * 120^3 tensor: 0.53-0.75) (bench/permute_speed.sh). The
  * kernel is runtime/permute_kernel.inc, which emitted files carry too.
  */
 #ifndef TC_RUNTIME_PERMUTE_H
