@@ -619,8 +619,6 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
             warm_after = e;
     for (int e = 0; e < nsteps; e++) {
         const step *st = &plan[e];
-        if (e == warm_after + 1 && warm_after >= 0)
-            warm_library(s, cs->node);
         int flush = st->kind == STEP_FLUSH || st->kind == STEP_FLUSH_PREFETCH;
         if (flushed && !flush) {
             /* the flushes done before anything is placed: a load may pass a
@@ -628,13 +626,13 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
             tc_mb_touch_fence();
             flushed = 0;
         }
-        if (st->kind == STEP_EVICT) {
-            touched += tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles, &s->cursor,
-                                          evict_elements(s, st->level), &acc);
-            continue;
-        }
-        if (st->kind == STEP_TLB) {
-            touched += tc_mb_pages_touch(&s->tlb, s->tlb.count, &acc);
+        if (st->kind == STEP_EVICT || st->kind == STEP_TLB) {
+            touched += st->kind == STEP_EVICT
+                           ? tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles,
+                                                &s->cursor, evict_elements(s, st->level), &acc)
+                           : tc_mb_pages_touch(&s->tlb, s->tlb.count, &acc);
+            if (e == warm_after)
+                warm_library(s, cs->node);
             continue;
         }
         int i = st->operand;
@@ -652,8 +650,6 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
             touched += tc_mb_touch_read(base[i], &sh, &acc);
         }
     }
-    if (warm_after == nsteps - 1 && warm_after >= 0)
-        warm_library(s, cs->node);
     if (flushed)
         tc_mb_touch_fence();
     s->sink = acc;
@@ -863,6 +859,25 @@ static tc_status operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t u
     return TC_OK;
 }
 
+/* What the spares keep resident; *largest (when asked): the largest spare
+ * other than `kept`, NULL if none. */
+static int64_t spares_resident(tc_mb_sampler *s, const block *kept, block **largest)
+{
+    int64_t total = 0;
+    if (largest)
+        *largest = NULL;
+    for (int j = 0; j < TC_MB_MAX_OPERANDS; j++)
+        for (int h = 0; h < 2; h++) {
+            block *k = &s->spare[j][h];
+            if (!k->base)
+                continue;
+            total += k->resident;
+            if (largest && k != kept && (!*largest || k->resident > (*largest)->resident))
+                *largest = k;
+        }
+    return total;
+}
+
 /* Keeps block b of operand i as the spare for its size of pages, and frees
  * other spares, largest first, until what they keep resident is at most
  * SPARE_MAX; a block that alone holds more is freed. A strided slice of a
@@ -883,29 +898,17 @@ static void operand_release(tc_mb_sampler *s, int i, block *b)
         return;
     }
     int huge = on_huge_pages(b->count, b->pages);
-    tc_rt_free(s->spare[i][huge].base);
-    s->spare[i][huge] = *b;
-    for (int asked = 0;;) {
-        int64_t total = 0;
-        block *largest = NULL;
-        for (int j = 0; j < TC_MB_MAX_OPERANDS; j++)
-            for (int h = 0; h < 2; h++) {
-                block *k = &s->spare[j][h];
-                if (!k->base)
-                    continue;
-                total += k->resident;
-                if (k != &s->spare[i][huge] && (!largest || k->resident > largest->resident))
-                    largest = k;
-            }
-        if (total <= SPARE_MAX || !largest)
-            break;
-        if (!asked++) { /* the counts from pages touched are upper bounds */
-            for (int j = 0; j < TC_MB_MAX_OPERANDS; j++)
-                if (s->spare[j][0].base)
-                    s->spare[j][0].resident =
-                        tc_rt_resident_bytes(s->spare[j][0].base, s->spare[j][0].count);
-            continue;
-        }
+    block *kept = &s->spare[i][huge];
+    tc_rt_free(kept->base);
+    *kept = *b;
+    if (spares_resident(s, kept, NULL) <= SPARE_MAX)
+        return;
+    for (int j = 0; j < TC_MB_MAX_OPERANDS; j++) /* counted from pages touched: bounds */
+        if (s->spare[j][0].base)
+            s->spare[j][0].resident = tc_rt_resident_bytes(s->spare[j][0].base,
+                                                           s->spare[j][0].count);
+    block *largest;
+    while (spares_resident(s, kept, &largest) > SPARE_MAX && largest) {
         tc_rt_free(largest->base);
         largest->base = NULL;
     }
