@@ -113,20 +113,25 @@ static void test_fused(void)
     tc_alg_set_free(paper);
 }
 
-/* The permuted family: the candidates each layout allows, and the shape of
- * one: A permuted in before the loops, C computed in a temporary and
- * permuted back after them, one dgemm over whole roles between. */
+/* The permuted family: the candidates each layout allows (a dgemm over
+ * whole roles, or with one tensor permuted over maximal runs and looped
+ * over the rest), and the shape of one: A permuted in before the loops, C
+ * computed in a temporary and permuted back after them, one dgemm over
+ * whole roles between. */
 static void test_permuted(void)
 {
     static const struct {
         const char *text;
+        int count;
         const char *names[4];
     } cases[] = {
-        {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", {"A^C^-dgemm"}},
-        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", {"A^B^-dgemm", "B^-dgemm"}},
-        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", {"W^T^R^-dgemm"}},
-        {"C[a,b,z] = A[z,a,i] * B[i,b,z]", {"A^z-dgemm"}},
-        {"C[a,b,c] = A[a,i] * B[i,b,c]", {NULL}}, /* nothing to permute */
+        {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 32,
+         {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^def(bc)-dgemm", "A^bcde-dgemm"}},
+        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 6, {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm"}},
+        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 6,
+         {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "W^mj(bi)-dgemm"}},
+        {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
+        {"C[a,b,c] = A[a,i] * B[i,b,c]", 0, {NULL}}, /* nothing to permute */
     };
     for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
         tc_contraction c;
@@ -137,10 +142,15 @@ static void test_permuted(void)
         CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                         1u << TC_FAMILY_PERMUTED, &set, &e),
                               TC_OK);
-        int n = 0;
-        while (n < 4 && cases[t].names[n])
-            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, cases[t].names[n++]));
-        CU_ASSERT_EQUAL(set->count, n);
+        for (int n = 0; n < 4 && cases[t].names[n]; n++)
+            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, cases[t].names[n]));
+        CU_ASSERT_EQUAL(set->count, cases[t].count);
+        /* two or more tensors permuted: only over whole roles */
+        for (int a = 0; a < set->count; a++) {
+            const char *name = set->alg[a]->name, *hat = strchr(name, '^');
+            if (hat && strchr(hat + 1, '^'))
+                CU_ASSERT_EQUAL(set->alg[a]->nloops, 0);
+        }
         tc_alg_set_free(set);
     }
     tc_contraction c;
