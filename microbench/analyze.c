@@ -502,6 +502,22 @@ static void drop_empty(case_list *l)
     l->n = n;
 }
 
+/* The beta of every kernel call: the kernel's own where no loop runs over
+ * a contracted index (each call is then the first to reach its part of C),
+ * else 1, which all but the first contracted iteration's calls get. With
+ * beta 0 a dgemm first zeroes its C: timed with 1, the 12 dgemms writing
+ * 8 MB slices of a CCSD(T) term's C temporary were predicted 1.04 ms each
+ * and took 1.6 ms. */
+static double calls_beta(const tc_algorithm *alg, const tc_contraction *c)
+{
+    if (!tc_alg_kernel_owns_beta(alg))
+        return 1.0;
+    for (int i = 0; i < alg->nloops; i++)
+        if (c->index[alg->loop[i]].role == TC_ROLE_CONTRACTED)
+            return 1.0;
+    return tc_alg_kernel_beta(alg, c);
+}
+
 tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
                         const tc_mb_params *p, tc_mb_analysis **out, tc_error *err)
 {
@@ -525,6 +541,9 @@ tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory analysing %s", alg->name);
     }
     drop_empty(&l);
+    double beta = calls_beta(alg, c);
+    for (int i = 0; i < l.n; i++)
+        l.v[i].beta = l.v[i].node == alg->kernel_node ? beta : 1.0;
     a->alg = alg;
     a->calls = calls;
     a->ncases = l.n;

@@ -99,6 +99,7 @@ typedef struct tc_mb_case {
     double seconds;             /* median time of one execution (sampler) */
     double scale;               /* > 1: timed on 1/scale of it, time scaled up
                                    (the sampler's memory budget); 0 or 1: whole */
+    double beta;                /* the kernel's beta on the calls it stands for */
 } tc_mb_case;
 
 typedef struct tc_mb_analysis {

@@ -457,6 +457,8 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const prepare
     }
     if (cs->scale > 1.0)
         kput(&k, " x%.17g", cs->scale);
+    if (cs->node->kind == TC_NODE_KERNEL && cs->beta != 1.0)
+        kput(&k, " beta%.17g", cs->beta);
     return k.len < n ? 0 : -1;
 }
 
@@ -673,11 +675,12 @@ int64_t tc_mb_run_setup(tc_mb_sampler *s, const tc_mb_case *cs, double *const ba
     return tc_mb_run_setup_in(s, NULL, cs, base);
 }
 
-static void call_node(const tc_mb_sampler *s, const tc_node *node, double alpha,
+static void call_node(const tc_mb_sampler *s, const tc_mb_case *cs, double alpha,
                       double *const base[])
 {
+    const tc_node *node = cs->node;
     if (node->kind == TC_NODE_KERNEL)
-        tc_rt_call(s->o.blas, node->call, alpha, base[0], base[1], base[2]);
+        tc_rt_call_beta(s->o.blas, node->call, alpha, cs->beta, base[0], base[1], base[2]);
     else
         tc_rt_copy(node->copy, base[0], base[1]);
 }
@@ -692,7 +695,7 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
     double alpha = 1.0;
     double t = tc_rt_now();
     run_setup(s, cs, p, base);
-    call_node(s, cs->node, alpha, base);
+    call_node(s, cs, alpha, base);
     double once = tc_rt_now() - t;
     if (once > LONG_REPETITION_S && n > LONG_REPS)
         n = once > HUGE_REPETITION_S && n > HUGE_REPS ? HUGE_REPS : LONG_REPS;
@@ -700,7 +703,7 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const prepared 
         alpha = -alpha; /* outputs accumulate: keep them bounded */
         run_setup(s, cs, p, base);
         uint64_t t0 = tc_rt_timer_start();
-        call_node(s, cs->node, alpha, base);
+        call_node(s, cs, alpha, base);
         uint64_t t1 = tc_rt_timer_stop();
         s->times[r] = t1 > t0 ? t1 - t0 : 0;
     }

@@ -96,6 +96,7 @@ static void case_for(const tc_node *node, tc_mb_case *cs)
     cs->kind = TC_CASE_STEADY;
     cs->node = node;
     cs->count = 1;
+    cs->beta = 1.0;
     if (node->kind == TC_NODE_KERNEL) {
         cs->noperands = 3;
         for (int i = 0; i < 3; i++)
