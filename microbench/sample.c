@@ -64,6 +64,7 @@ struct tc_mb_sampler {
     double *warm;         /* dense operands of the library's warm-up call ... */
     int64_t warm_count;   /* ... a quarter of the first level, in doubles */
     double warm_alpha;    /* its sign alternates: its output stays bounded */
+    double call_floor[TC_KERNEL_COUNT]; /* tc_mb_sampler_call_floor; 0: not yet */
     int64_t warmed;       /* warm-up calls made */
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
@@ -1510,4 +1511,52 @@ int64_t tc_mb_sampler_reused(const tc_mb_sampler *s)
 double tc_mb_sampler_checksum(const tc_mb_sampler *s)
 {
     return s ? s->checksum : 0.0;
+}
+
+/* ---- the cheapest call ------------------------------------------------ */
+
+#define FLOOR_CALLS 256 /* calls per batch ... */
+#define FLOOR_BATCHES 7 /* ... the fastest batch kept */
+
+double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel)
+{
+    if (!s || kernel < 0 || kernel >= TC_KERNEL_COUNT)
+        return 0.0;
+    if (s->call_floor[kernel] > 0.0)
+        return s->call_floor[kernel];
+    const tc_blas *b = s->o.blas;
+    double x[1] = {0.5}, y[1] = {0.25}, a[1] = {0.125}, best = 0.0, sum = 0.0;
+    for (int r = 0; r < FLOOR_BATCHES; r++) {
+        double t0 = tc_rt_now();
+        for (int i = 0; i < FLOOR_CALLS; i++) {
+            double alpha = i % 2 ? 1.0 : -1.0; /* outputs stay bounded */
+            switch (kernel) {
+            case TC_KERNEL_DDOT:
+                sum += b->ddot(1, x, 1, y, 1);
+                break;
+            case TC_KERNEL_DAXPY:
+                b->daxpy(1, alpha, x, 1, y, 1);
+                break;
+            case TC_KERNEL_DGEMV:
+                b->dgemv(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, 1, 1, alpha, a, 1, x, 1, 1.0,
+                         y, 1);
+                break;
+            case TC_KERNEL_DGER:
+                b->dger(TC_CBLAS_COL_MAJOR, 1, 1, alpha, x, 1, y, 1, a, 1);
+                break;
+            case TC_KERNEL_DGEMM:
+                b->dgemm(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, TC_CBLAS_NO_TRANS, 1, 1, 1,
+                         alpha, a, 1, x, 1, 1.0, y, 1);
+                break;
+            case TC_KERNEL_COUNT:
+                break;
+            }
+        }
+        double t = (tc_rt_now() - t0) / FLOOR_CALLS;
+        if (t > 0.0 && (best == 0.0 || t < best))
+            best = t;
+    }
+    s->sink = sum + y[0] + a[0];
+    s->call_floor[kernel] = best;
+    return best;
 }

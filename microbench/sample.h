@@ -98,6 +98,14 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
 void tc_mb_sampler_free(tc_mb_sampler *s);
 
 /*
+ * Seconds of the cheapest call of `kernel` the sampler's library makes
+ * (every operand one element, in L1, the fastest of a few batches of
+ * calls): a floor under every call of that kernel. Measured once per
+ * sampler and kernel; 0 when s is NULL.
+ */
+double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel);
+
+/*
  * Times case cs of an algorithm of c: sets cs->seconds to the median over
  * the repetitions (or to the remembered median of an identical case), and
  * cs->scale to the factor it was scaled by (1: timed whole). TC_ERESOURCE,

@@ -109,8 +109,11 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
     tc_plan_setup_describe(&su, p->setup, sizeof p->setup);
     tc_ranking *r = NULL;
     double fresh = p->flags & TC_EMITTABLE ? su.profile.fresh_bandwidth : 0.0;
+    /* measuring wants the best predicted of every kernel too: all ranked */
+    int keep = p->flags & TC_MEASURE ? 0 : 1 + TC_PLAN_RUNNERS;
     s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
-                     p->set->count, &su.params, fresh, o->progress, o->progress_data, &r, err);
+                     p->set->count, &su.params, fresh, keep, o->progress, o->progress_data, &r,
+                     err);
     tc_plan_setup_close(&su);
     if (s != TC_OK)
         return s;
@@ -120,7 +123,8 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
                             "no algorithm can compute this contraction at these sizes: "
                             "every one has a BLAS argument above INT_MAX");
     }
-    p->ranked = r->count;
+    p->ranked = r->count + r->pruned;
+    p->pruned = r->pruned;
     p->origin = "estimate";
     p->alg = r->entry[0].alg;
     p->seconds = r->entry[0].seconds;

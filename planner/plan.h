@@ -28,7 +28,8 @@ struct tc_plan {
         char name[256];
         double seconds;
     } runner[TC_PLAN_RUNNERS];
-    int ranked;                 /* algorithms ranked (0 from wisdom) */
+    int ranked;                 /* algorithms ranked (0 from wisdom) ... */
+    int pruned;                 /* ... of which not predicted (rank.h) */
     int measured;               /* of which run (TC_MEASURE) */
     int over_limit;             /* all of them over the time limit: the
                                    prediction decided (origin "estimate") */

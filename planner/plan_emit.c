@@ -46,6 +46,10 @@ static void notes(const tc_plan *p, char *buf, size_t n)
     else if (p->measured)
         put(buf, n, &len, "ranked       %d algorithms predicted, the best %d run, in %.2f s\n",
             p->ranked, p->measured, p->planning_s);
+    else if (p->pruned)
+        put(buf, n, &len, "ranked       %d algorithms in %.2f s: %d predicted, %d ruled out\n"
+                          "             by a floor under their kernel calls' time\n",
+            p->ranked, p->planning_s, p->ranked - p->pruned, p->pruned);
     else if (p->ranked)
         put(buf, n, &len, "ranked       %d algorithms predicted in %.2f s\n", p->ranked,
             p->planning_s);

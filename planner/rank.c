@@ -22,25 +22,98 @@ static int by_time(const void *a, const void *b)
     return x->order - y->order;
 }
 
+/* A floor under alg's time: its kernel calls at the cheapest call's time. */
+static double call_bound(tc_mb_sampler *s, const tc_algorithm *alg)
+{
+    double calls = 1.0;
+    for (int i = 0; i < alg->nloops; i++)
+        calls *= (double)alg->loop_node[i]->extent;
+    return calls * tc_mb_sampler_call_floor(s, alg->kernel);
+}
+
+/* A tighter floor for the small kernels: alg's prediction with its calls
+ * repeated on operands kept in cache (the warm model), timed once per
+ * call shape whatever the loop order. 0 for dgemm, whose calls can be
+ * long to time warm, and when the prediction fails. */
+#define WARM_MARGIN 1.2 /* a warm time is timed too: noise must not prune */
+
+static double warm_bound(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm *alg,
+                         const tc_mb_params *p)
+{
+    if (alg->kernel == TC_KERNEL_DGEMM)
+        return 0.0;
+    tc_mb_params warm = *p;
+    warm.model = TC_MODEL_WARM;
+    double t = 0.0;
+    return tc_mb_predict(s, c, alg, &warm, &t, NULL, NULL) == TC_OK ? t : 0.0;
+}
+
+typedef struct bounded {
+    double bound;
+    int order;
+} bounded;
+
+static int by_bound(const void *a, const void *b)
+{
+    const bounded *x = a, *y = b;
+    if (x->bound != y->bound)
+        return x->bound < y->bound ? -1 : 1;
+    return x->order - y->order;
+}
+
+/* Inserts t into best[0..keep), the smallest times so far, ascending. */
+static void keep_best(double *best, int keep, int *have, double t)
+{
+    if (*have == keep && t >= best[keep - 1])
+        return;
+    int i = *have < keep ? (*have)++ : keep - 1;
+    while (i > 0 && best[i - 1] > t) {
+        best[i] = best[i - 1];
+        i--;
+    }
+    best[i] = t;
+}
+
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
-                       double fresh_bandwidth, tc_rank_progress progress, void *data,
+                       double fresh_bandwidth, int keep, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err)
 {
     *out = NULL;
     double t0 = tc_rt_now();
     tc_ranking *r = calloc(1, sizeof *r);
     keyed *k = calloc((size_t)n + 1, sizeof *k);
-    if (!r || !k) {
+    bounded *order = calloc((size_t)n + 1, sizeof *order);
+    double *best = calloc((size_t)(keep > 0 ? keep : 1), sizeof *best);
+    if (!r || !k || !order || !best) {
         free(r);
         free(k);
+        free(order);
+        free(best);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
                             n);
     }
+    /* with keep: the fewest-calls algorithms first, and none predicted
+     * whose call floor alone exceeds the keep-th best time so far */
+    for (int i = 0; i < n; i++)
+        order[i] = (bounded){keep > 0 && s ? call_bound(s, algs[i]) : 0.0, i};
+    if (keep > 0 && s)
+        qsort(order, (size_t)n, sizeof *order, by_bound);
     tc_status st = TC_OK;
     int64_t avail = tc_rt_memory_available();
-    for (int i = 0; i < n && st == TC_OK; i++) {
+    int kept = 0;
+    for (int j = 0; j < n && st == TC_OK; j++) {
+        int i = order[j].order;
         const tc_algorithm *alg = algs[i];
+        if (keep > 0 && kept == keep && order[j].bound > best[keep - 1]) {
+            r->pruned += n - j;
+            break;
+        }
+        if (keep > 0 && kept == keep &&
+            warm_bound(s, c, alg, p) > WARM_MARGIN * best[keep - 1]) {
+            r->pruned++;
+            continue;
+        }
         if (!alg->fits_int) {
             r->skipped++;
         } else if (!tc_alg_temps_fit(alg, avail)) {
@@ -55,13 +128,19 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                     k[r->count].e.seconds +=
                         8.0 * (double)alg->temp[t].elements / fresh_bandwidth;
             k[r->count].e.cost_s = tc_rt_now() - t1;
+            if (keep > 0)
+                keep_best(best, keep, &kept, k[r->count].e.seconds);
             r->count++;
             if (st != TC_OK)
                 tc_error_set(err, st, 0, 0, "predicting %s: %s", alg->name, sub.message);
         }
         if (progress)
-            progress(i + 1, n, data);
+            progress(j + 1, n, data);
     }
+    if (progress && r->pruned)
+        progress(n, n, data);
+    free(order);
+    free(best);
     if (st != TC_OK) {
         free(k);
         free(r);

@@ -1252,12 +1252,12 @@ static void test_rank_failure_null_err(void)
     memset(&params, 0, sizeof params);
     tc_ranking *r = NULL;
     tc_status s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count,
-                               &params, 0.0, NULL, NULL, &r, NULL);
+                               &params, 0.0, 0, NULL, NULL, &r, NULL);
     CU_ASSERT_EQUAL(s, TC_EINPUT);
     CU_ASSERT_PTR_NULL(r);
     /* ... and with err: the message names the algorithm. */
     s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count, &params, 0.0,
-                     NULL, NULL, &r, &err);
+                     0, NULL, NULL, &r, &err);
     CU_ASSERT_EQUAL(s, TC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, set->alg[0]->name));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "sizes"));
@@ -1282,9 +1282,9 @@ static void test_rank_fresh_temporaries(void)
     tc_ranking *kept = NULL, *fresh = NULL;
     const double bw = 1e9;
     CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
-                                 &su.params, 0.0, NULL, NULL, &kept, &err), TC_OK);
+                                 &su.params, 0.0, 0, NULL, NULL, &kept, &err), TC_OK);
     CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
-                                 &su.params, bw, NULL, NULL, &fresh, &err), TC_OK);
+                                 &su.params, bw, 0, NULL, NULL, &fresh, &err), TC_OK);
     int with = 0, without = 0;
     for (int i = 0; kept && fresh && i < kept->count; i++) {
         const tc_algorithm *alg = kept->entry[i].alg;
@@ -1301,6 +1301,40 @@ static void test_rank_fresh_temporaries(void)
     CU_ASSERT(with > 0 && without > 0);
     tc_ranking_free(kept);
     tc_ranking_free(fresh);
+    tc_plan_setup_close(&su);
+    tc_alg_set_free(set);
+}
+
+/* Ranked for the best 6 only, the floor prunes algorithms (most of this
+ * contraction's are thousands of level-1 calls) and keeps the same best 6
+ * as ranking all: the same sampler times the same cases once. Every
+ * algorithm is ranked, pruned or skipped. */
+static void test_rank_keep_prunes(void)
+{
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=48,i=8", &c), 0);
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
+    tc_plan_options o = tc_plan_options_default();
+    tc_plan_setup su;
+    CU_ASSERT_EQUAL_FATAL(tc_plan_setup_open(&o, &su, &err), TC_OK);
+    CU_ASSERT(tc_mb_sampler_call_floor(su.sampler, TC_KERNEL_DAXPY) > 0.0);
+    tc_ranking *all = NULL, *best = NULL;
+    const int keep = 6;
+    CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
+                                 &su.params, 0.0, 0, NULL, NULL, &all, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
+                                 &su.params, 0.0, keep, NULL, NULL, &best, &err), TC_OK);
+    CU_ASSERT_FATAL(all && best);
+    CU_ASSERT_EQUAL(all->pruned, 0);
+    CU_ASSERT_EQUAL(all->count, set->count);
+    CU_ASSERT(best->pruned > 0);
+    CU_ASSERT_EQUAL(best->count + best->pruned + best->skipped + best->no_memory, set->count);
+    for (int i = 0; i < keep && i < best->count; i++)
+        CU_ASSERT_STRING_EQUAL(best->entry[i].alg->name, all->entry[i].alg->name);
+    tc_ranking_free(all);
+    tc_ranking_free(best);
     tc_plan_setup_close(&su);
     tc_alg_set_free(set);
 }
@@ -1525,6 +1559,8 @@ int tc_suite_plan(void)
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "ranked for the emitted C: fresh temporaries cost",
                      test_rank_fresh_temporaries) ||
+        !CU_add_test(s, "rank: the best few only, the rest pruned by a floor",
+                     test_rank_keep_prunes) ||
         !CU_add_test(s, "comma-decimal locale: plan, execute, emit, wisdom",
                      test_comma_locale) ||
         !CU_add_test(s, "measure: not satisfied by estimated wisdom",
