@@ -9,7 +9,8 @@
 # per contraction the chosen algorithm, the planning time, the medians and
 # the ratios (above 1: tcgen faster), and the regret of the choice: its
 # time over the best of it and its 4 runner-ups (the emitted file's
-# header), each emitted and run alike; then '#' lines with geometric
+# header), each emitted and run alike, in 3 interleaved rounds (the
+# median of their medians); then '#' lines with geometric
 # means, overall and per group. The list also holds the CCSD terms of examples/ccsd
 # (group ccsd_example). PEERS_MATCH=REGEX keeps the matching lines only.
 set -euo pipefail
@@ -24,6 +25,13 @@ export OPENBLAS_NUM_THREADS=1 TCGEN_THREADS=1 OMP_NUM_THREADS=1
 mkdir -p bench/results
 "$PY" -c 'import numpy' 2>/dev/null || { echo "peers.sh: needs python3-numpy (scripts/install-deps.sh bench)" >&2; exit 3; }
 printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_ttgt\tof_dgemm\tregret_pct\n' > "$out"
+# build N SOURCE: $tmp/run.N, the emitted SOURCE as a user compiles it (the
+# compiler's default dialect) linked to the harness
+build() {
+    cc -O2 -c -o "$tmp/o.o" "$2" &&
+    cc -O2 -std=c11 -D_DEFAULT_SOURCE -DFUNC=peer_fn -o "$tmp/run.$1" bench/peers_run.c \
+        "$tmp/o.o" -lopenblas -lm
+}
 n=0
 bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read -r group spec con sizes; do
     n=$((n + 1))
@@ -32,27 +40,33 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
     plan_s=$(sed -n 's/^tcgen: .* in \([0-9.]*\) s$/\1/p' "$tmp/err" | tail -1)
     read -r na nb nc < <("$TCGEN" parse "$con" "$sizes" --format tsv |
         awk -F'\t' '$1 == "tensor" {e[++t] = $7 / 8} END {print e[2], e[3], e[1]}')
-    # the emitted file as a user compiles it (the compiler's default dialect)
-    { cc -O2 -c -o "$tmp/f.o" "$tmp/f.c" &&
-      cc -O2 -std=c11 -D_DEFAULT_SOURCE -DFUNC=peer_fn -o "$tmp/run" bench/peers_run.c \
-        "$tmp/f.o" -lopenblas -lm; } 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
-    tc_s=$("$tmp/run" "$na" "$nb" "$nc" "$REPS")
-    read -r np_s tt_s gm_s < <("$PY" bench/peers.py "$spec" "$sizes" "$REPS")
-    # regret: the choice against its 4 runner-ups (the header's), each
-    # emitted and run as the choice was
+    # the emitted file and its 4 runner-ups (the header's), built alike
+    rm -f "$tmp"/run.*
+    build 0 "$tmp/f.c" 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
+    printf '%s\n' "$alg" > "$tmp/names"
     sed -n '/^ \*   runner-ups/,/^ \*   ranked/p' "$tmp/f.c" | grep -v '^ \*   ranked' |
         sed 's/^ \*   runner-ups//; s/^ \*//' | tr ',' '\n' | awk 'NF {print $1}' | head -4 > "$tmp/top"
-    regret=$({ printf '%s\t%s\n' "$alg" "$tc_s"
-               while read -r name; do
-                   "$TCGEN" emit "$con" "$sizes" --algorithm "$name" --function peer_fn \
-                       -o "$tmp/r.c" 2> /dev/null || continue
-                   { cc -O2 -c -o "$tmp/r.o" "$tmp/r.c" &&
-                     cc -O2 -std=c11 -D_DEFAULT_SOURCE -DFUNC=peer_fn -o "$tmp/rrun" \
-                         bench/peers_run.c "$tmp/r.o" -lopenblas -lm; } 2> /dev/null || continue
-                   printf '%s\t%s\n' "$name" "$("$tmp/rrun" "$na" "$nb" "$nc" "$REPS")"
-               done < "$tmp/top"; } |
-             awk -F'\t' -v a="$alg" '$1 == a {mine = $2} min == "" || $2 < min {min = $2}
-                                     END {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
+    while read -r name; do
+        "$TCGEN" emit "$con" "$sizes" --algorithm "$name" --function peer_fn \
+            -o "$tmp/r.c" 2> /dev/null || continue
+        build "$(wc -l < "$tmp/names")" "$tmp/r.c" 2> /dev/null || continue
+        printf '%s\n' "$name" >> "$tmp/names"
+    done < "$tmp/top"
+    # rounds interleaved, so that a slow phase of a shared host falls on
+    # every candidate alike; per candidate the median of its rounds' medians
+    : > "$tmp/times"
+    for round in 1 2 3; do
+        for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do
+            printf '%s\t%s\n' "$r" "$("$tmp/run.$r" "$na" "$nb" "$nc" "$REPS")" >> "$tmp/times"
+        done
+    done
+    median_of() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g | sed -n 2p; }
+    tc_s=$(median_of 0)
+    read -r np_s tt_s gm_s < <("$PY" bench/peers.py "$spec" "$sizes" "$REPS")
+    # regret: the choice against the best of it and its runner-ups
+    regret=$(for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do median_of "$r"; done |
+             awk -v mine="$tc_s" 'min == "" || $1 < min {min = $1}
+                                  END {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
     awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
         -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" -v r="$regret" \
         'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", g, c, s, a, p, t, np, tt, gm, np / t, tt / t, gm / t, r}' |
