@@ -203,10 +203,10 @@ log "tcgen: $tcgen ($("$tcgen" --version)); results in $out/, summary in $doc"
 
 # ---- 1: error ladder
 log "experiment 1: $E1_C, sweep $E1_SWEEP, kernels $E1_KERNELS"
-log "experiment 1: measuring once (compare --model full, also draws the plot)"
+log "experiment 1: 3 rounds of prediction and measurement (compare --model full --repeat 3, also draws the plot)"
 s=$(date +%s)
 run e1_compare compare "$E1_C" "$E1_SIZES" --sweep "$E1_SWEEP" --kernels "$E1_KERNELS" \
-    --model full --plot "$out/e1_full.svg"
+    --model full --repeat 3 --plot "$out/e1_full.svg"
 pfiles=()
 for m in "${MODELS[@]}"; do
     log "experiment 1: predict --model $m"
@@ -476,8 +476,10 @@ measure/predict 1: $(agg "$S1" ratio)x, 2: $(agg "$S2" ratio)x, 3: $(agg "$S3" r
 
 ## 1. Error ladder: \`$E1_C\`, i=8, $E1_SWEEP, dgemm/dger/dgemv
 
-Measured once (\`compare --model full\`, whose measurements every model is
-compared with), predicted with each model. Joined rows:
+Measured in 3 rounds interleaved with 3 full-model predictions
+(\`compare --model full --repeat 3\`: medians, so that a slow phase of the
+shared host falls on both sides), whose measurements every model is
+compared with; predicted once with each model. Joined rows:
 [e1_ladder_rows.tsv](../bench/results/e1_ladder_rows.tsv); per model:
 [e1_ladder.tsv](../bench/results/e1_ladder.tsv). Plots: $(img e1_full) and the ladder $(img e1_ladder)
 

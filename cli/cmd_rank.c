@@ -4,7 +4,8 @@
  * the prediction error and Spearman's rank correlation; optionally over a
  * --sweep of sizes, drawn with --plot. predict --repeat N predicts N times
  * independently (a fresh sampler each time: nothing remembered) and ranks
- * by the median, with the smallest and largest per algorithm.
+ * by the median, with the smallest and largest per algorithm; compare
+ * --repeat N interleaves N rounds of prediction and measurement.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -36,7 +37,7 @@ typedef struct job {
     size_t summary_size;
     double abs_error_sum;      /* over all points: compare's mean */
     int abs_error_n;
-    int repeat;                /* predict --repeat N (1 without) */
+    int repeat;                /* predict and compare --repeat N (1 without) */
 } job;
 
 /* One algorithm's results at one point. */
@@ -102,20 +103,23 @@ static int add_plot_row(job *j, double x, const result *r, double flops)
     return 0;
 }
 
-/* Predicts and/or measures the selected algorithms at one point into res[]. */
-static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *sel, int n,
-                    result *res, double *predict_s, double *measure_s)
+/* Predicts and/or measures the selected algorithms at one point into res[]:
+ * predict --repeat N predicts N times; fresh: even the first prediction
+ * with a new sampler. */
+static int evaluate_once(job *j, const tc_contraction *c, const tc_algorithm *const *sel, int n,
+                         int repeat, int fresh, result *res, double *predict_s,
+                         double *measure_s)
 {
     const tc_cli *cli = j->cli;
     for (int i = 0; i < n; i++)
         res[i] = (result){sel[i], NAN, NAN, NAN, 0, NAN, NAN};
     if (j->mode & PREDICT) {
-        double *v = calloc((size_t)n * (size_t)j->repeat + 1, sizeof *v);
+        double *v = calloc((size_t)n * (size_t)repeat + 1, sizeof *v);
         if (!v)
             return tc_cli_failf(TC_ERESOURCE, "out of memory");
         *predict_s = 0.0;
-        for (int rep = 0; rep < j->repeat; rep++) {
-            if (rep > 0) { /* independent: a new sampler remembers nothing */
+        for (int rep = 0; rep < repeat; rep++) {
+            if (rep > 0 || fresh) { /* independent: a new sampler remembers nothing */
                 tc_error err;
                 tc_mb_sampler_free(j->p.sampler);
                 j->p.sampler = NULL;
@@ -133,7 +137,7 @@ static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *
             for (int k = 0; k < r->count; k++)
                 for (int i = 0; i < n; i++)
                     if (res[i].alg == r->entry[k].alg) {
-                        v[(size_t)i * j->repeat + rep] = r->entry[k].seconds;
+                        v[(size_t)i * repeat + rep] = r->entry[k].seconds;
                         res[i].cost_s = r->entry[k].cost_s;
                         res[i].predicted = 0.0; /* ranked */
                     }
@@ -142,7 +146,7 @@ static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *
         }
         for (int i = 0; i < n; i++)
             if (res[i].predicted == 0.0)
-                tc_mb_spread(v + (size_t)i * j->repeat, j->repeat, &res[i].lo,
+                tc_mb_spread(v + (size_t)i * repeat, repeat, &res[i].lo,
                              &res[i].predicted, &res[i].hi);
         free(v);
     }
@@ -164,6 +168,49 @@ static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *
         tc_measurements_free(m);
     }
     return 0;
+}
+
+/* evaluate_once, or for compare --repeat N, N rounds of an independent
+ * prediction then a measurement, each algorithm's median prediction and
+ * median measurement kept: the rounds interleave, so a slow phase of a
+ * shared host falls on both sides alike. */
+static int evaluate(job *j, const tc_contraction *c, const tc_algorithm *const *sel, int n,
+                    result *res, double *predict_s, double *measure_s)
+{
+    if (j->mode != COMPARE || j->repeat < 2)
+        return evaluate_once(j, c, sel, n, j->repeat, 0, res, predict_s, measure_s);
+    int rounds = j->repeat, rc = 0;
+    double *pv = calloc(2 * (size_t)n * (size_t)rounds + 1, sizeof *pv), *mv = pv + n * rounds;
+    result *round = calloc((size_t)n + 1, sizeof *round);
+    if (!pv || !round) {
+        free(pv);
+        free(round);
+        return tc_cli_failf(TC_ERESOURCE, "out of memory");
+    }
+    double ps = 0.0, ms = 0.0;
+    for (int r = 0; r < rounds && !rc; r++) {
+        double p1 = 0.0, m1 = 0.0;
+        rc = evaluate_once(j, c, sel, n, 1, r > 0, round, &p1, &m1);
+        ps += p1, ms += m1;
+        for (int i = 0; !rc && i < n; i++) {
+            pv[(size_t)i * rounds + r] = round[i].predicted;
+            mv[(size_t)i * rounds + r] = round[i].over_limit ? INFINITY : round[i].measured;
+            if (r == 0)
+                res[i] = round[i];
+            res[i].over_limit |= round[i].over_limit;
+        }
+    }
+    for (int i = 0; !rc && i < n; i++) {
+        double lo, hi;
+        tc_mb_spread(pv + (size_t)i * rounds, rounds, &lo, &res[i].predicted, &hi);
+        tc_mb_spread(mv + (size_t)i * rounds, rounds, &lo, &res[i].measured, &hi);
+        if (res[i].over_limit)
+            res[i].measured = NAN;
+    }
+    *predict_s = ps / rounds, *measure_s = ms / rounds;
+    free(pv);
+    free(round);
+    return rc;
 }
 
 /* The compare summary of one point (docs/design.md §6), with `at` before each key. */
@@ -345,10 +392,10 @@ static int run(const tc_cli *cli, int mode)
     if (cli->repeat) {
         char *end;
         long v = strtol(cli->repeat, &end, 10);
-        if (mode != PREDICT || cli->repeat[0] < '0' || cli->repeat[0] > '9' || *end != '\0' ||
+        if (mode == MEASURE || cli->repeat[0] < '0' || cli->repeat[0] > '9' || *end != '\0' ||
             v < 1 || v > 100)
-            return tc_cli_failf(TC_EUSAGE, mode != PREDICT
-                                               ? "usage: --repeat is for predict"
+            return tc_cli_failf(TC_EUSAGE, mode == MEASURE
+                                               ? "usage: --repeat is for predict and compare"
                                                : "usage: --repeat needs a whole number from 1 "
                                                  "to 100, not '%s'",
                                 cli->repeat);

@@ -87,9 +87,12 @@ const tc_command tc_commands[] = {
      "                         list 'i=8,64,512'); rows start with the size\n"
      "  --plot FILE.svg|FILE.png  draw predicted (solid) and measured (dashed)\n"
      "                         GFLOP/s per algorithm with gnuplot, and the error\n"
+     "  --repeat N             N rounds of an independent prediction, then a\n"
+     "                         measurement; medians of both per algorithm\n"
      "Options of predict and measure apply (--reps sets both).\n",
      tc_cmd_compare,
-     "-f -o --format --kernels --family --algorithm --sweep --plot --time-limit " PREDICT_OPTIONS},
+     "-f -o --format --kernels --family --algorithm --sweep --plot --time-limit --repeat "
+     PREDICT_OPTIONS},
     {"explain", "explain CONTRACTION SIZES NAME [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"

@@ -106,5 +106,14 @@ for v in 0 101 x ' 2'; do
     "$TCGEN" predict "$P" a=b=c=24,i=8 --repeat "$v" >"$tmp/out" 2>"$tmp/err"
     [ $? = 2 ] && grep -q -- "--repeat" "$tmp/err" && ok || bad "--repeat '$v' not refused"
 done
+# compare --repeat N: N rounds of prediction and measurement, medians; the
+# same rows as one round
+"$TCGEN" compare "$P" a=b=c=24,i=8 --kernels dgemm,dgemv --reps 1 --format tsv >"$tmp/one" 2>"$tmp/err"
+"$TCGEN" compare "$P" a=b=c=24,i=8 --kernels dgemm,dgemv --reps 1 --repeat 3 --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "compare --repeat: $(cat "$tmp/err")"
+[ "$(head -1 "$tmp/out")" = "$(head -1 "$tmp/one")" ] && ok || bad "compare --repeat: columns"
+[ "$(grep -vc '^#' "$tmp/out")" = "$(grep -vc '^#' "$tmp/one")" ] && ok || bad "compare --repeat: rows"
+awk -F'\t' 'NR > 1 && !/^#/ && !($3 > 0 && $4 > 0) { bad = 1 } END { exit bad }' "$tmp/out" && ok || bad "compare --repeat: a time missing"
+"$TCGEN" measure "$P" a=b=c=24,i=8 --repeat 2 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q -- "--repeat" "$tmp/err" && ok || bad "measure --repeat not refused"
 
 finish "profile_test"
