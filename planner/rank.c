@@ -8,17 +8,19 @@
 #include "runtime/memory.h"
 #include "runtime/timer.h"
 
-/* Sort key: time, then position in the set (the enumeration order). */
+/* Sort key (a time, or a floor under one), then position in the set (the
+ * enumeration order). */
 typedef struct keyed {
-    tc_rank_entry e;
+    double key;
     int order;
+    tc_rank_entry e;
 } keyed;
 
-static int by_time(const void *a, const void *b)
+static int by_key(const void *a, const void *b)
 {
     const keyed *x = a, *y = b;
-    if (x->e.seconds != y->e.seconds)
-        return x->e.seconds < y->e.seconds ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
     return x->order - y->order;
 }
 
@@ -48,19 +50,6 @@ static double warm_bound(tc_mb_sampler *s, const tc_contraction *c, const tc_alg
     return tc_mb_predict(s, c, alg, &warm, &t, NULL, NULL) == TC_OK ? t : 0.0;
 }
 
-typedef struct bounded {
-    double bound;
-    int order;
-} bounded;
-
-static int by_bound(const void *a, const void *b)
-{
-    const bounded *x = a, *y = b;
-    if (x->bound != y->bound)
-        return x->bound < y->bound ? -1 : 1;
-    return x->order - y->order;
-}
-
 /* Inserts t into best[0..keep), the smallest times so far, ascending. */
 static void keep_best(double *best, int keep, int *have, double t)
 {
@@ -83,7 +72,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
     double t0 = tc_rt_now();
     tc_ranking *r = calloc(1, sizeof *r);
     keyed *k = calloc((size_t)n + 1, sizeof *k);
-    bounded *order = calloc((size_t)n + 1, sizeof *order);
+    keyed *order = calloc((size_t)n + 1, sizeof *order);
     double *best = calloc((size_t)(keep > 0 ? keep : 1), sizeof *best);
     if (!r || !k || !order || !best) {
         free(r);
@@ -96,16 +85,16 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
     /* with keep: the fewest-calls algorithms first, and none predicted
      * whose call floor alone exceeds the keep-th best time so far */
     for (int i = 0; i < n; i++)
-        order[i] = (bounded){keep > 0 && s ? call_bound(s, algs[i]) : 0.0, i};
+        order[i] = (keyed){keep > 0 && s ? call_bound(s, algs[i]) : 0.0, i, {0}};
     if (keep > 0 && s)
-        qsort(order, (size_t)n, sizeof *order, by_bound);
+        qsort(order, (size_t)n, sizeof *order, by_key);
     tc_status st = TC_OK;
     int64_t avail = tc_rt_memory_available();
     int kept = 0;
     for (int j = 0; j < n && st == TC_OK; j++) {
         int i = order[j].order;
         const tc_algorithm *alg = algs[i];
-        if (keep > 0 && kept == keep && order[j].bound > best[keep - 1]) {
+        if (keep > 0 && kept == keep && order[j].key > best[keep - 1]) {
             r->pruned += n - j;
             break;
         }
@@ -120,7 +109,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
             r->no_memory++;
         } else {
             double t1 = tc_rt_now();
-            k[r->count] = (keyed){{alg, 0.0, 0.0}, i};
+            k[r->count] = (keyed){0.0, i, {alg, 0.0, 0.0}};
             tc_error sub; /* err may be NULL (tcgen.h) */
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, &sub);
             for (int t = 0; fresh_bandwidth > 0.0 && t < alg->ntemps; t++)
@@ -128,6 +117,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                     k[r->count].e.seconds +=
                         8.0 * (double)alg->temp[t].elements / fresh_bandwidth;
             k[r->count].e.cost_s = tc_rt_now() - t1;
+            k[r->count].key = k[r->count].e.seconds;
             if (keep > 0)
                 keep_best(best, keep, &kept, k[r->count].e.seconds);
             r->count++;
@@ -146,7 +136,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         free(r);
         return st;
     }
-    qsort(k, (size_t)r->count, sizeof *k, by_time);
+    qsort(k, (size_t)r->count, sizeof *k, by_key);
     r->entry = malloc(((size_t)r->count + 1) * sizeof *r->entry);
     for (int i = 0; r->entry && i < r->count; i++)
         r->entry[i] = k[i].e;
