@@ -108,7 +108,9 @@ typedef struct tc_mb_analysis {
     int ncases;
     tc_mb_case *cases;          /* kernel cases first, then each copy's */
     double beta_pass_seconds;   /* the executor's pass over C before the
-                                   algorithm, when it has one (predict.h) */
+                                   algorithm, when it has one, or what the
+                                   kernel's own beta costs the calls timed
+                                   with 1 (predict.c) */
 } tc_mb_analysis;
 
 /*
