@@ -544,6 +544,11 @@ tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
     double beta = calls_beta(alg, c);
     for (int i = 0; i < l.n; i++)
         l.v[i].beta = l.v[i].node == alg->kernel_node ? beta : 1.0;
+    /* a dgemm with beta 0 zeroes its C first: where the calls that get the
+     * kernel's beta were timed with 1, that costs the same pass over C */
+    a->pass_beta = tc_alg_needs_beta_pass(alg, c) ? c->beta
+                   : tc_alg_kernel_owns_beta(alg) && beta == 1.0 ? tc_alg_kernel_beta(alg, c)
+                                                                 : 1.0;
     a->alg = alg;
     a->calls = calls;
     a->ncases = l.n;

@@ -107,10 +107,13 @@ typedef struct tc_mb_analysis {
     int64_t calls;              /* kernel executions */
     int ncases;
     tc_mb_case *cases;          /* kernel cases first, then each copy's */
-    double beta_pass_seconds;   /* the executor's pass over C before the
-                                   algorithm, when it has one, or what the
+    double pass_beta;           /* a pass over C with this beta belongs
+                                   to the prediction (1: none): the
+                                   executor's before the algorithm when the
+                                   kernel cannot apply beta, or what the
                                    kernel's own beta costs the calls timed
-                                   with 1 (predict.c) */
+                                   with 1 */
+    double beta_pass_seconds;   /* that pass (predict.c) */
 } tc_mb_analysis;
 
 /*

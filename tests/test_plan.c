@@ -1264,6 +1264,19 @@ static void test_rank_failure_null_err(void)
     tc_alg_set_free(set);
 }
 
+/* set ranked by su's sampler (fresh_bandwidth and keep as tc_plan_rank
+ * takes them); NULL, and the test fails, when the ranking does. */
+static tc_ranking *rank_with(tc_plan_setup *su, const tc_contraction *c,
+                             const tc_algorithm_set *set, double fresh, int keep)
+{
+    tc_ranking *r = NULL;
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_plan_rank(su->sampler, c, (const tc_algorithm *const *)set->alg,
+                                 set->count, &su->params, fresh, keep, NULL, NULL, &r, &err),
+                    TC_OK);
+    return r;
+}
+
 /* Ranked for the emitted C (fresh_bandwidth > 0), an algorithm with
  * tensor-sized temporaries costs their bytes at that rate on top of its
  * prediction, and one without them nothing: the same sampler times the
@@ -1279,12 +1292,8 @@ static void test_rank_fresh_temporaries(void)
     tc_plan_options o = tc_plan_options_default();
     tc_plan_setup su;
     CU_ASSERT_EQUAL_FATAL(tc_plan_setup_open(&o, &su, &err), TC_OK);
-    tc_ranking *kept = NULL, *fresh = NULL;
     const double bw = 1e9;
-    CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
-                                 &su.params, 0.0, 0, NULL, NULL, &kept, &err), TC_OK);
-    CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
-                                 &su.params, bw, 0, NULL, NULL, &fresh, &err), TC_OK);
+    tc_ranking *kept = rank_with(&su, &c, set, 0.0, 0), *fresh = rank_with(&su, &c, set, bw, 0);
     int with = 0, without = 0;
     for (int i = 0; kept && fresh && i < kept->count; i++) {
         const tc_algorithm *alg = kept->entry[i].alg;
@@ -1320,12 +1329,8 @@ static void test_rank_keep_prunes(void)
     tc_plan_setup su;
     CU_ASSERT_EQUAL_FATAL(tc_plan_setup_open(&o, &su, &err), TC_OK);
     CU_ASSERT(tc_mb_sampler_call_floor(su.sampler, TC_KERNEL_DAXPY) > 0.0);
-    tc_ranking *all = NULL, *best = NULL;
     const int keep = 6;
-    CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
-                                 &su.params, 0.0, 0, NULL, NULL, &all, &err), TC_OK);
-    CU_ASSERT_EQUAL(tc_plan_rank(su.sampler, &c, (const tc_algorithm *const *)set->alg, set->count,
-                                 &su.params, 0.0, keep, NULL, NULL, &best, &err), TC_OK);
+    tc_ranking *all = rank_with(&su, &c, set, 0.0, 0), *best = rank_with(&su, &c, set, 0.0, keep);
     CU_ASSERT_FATAL(all && best);
     CU_ASSERT_EQUAL(all->pruned, 0);
     CU_ASSERT_EQUAL(all->count, set->count);

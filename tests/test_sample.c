@@ -958,7 +958,9 @@ static void test_physics_bound(void)
 }
 
 /* The executor's pass over C (C = A*B with a kernel that cannot apply
- * beta) is in the prediction; C += A*B has none. */
+ * beta) is in the prediction; C += A*B has none; nor has a dgemm nest
+ * whose calls were timed with beta 0, while one looping over a contracted
+ * index (calls timed with 1) has the pass its first calls' beta costs. */
 static void test_beta_pass(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
@@ -980,6 +982,28 @@ static void test_beta_pass(void)
     CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, &acc, alg, &p, &total, &a, &e), TC_OK);
     CU_ASSERT_EQUAL(a->beta_pass_seconds, 0.0);
     tc_mb_analysis_free(a);
+    /* a kernel owning beta 0: its calls are timed with it when no
+     * contracted index is looped; else with 1, and the pass is added */
+    const tc_contraction *c1 = &fixtures[1].c;
+    CU_ASSERT_FATAL(c1->beta == 0.0);
+    int with_loop = 0, without = 0;
+    for (int k = 0; k < fixtures[1].set->count; k++) {
+        const tc_algorithm *g = fixtures[1].set->alg[k];
+        if (g->kernel != TC_KERNEL_DGEMM || !tc_alg_kernel_owns_beta(g))
+            continue;
+        int contracted_loop = 0;
+        for (int l = 0; l < g->nloops; l++)
+            contracted_loop |= c1->index[g->loop[l]].role == TC_ROLE_CONTRACTED;
+        if ((contracted_loop ? with_loop : without) > 0)
+            continue;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, c1, g, &p, &total, &a, &e), TC_OK);
+        CU_ASSERT_EQUAL(a->cases[0].beta, contracted_loop ? 1.0 : 0.0);
+        CU_ASSERT_EQUAL(a->pass_beta, contracted_loop ? 0.0 : 1.0);
+        CU_ASSERT_EQUAL(a->beta_pass_seconds > 0.0, contracted_loop);
+        tc_mb_analysis_free(a);
+        *(contracted_loop ? &with_loop : &without) += 1;
+    }
+    CU_ASSERT(with_loop == 1 && without == 1);
     double t1, t2;
     int64_t timed = tc_mb_sampler_timed(s);
     CU_ASSERT_EQUAL(tc_mb_sample_beta_pass(s, 1000, 0.0, &t1, &e), TC_OK);
