@@ -349,7 +349,7 @@ static void print_rows(const info *in, FILE *out, tc_format f)
        p->memory_bandwidth * 1e-9);
     kv(out, f, "update_gb_per_s", "%.4g (read and written back in place, both ways)",
        p->update_bandwidth * 1e-9);
-    kv(out, f, "fresh_gb_per_s", "%.4g (fresh memory faulted in: temporaries allocated per call)",
+    kv(out, f, "fresh_gb_per_s", "%.4g (fresh memory faulted in: what a temporary costs the first time)",
        p->fresh_bandwidth * 1e-9);
     if (in->origin.note[0])
         kv(out, f, "note", "profile: %s", in->origin.note);

@@ -203,6 +203,8 @@ typedef struct emitter {
     tc_contraction user;        /* as the user wrote it (differs for row-major) */
     const tc_emit_options *opt;
     FILE *out;
+    const char *fname;          /* the function's name */
+    int nkept;                  /* tensor-sized temporaries (kept between calls) */
     int oom;                    /* a text could not be allocated */
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
@@ -703,13 +705,13 @@ static int permutes(const tc_algorithm *alg)
 /* Large temporaries on 2 MiB boundaries and on transparent huge pages
  * where the system offers them (as numpy does for its arrays): a
  * permutation of a large tensor walks many pages, and with 4 KiB pages the
- * TLB's misses made a CCSD(T) term's emitted TTGT 1.7x slower. Each call
- * allocates them anew, and a block malloc'd anywhere got huge pages only
- * for its aligned middle: on a VM where every page fault exits to the
- * hypervisor a TCCG intensli term's TTGT ran in 39.5 ms, 22.3 ms aligned
- * (17.8 ms with the temporaries kept between calls). A partial last huge
- * page faults 4 KiB at a time: a 35 MB temporary took 5.7 ms to fault in,
- * 2.0 ms rounded up to whole huge pages. */
+ * TLB's misses made a CCSD(T) term's emitted TTGT 1.7x slower. A block
+ * malloc'd anywhere got huge pages only for its aligned middle: on a VM
+ * where every page fault exits to the hypervisor a TCCG intensli term's
+ * TTGT ran in 39.5 ms, 22.3 ms aligned. A partial last huge page faults
+ * 4 KiB at a time: a 35 MB temporary took 5.7 ms to fault in, 2.0 ms
+ * rounded up to whole huge pages. Kept between calls (tcgen_kept, per
+ * thread), they are faulted in once (docs/decisions.md). */
 static const char huge_pages_text[] =
     "#ifndef TCGEN_HUGE_ALLOC_DEFINED\n"
     "#define TCGEN_HUGE_ALLOC_DEFINED\n"
@@ -731,6 +733,44 @@ static const char huge_pages_text[] =
     "        madvise(p, whole, MADV_HUGEPAGE);\n"
     "#endif\n"
     "    return (double *)(void *)p;\n"
+    "}\n"
+    "\n"
+    "/* Tensor-sized temporaries are kept between calls, one set per thread,\n"
+    " * where the compiler has thread-local storage: faulting them in anew\n"
+    " * on every call can cost as much as the permutation that fills them.\n"
+    " * Without it, or with TCGEN_NO_KEPT defined, each call allocates and\n"
+    " * frees its own. */\n"
+    "#if defined(TCGEN_NO_KEPT)\n"
+    "#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+    "#define TCGEN_THREAD_LOCAL _Thread_local\n"
+    "#elif defined(__GNUC__)\n"
+    "#define TCGEN_THREAD_LOCAL __thread\n"
+    "#endif\n"
+    "typedef struct tcgen_kept {\n"
+    "    void *block;\n"
+    "    double *data;\n"
+    "    size_t bytes;\n"
+    "} tcgen_kept;\n"
+    "\n"
+    "/* k's temporary, of at least `bytes`: the one kept if large enough. */\n"
+    "static double *tcgen_kept_get(tcgen_kept *k, size_t bytes)\n"
+    "{\n"
+    "    if (k->data && k->bytes >= bytes)\n"
+    "        return k->data;\n"
+    "    free(k->block);\n"
+    "    k->data = tcgen_huge_alloc(bytes, &k->block);\n"
+    "    k->bytes = k->data ? bytes : 0;\n"
+    "    return k->data;\n"
+    "}\n"
+    "\n"
+    "static void tcgen_kept_free(tcgen_kept *k, int n)\n"
+    "{\n"
+    "    for (int t = 0; t < n; t++) {\n"
+    "        free(k[t].block);\n"
+    "        k[t].block = NULL;\n"
+    "        k[t].data = NULL;\n"
+    "        k[t].bytes = 0;\n"
+    "    }\n"
     "}\n"
     "#endif\n";
 
@@ -944,6 +984,10 @@ static void emit_prototype(emitter *e, const char *fname)
         fputs(".\n", out);
     }
     fputs(e->opt->row_major ? " * Row-major (C order) tensors.\n" : "", out);
+    if (e->nkept)
+        fprintf(out, " * Its tensor-sized temporaries are kept between calls, one set per\n"
+                     " * thread (TCGEN_NO_KEPT: allocated per call); %s_release() frees\n"
+                     " * the calling thread's.\n", fname);
     if (e->opt->generic) {
         fputs(" * Valid for any sizes. Returns 0, -1 when a temporary cannot be\n"
               " * allocated, or -2 when a size makes a BLAS argument exceed INT_MAX.\n */\n",
@@ -1082,40 +1126,70 @@ static void emit_constants(const emitter *e)
     fputs("        return 0;\n    }\n", out);
 }
 
-/* Frees temporary t: a tensor-sized one through its block. */
-static void emit_free(const emitter *e, int t, const char *indent)
+/* Frees the temporaries a call does not keep: the slices, and the
+ * tensor-sized ones where there is no thread-local storage. */
+static void emit_free(const emitter *e, const char *indent)
 {
-    fprintf(e->out, "%sfree(%s%s);\n", indent, temp_name(e, t),
-            e->alg->temp[t].whole ? "_block" : "");
+    for (int t = 0; t < e->alg->ntemps; t++)
+        if (!e->alg->temp[t].whole)
+            fprintf(e->out, "%sfree(%s);\n", indent, temp_name(e, t));
+    if (e->nkept)
+        fprintf(e->out, "#ifndef TCGEN_THREAD_LOCAL\n%stcgen_kept_free(%s_kept, %d);\n#endif\n",
+                indent, e->fname, e->nkept);
+}
+
+/* The tensor-sized temporaries' slots, at file scope where each thread
+ * keeps its own (before the function), else in the call (in it). */
+static void emit_kept_slots(const emitter *e, int in_function)
+{
+    if (!e->nkept)
+        return;
+    if (in_function)
+        fprintf(e->out, "#ifndef TCGEN_THREAD_LOCAL\n    tcgen_kept %s_kept[%d] = {{NULL, NULL, 0}};\n"
+                        "#endif\n", e->fname, e->nkept);
+    else
+        fprintf(e->out, "\n#ifdef TCGEN_THREAD_LOCAL\nstatic TCGEN_THREAD_LOCAL tcgen_kept %s_kept[%d];\n"
+                        "#endif\n", e->fname, e->nkept);
 }
 
 static void emit_temporaries(const emitter *e)
 {
     const tc_algorithm *alg = e->alg;
     FILE *out = e->out;
-    for (int t = 0; t < alg->ntemps; t++) {
+    emit_kept_slots(e, 1);
+    for (int t = 0, kept = 0; t < alg->ntemps; t++) {
         layout l = layout_of(e, TC_BASE_TEMP + t);
         if (alg->temp[t].whole) /* tensor-sized; a slice is small */
-            fprintf(out, "    void *%s_block;\n    double *%s = tcgen_huge_alloc(sizeof(double) * ",
-                    temp_name(e, t), temp_name(e, t));
+            fprintf(out, "    double *%s = tcgen_kept_get(&%s_kept[%d], sizeof(double) * ",
+                    temp_name(e, t), e->fname, kept++);
         else
             fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
         put_product1(e, l.index, l.rank);
-        if (alg->temp[t].whole)
-            fprintf(out, ", &%s_block", temp_name(e, t));
         put(e, ");\n");
     }
-    if (alg->ntemps == 1) {
+    if (alg->ntemps == 1 && !e->nkept) {
         fprintf(out, "    if (!%s)\n        return -1;\n", temp_name(e, 0));
     } else if (alg->ntemps) {
         fputs("    if (", out);
         for (int t = 0; t < alg->ntemps; t++)
             fprintf(out, "%s!%s", t ? " || " : "", temp_name(e, t));
         fputs(") {\n", out);
-        for (int t = 0; t < alg->ntemps; t++)
-            emit_free(e, t, "        ");
+        emit_free(e, "        ");
         fputs("        return -1;\n    }\n", out);
     }
+}
+
+/* FNAME_release(): frees what the calling thread keeps. */
+static void emit_release(const emitter *e)
+{
+    if (!e->nkept)
+        return;
+    fprintf(e->out,
+            "\n/* Frees the tensor-sized temporaries %s keeps between calls on the\n"
+            " * calling thread (the next call allocates them again). */\n"
+            "void %s_release(void)\n{\n#ifdef TCGEN_THREAD_LOCAL\n"
+            "    tcgen_kept_free(%s_kept, %d);\n#endif\n}\n",
+            e->fname, e->fname, e->fname, e->nkept);
 }
 
 static void emit_function(emitter *e, const char *fname)
@@ -1125,6 +1199,7 @@ static void emit_function(emitter *e, const char *fname)
     if (!e->opt->no_header)
         emit_header(e);
     emit_kernel_text(e);
+    emit_kept_slots(e, 0);
     emit_prototype(e, fname);
     emit_constants(e);
     emit_temporaries(e);
@@ -1136,9 +1211,9 @@ static void emit_function(emitter *e, const char *fname)
     emit_list(e, alg->body, 1);
     if (alg->ntemps)
         fputs("\n", out);
-    for (int t = 0; t < alg->ntemps; t++)
-        emit_free(e, t, "    ");
+    emit_free(e, "    ");
     fputs("    return 0;\n}\n", out);
+    emit_release(e);
 }
 
 tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
@@ -1165,6 +1240,9 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     em.c = c;
     em.opt = opt;
     em.out = out;
+    em.fname = fname;
+    for (int t = 0; t < alg->ntemps; t++)
+        em.nkept += alg->temp[t].whole;
     if (opt->row_major)
         tc_contraction_transpose(c, &em.user);
     else

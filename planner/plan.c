@@ -108,11 +108,10 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
         return s;
     tc_plan_setup_describe(&su, p->setup, sizeof p->setup);
     tc_ranking *r = NULL;
-    double fresh = p->flags & TC_EMITTABLE ? su.profile.fresh_bandwidth : 0.0;
     /* measuring wants the best predicted of every kernel too: all ranked */
     int keep = p->flags & TC_MEASURE ? 0 : 1 + TC_PLAN_RUNNERS;
     s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
-                     p->set->count, &su.params, fresh, keep, o->progress, o->progress_data, &r,
+                     p->set->count, &su.params, keep, o->progress, o->progress_data, &r,
                      err);
     tc_plan_setup_close(&su);
     if (s != TC_OK)

@@ -65,7 +65,7 @@ static void keep_best(double *best, int keep, int *have, double t)
 
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
-                       double fresh_bandwidth, int keep, tc_rank_progress progress, void *data,
+                       int keep, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err)
 {
     *out = NULL;
@@ -112,10 +112,6 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
             k[r->count] = (keyed){0.0, i, {alg, 0.0, 0.0}};
             tc_error sub; /* err may be NULL (tcgen.h) */
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, &sub);
-            for (int t = 0; fresh_bandwidth > 0.0 && t < alg->ntemps; t++)
-                if (alg->temp[t].whole)
-                    k[r->count].e.seconds +=
-                        8.0 * (double)alg->temp[t].elements / fresh_bandwidth;
             k[r->count].e.cost_s = tc_rt_now() - t1;
             k[r->count].key = k[r->count].e.seconds;
             if (keep > 0)

@@ -45,7 +45,7 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  */
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
-                       double fresh_bandwidth, int keep, tc_rank_progress progress, void *data,
+                       int keep, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err);
 
 /* NULL is a no-op. */

@@ -111,6 +111,9 @@ has "$tmp/p.c" "tcgen_permute\(4, tmp_extent, A, tmp_tensor, tmpA, tmp_temp, 0\.
     "emit of A^B^C^-dgemm: A permuted by the kernel"
 $CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile: $(head -c 300 "$tmp/cc")"
+has "$tmp/p.c" "^void contraction_release\(void\)$" "emit of A^B^C^-dgemm: its temporaries kept, a release"
+$CC -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
+    && ok || bad "emit of A^B^C^-dgemm does not compile as C11 (_Thread_local): $(head -c 300 "$tmp/cc")"
 
 # ---- written only when the C was; a failure leaves the previous module
 echo previous >"$tmp/keep.f90"

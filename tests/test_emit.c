@@ -181,6 +181,14 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     for (int i = 0; i < set->count; i++)
         fprintf(f, "%s\"%s\"", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ",
                 set->alg[i]->name);
+    fprintf(f, "};\nstatic void (*const rel[%d])(void) = {", set->count);
+    for (int i = 0; i < set->count; i++) {
+        int kept = 0;
+        for (int t = 0; t < set->alg[i]->ntemps; t++)
+            kept |= set->alg[i]->temp[t].whole;
+        fprintf(f, "%s", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ");
+        fprintf(f, kept ? "alg%d_release" : "0", i);
+    }
     fprintf(f, "};\n\n"
                "int main(void)\n{\n"
                "    static double C[%lld];\n"
@@ -189,12 +197,14 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                "    for (long k = 0; k < %lld; k++)\n"
                "        if (fabs(want[k]) > scale)\n"
                "            scale = fabs(want[k]);\n"
-               "    for (int i = 0; i < %d; i++) {\n"
+               "    for (int i = 0; i < %d * 3; i++) {\n"
+               "        if (i %% 3 == 2 && rel[i / 3]) /* kept temporaries: reused, */\n"
+               "            rel[i / 3]();            /* then released */\n"
                "        memcpy(C, C0, sizeof C);\n"
                "        if (%d)\n"
                "            for (long k = 0; k < %lld; k += 2)\n"
                "                C[k] = NAN;\n"
-               "        int r = fn[i](A0, B0, C);\n"
+               "        int r = fn[i / 3](A0, B0, C);\n"
                "        double err = 0.0;\n"
                "        for (long k = 0; k < %lld; k++) {\n"
                "            double d = fabs(C[k] - want[k]);\n"
@@ -202,7 +212,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                "                err = isnan(d) ? INFINITY : d;\n"
                "        }\n"
                "        if (r != 0 || !(err <= 1e-12 * scale)) {\n"
-               "            printf(\"%%s: returned %%d, error %%g\\n\", names[i], r, err);\n"
+               "            printf(\"%%s (call %%d): returned %%d, error %%g\\n\", names[i / 3], i %% 3, r, err);\n"
                "            bad++;\n"
                "        }\n"
                "    }\n"
@@ -303,14 +313,15 @@ static void test_corpus_variants(void)
 }
 
 /* The permutation kernel's portable path (no SSE2: as on other
- * architectures), through the dgemm algorithms of every corpus contraction
- * that has permuted ones and of one whose planes hold whole 16 x 16 tiles,
- * with OpenBLAS. */
+ * architectures) and temporaries allocated per call (TCGEN_NO_KEPT: as
+ * without thread-local storage), through the dgemm algorithms of every
+ * corpus contraction that has permuted ones and of one whose planes hold
+ * whole 16 x 16 tiles, with OpenBLAS. */
 static void test_permute_portable(void)
 {
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus), permuted = 0;
-    cc_std = "-std=c99 -U__SSE2__";
+    cc_std = "-std=c99 -U__SSE2__ -DTCGEN_NO_KEPT";
     tc_contraction tiles;
     char msg[512];
     CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] = A[c,i,a] * B[i,b]", "a=20,b=3,c=18,i=2", &tiles,

@@ -1252,66 +1252,29 @@ static void test_rank_failure_null_err(void)
     memset(&params, 0, sizeof params);
     tc_ranking *r = NULL;
     tc_status s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count,
-                               &params, 0.0, 0, NULL, NULL, &r, NULL);
+                               &params, 0, NULL, NULL, &r, NULL);
     CU_ASSERT_EQUAL(s, TC_EINPUT);
     CU_ASSERT_PTR_NULL(r);
     /* ... and with err: the message names the algorithm. */
-    s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count, &params, 0.0,
-                     0, NULL, NULL, &r, &err);
+    s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count, &params, 0,
+                     NULL, NULL, &r, &err);
     CU_ASSERT_EQUAL(s, TC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, set->alg[0]->name));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "sizes"));
     tc_alg_set_free(set);
 }
 
-/* set ranked by su's sampler (fresh_bandwidth and keep as tc_plan_rank
- * takes them); NULL, and the test fails, when the ranking does. */
+/* set ranked by su's sampler (keep as tc_plan_rank takes it); NULL, and
+ * the test fails, when the ranking does. */
 static tc_ranking *rank_with(tc_plan_setup *su, const tc_contraction *c,
-                             const tc_algorithm_set *set, double fresh, int keep)
+                             const tc_algorithm_set *set, int keep)
 {
     tc_ranking *r = NULL;
     tc_error err;
     CU_ASSERT_EQUAL(tc_plan_rank(su->sampler, c, (const tc_algorithm *const *)set->alg,
-                                 set->count, &su->params, fresh, keep, NULL, NULL, &r, &err),
+                                 set->count, &su->params, keep, NULL, NULL, &r, &err),
                     TC_OK);
     return r;
-}
-
-/* Ranked for the emitted C (fresh_bandwidth > 0), an algorithm with
- * tensor-sized temporaries costs their bytes at that rate on top of its
- * prediction, and one without them nothing: the same sampler times the
- * same cases once, so the two rankings differ by exactly that. */
-static void test_rank_fresh_temporaries(void)
-{
-    tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm("C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]", "a=b=c=d=e=f=6", &c), 0);
-    tc_algorithm_set *set = NULL;
-    tc_error err;
-    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, 1u << TC_KERNEL_DGEMM, TC_FAMILY_MASK_ALL,
-                                                    &set, &err), TC_OK);
-    tc_plan_options o = tc_plan_options_default();
-    tc_plan_setup su;
-    CU_ASSERT_EQUAL_FATAL(tc_plan_setup_open(&o, &su, &err), TC_OK);
-    const double bw = 1e9;
-    tc_ranking *kept = rank_with(&su, &c, set, 0.0, 0), *fresh = rank_with(&su, &c, set, bw, 0);
-    int with = 0, without = 0;
-    for (int i = 0; kept && fresh && i < kept->count; i++) {
-        const tc_algorithm *alg = kept->entry[i].alg;
-        double bytes = 0.0;
-        for (int t = 0; t < alg->ntemps; t++)
-            bytes += alg->temp[t].whole ? 8.0 * (double)alg->temp[t].elements : 0.0;
-        for (int j = 0; j < fresh->count; j++)
-            if (fresh->entry[j].alg == alg)
-                CU_ASSERT_DOUBLE_EQUAL(fresh->entry[j].seconds - kept->entry[i].seconds,
-                                       bytes / bw, 1e-12);
-        with += bytes > 0.0;
-        without += bytes == 0.0;
-    }
-    CU_ASSERT(with > 0 && without > 0);
-    tc_ranking_free(kept);
-    tc_ranking_free(fresh);
-    tc_plan_setup_close(&su);
-    tc_alg_set_free(set);
 }
 
 /* Ranked for the best 6 only, the floor prunes algorithms (most of this
@@ -1330,7 +1293,7 @@ static void test_rank_keep_prunes(void)
     CU_ASSERT_EQUAL_FATAL(tc_plan_setup_open(&o, &su, &err), TC_OK);
     CU_ASSERT(tc_mb_sampler_call_floor(su.sampler, TC_KERNEL_DAXPY) > 0.0);
     const int keep = 6;
-    tc_ranking *all = rank_with(&su, &c, set, 0.0, 0), *best = rank_with(&su, &c, set, 0.0, keep);
+    tc_ranking *all = rank_with(&su, &c, set, 0), *best = rank_with(&su, &c, set, keep);
     CU_ASSERT_FATAL(all && best);
     CU_ASSERT_EQUAL(all->pruned, 0);
     CU_ASSERT_EQUAL(all->count, set->count);
@@ -1562,8 +1525,6 @@ int tc_suite_plan(void)
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||
-        !CU_add_test(s, "ranked for the emitted C: fresh temporaries cost",
-                     test_rank_fresh_temporaries) ||
         !CU_add_test(s, "rank: the best few only, the rest pruned by a floor",
                      test_rank_keep_prunes) ||
         !CU_add_test(s, "comma-decimal locale: plan, execute, emit, wisdom",
