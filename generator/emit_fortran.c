@@ -323,10 +323,16 @@ static void body(fortran *f)
     line l;
     char text[2 * FNAME_MAX + 64];
     snprintf(text, sizeof text, "module %s%s", f->fname, MODULE_SUFFIX);
+    int kept = 0; /* tensor-sized temporaries the C function keeps (emit_c.c) */
+    for (int t = 0; t < f->alg->ntemps; t++)
+        kept |= f->alg->temp[t].whole;
     fprintf(out, "%s\n", text);
     fprintf(out, "  use, intrinsic :: iso_c_binding, only: c_double, c_int%s\n"
-                 "  implicit none\n  private\n  public :: %s\n\n  interface\n",
+                 "  implicit none\n  private\n  public :: %s\n",
             f->opt->generic ? ", c_size_t" : "", f->fname);
+    if (kept) /* fname is at most 53 characters (the module's name) */
+        fprintf(out, "  public :: %s_release\n", f->fname);
+    fputs("\n  interface\n", out);
     c_signature(f);
     snprintf(text, sizeof text, "    function %s(", f->fname);
     start(&l, out, text, "        ");
@@ -347,9 +353,13 @@ static void body(fortran *f)
     declare_array(f, TC_A, "in", &l);
     declare_array(f, TC_B, "in", &l);
     declare_array(f, TC_C, "inout", &l);
-    fprintf(out, "      integer(c_int) :: %s\n    end function %s\n  end interface\n"
-                 "end module %s%s\n",
-            f->result, f->fname, f->fname, MODULE_SUFFIX);
+    fprintf(out, "      integer(c_int) :: %s\n    end function %s\n", f->result, f->fname);
+    if (kept)
+        fprintf(out, "    ! frees the temporaries %s keeps for the calling thread\n"
+                     "    subroutine %s_release() bind(C, name=\"%s_release\")\n"
+                     "    end subroutine %s_release\n",
+                f->fname, f->fname, f->fname, f->fname);
+    fprintf(out, "  end interface\nend module %s%s\n", f->fname, MODULE_SUFFIX);
 }
 
 tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,

@@ -106,7 +106,10 @@ grep -q predicting "$tmp/err" && bad "--fortran, long --function: ranked first" 
 has "$tmp/f.c" "N_a, N_b \* N_c, N_i," "emit of (bc)-dgemm: n = b*c"
 grep -q "C\[pos\]" "$tmp/f.c" && bad "emit of (bc)-dgemm: a pass over C" || ok
 "$TCGEN" emit 'C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]' a=b=c=d=e=f=4 --algorithm 'A^B^C^-dgemm' \
-    >"$tmp/p.c" 2>"$tmp/err" && ok || bad "emit of A^B^C^-dgemm: $(cat "$tmp/err")"
+    --fortran "$tmp/p_if.f90" >"$tmp/p.c" 2>"$tmp/err" && ok || bad "emit of A^B^C^-dgemm: $(cat "$tmp/err")"
+fc_ok p_if.f90 "emit of A^B^C^-dgemm --fortran"
+has "$tmp/p_if.f90" 'subroutine contraction_release\(\) bind\(C, name="contraction_release"\)' \
+    "emit of A^B^C^-dgemm --fortran: the release bound"
 has "$tmp/p.c" "tcgen_permute\(4, tmp_extent, A, tmp_tensor, tmpA, tmp_temp, 0\.0\);" \
     "emit of A^B^C^-dgemm: A permuted by the kernel"
 $CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
