@@ -207,6 +207,14 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
     return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
 }
 
+int tc_alg_whole_temps(const tc_algorithm *alg)
+{
+    int n = 0;
+    for (int t = 0; t < alg->ntemps; t++)
+        n += alg->temp[t].whole;
+    return n;
+}
+
 int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail)
 {
     if (avail < 0)

@@ -242,6 +242,10 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
  * (planner/rank.c, cli/select.c, cli/cmd_list.c). */
 int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail);
 
+/* How many of alg's temporaries hold a whole permuted tensor (the emitted
+ * C keeps those between calls; a slice temporary is small). */
+int tc_alg_whole_temps(const tc_algorithm *alg);
+
 /* The temporary's side of copy cp as an operand: the slice's extents,
  * contiguous in the temporary (column-major for a slice; a whole tensor
  * is one flat group). */

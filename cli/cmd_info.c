@@ -349,8 +349,6 @@ static void print_rows(const info *in, FILE *out, tc_format f)
        p->memory_bandwidth * 1e-9);
     kv(out, f, "update_gb_per_s", "%.4g (read and written back in place, both ways)",
        p->update_bandwidth * 1e-9);
-    kv(out, f, "fresh_gb_per_s", "%.4g (fresh memory faulted in: what a temporary costs the first time)",
-       p->fresh_bandwidth * 1e-9);
     if (in->origin.note[0])
         kv(out, f, "note", "profile: %s", in->origin.note);
     if (in->hw_note[0])
@@ -433,10 +431,10 @@ static void print_json(const info *in, FILE *out)
             "],\n    \"memory_latency_ns\": %.6g,\n    \"stream_prefetch_lines\": %d,\n"
             "    \"tlb_pages\": %" PRId64 ",\n"
             "    \"peak_flops\": %.6g,\n    \"memory_bytes_per_s\": %.6g,\n"
-            "    \"update_bytes_per_s\": %.6g,\n    \"fresh_bytes_per_s\": %.6g,\n"
+            "    \"update_bytes_per_s\": %.6g,\n"
             "    \"seconds\": %.6g\n  },\n",
             x->latency_ns[x->nlevels], p->stream_lines, p->tlb_pages, p->peak_flops,
-            p->memory_bandwidth, p->update_bandwidth, p->fresh_bandwidth, p->measure_seconds);
+            p->memory_bandwidth, p->update_bandwidth, p->measure_seconds);
     fputs("  \"notes\": [", out);
     int first = 1;
     char note[2 * TC_ERROR_MESSAGE_MAX];

@@ -693,15 +693,6 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     put(e, "}\n");
 }
 
-/* Whether alg permutes a whole tensor (its temporaries are tensor-sized). */
-static int permutes(const tc_algorithm *alg)
-{
-    int whole = 0;
-    for (int k = 0; k < alg->ncopies; k++)
-        whole |= alg->copy_node[k]->copy->whole;
-    return whole;
-}
-
 /* Large temporaries on 2 MiB boundaries and on transparent huge pages
  * where the system offers them (as numpy does for its arrays): a
  * permutation of a large tensor walks many pages, and with 4 KiB pages the
@@ -779,7 +770,7 @@ static const char huge_pages_text[] =
  * keep a second copy out when several functions share the file. */
 static void emit_kernel_text(const emitter *e)
 {
-    if (!permutes(e->alg))
+    if (!e->nkept)
         return;
     fputs("\n", e->out);
     for (int k = 0; tc_permute_kernel_text[k]; k++) {
@@ -1241,8 +1232,7 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     em.opt = opt;
     em.out = out;
     em.fname = fname;
-    for (int t = 0; t < alg->ntemps; t++)
-        em.nkept += alg->temp[t].whole;
+    em.nkept = tc_alg_whole_temps(alg);
     if (opt->row_major)
         tc_contraction_transpose(c, &em.user);
     else

@@ -323,9 +323,7 @@ static void body(fortran *f)
     line l;
     char text[2 * FNAME_MAX + 64];
     snprintf(text, sizeof text, "module %s%s", f->fname, MODULE_SUFFIX);
-    int kept = 0; /* tensor-sized temporaries the C function keeps (emit_c.c) */
-    for (int t = 0; t < f->alg->ntemps; t++)
-        kept |= f->alg->temp[t].whole;
+    int kept = tc_alg_whole_temps(f->alg); /* the C function keeps them (emit_c.c) */
     fprintf(out, "%s\n", text);
     fprintf(out, "  use, intrinsic :: iso_c_binding, only: c_double, c_int%s\n"
                  "  implicit none\n  private\n  public :: %s\n",

@@ -236,7 +236,6 @@ size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n)
         p->stream_lines, (long long)p->tlb_pages, p->timer_resolution_s, p->timer_overhead_s);
     put(&o, "peak_flops %.17g\nmemory_bandwidth %.17g\nupdate_bandwidth %.17g\n", p->peak_flops,
         p->memory_bandwidth, p->update_bandwidth);
-    put(&o, "fresh_bandwidth %.17g\n", p->fresh_bandwidth);
     size_t body = o.len;
     if (body < n)
         put(&o, "check %016llx\n", (unsigned long long)fnv1a(buf, body));
@@ -317,7 +316,7 @@ enum {
     HAVE_DSOURCE = 1 << 8, HAVE_DLINE = 1 << 9, HAVE_MLINE = 1 << 10, HAVE_MSECONDS = 1 << 11,
     HAVE_MEMLAT = 1 << 12, HAVE_STREAM = 1 << 13, HAVE_RES = 1 << 14, HAVE_OVER = 1 << 15,
     HAVE_PEAK = 1 << 16, HAVE_BW = 1 << 17, HAVE_LLC = 1 << 18, HAVE_TLB = 1 << 19,
-    HAVE_UPDATE = 1 << 20, HAVE_FRESH = 1 << 21, HAVE_ALL = (1 << 22) - 1
+    HAVE_UPDATE = 1 << 20, HAVE_ALL = (1 << 21) - 1
 };
 
 static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, unsigned *have,
@@ -418,9 +417,6 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
     } else if (strcmp(key, "update_bandwidth") == 0) {
         bit = HAVE_UPDATE;
         bad = read_double(v, 1e6, 1e16, &p->update_bandwidth);
-    } else if (strcmp(key, "fresh_bandwidth") == 0) {
-        bit = HAVE_FRESH;
-        bad = read_double(v, 1e6, 1e16, &p->fresh_bandwidth);
     } else {
         snprintf(why, n, "unknown line '%.40s'", key);
         return TC_EINPUT;

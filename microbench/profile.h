@@ -31,11 +31,13 @@
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-/* 3: the TLB reach is measured on pages that do not all alias one physical
+/* 4: no fresh-memory rate (format 3's fresh_bandwidth: nothing uses it
+ * since the emitted C keeps its temporaries between calls).
+ * 3: the TLB reach is measured on pages that do not all alias one physical
  * page (tlb.c), format 2's could be a hypervisor's limit instead; the
  * bandwidths are the best of several loops, and the in-place update's is
- * kept (update_bandwidth), and fresh memory's (fresh_bandwidth) */
-#define TC_MB_PROFILE_VERSION 3
+ * kept (update_bandwidth) */
+#define TC_MB_PROFILE_VERSION 4
 #define TC_MB_SIGNATURE_MAX 512
 
 /* Where a level of the hierarchy in use comes from. */
@@ -60,10 +62,6 @@ typedef struct tc_mb_profile {
     double memory_bandwidth;           /* one thread, streaming read, bytes/s */
     double update_bandwidth;           /* one thread, read and written back in
                                           place, bytes/s both ways together */
-    double fresh_bandwidth;            /* bytes/s of fresh memory (2 MiB
-                                          aligned, huge pages advised)
-                                          faulted in: what a temporary
-                                          allocated per call costs */
     double measured_at;                /* Unix time of the measurement */
     double measure_seconds;            /* how long it took */
 } tc_mb_profile;

@@ -140,34 +140,6 @@ static tc_status measure_bandwidth(int64_t llc_bytes, double *read_bps, double *
     return TC_OK;
 }
 
-/*
- * Bytes per second of fresh memory faulted in, as the emitted code's
- * tensor-sized temporaries are on every call: a block of BW_MIN on 2 MiB
- * boundaries with huge pages advised (tc_rt_alloc), a double written per
- * 4 KiB page, freed; the fastest of BW_PASSES. On a VM every fault exits
- * to the hypervisor: 81 MB of temporaries cost an intensli term's emitted
- * TTGT 4.5 ms a call.
- */
-static tc_status measure_fresh(double *bytes_per_s, tc_error *err)
-{
-    int64_t n = BW_MIN / 8;
-    double best = 0.0;
-    for (int r = 0; r < BW_PASSES; r++) {
-        double t0 = tc_rt_now();
-        double *p = tc_rt_alloc(n, err);
-        if (!p)
-            return TC_ERESOURCE;
-        for (int64_t i = 0; i < n; i += 512)
-            p[i] = 1.0;
-        tc_rt_free(p);
-        double t = tc_rt_now() - t0;
-        if (t > 0 && (best == 0.0 || t < best))
-            best = t;
-    }
-    *bytes_per_s = best > 0 ? (double)n * 8.0 / best : 1e9;
-    return TC_OK;
-}
-
 /* ---- peak flop rate ------------------------------------------------------- */
 
 static tc_status measure_peak(const tc_blas *blas, double *flops, tc_error *err)
@@ -323,8 +295,6 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
     p->tlb_pages = tc_mb_tlb_measure();
     report(progress, data, "memory bandwidth", 2);
     st = measure_bandwidth(p->used.llc_bytes, &p->memory_bandwidth, &p->update_bandwidth, err);
-    if (st == TC_OK)
-        st = measure_fresh(&p->fresh_bandwidth, err);
     if (st != TC_OK)
         return st;
     report(progress, data, "peak flop rate", 3);

@@ -28,10 +28,7 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
 
 /*
  * Predicts algs[0..n-1] (of contraction c, with sizes) with sampler s under
- * p and sorts them by predicted time (ties in the given order). With
- * fresh_bandwidth > 0 each call allocates its tensor-sized temporaries
- * anew (the emitted C), their bytes faulted in at that rate (the profile's
- * fresh_bandwidth); 0: they are kept between calls (the executor).
+ * p and sorts them by predicted time (ties in the given order).
  * Algorithms that do not fit BLAS's int arguments, or whose temporaries
  * need more than the memory available, are skipped and counted. keep > 0:
  * only the best `keep` are wanted; algorithms are predicted fewest calls

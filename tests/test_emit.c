@@ -183,11 +183,8 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                 set->alg[i]->name);
     fprintf(f, "};\nstatic void (*const rel[%d])(void) = {", set->count);
     for (int i = 0; i < set->count; i++) {
-        int kept = 0;
-        for (int t = 0; t < set->alg[i]->ntemps; t++)
-            kept |= set->alg[i]->temp[t].whole;
         fprintf(f, "%s", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ");
-        fprintf(f, kept ? "alg%d_release" : "0", i);
+        fprintf(f, tc_alg_whole_temps(set->alg[i]) ? "alg%d_release" : "0", i);
     }
     fprintf(f, "};\n\n"
                "int main(void)\n{\n"

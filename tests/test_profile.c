@@ -88,7 +88,6 @@ static void sample_profile(tc_mb_profile *p)
     p->peak_flops = 52593318436.703011;
     p->memory_bandwidth = 32050999715.007725;
     p->update_bandwidth = 61234567890.123456;
-    p->fresh_bandwidth = 9876543210.5;
     p->measured_at = 1795374456;
     p->measure_seconds = 4.25;
     tc_mb_profile_choose(p);
@@ -118,7 +117,6 @@ static void check_same(const tc_mb_profile *a, const tc_mb_profile *b)
     CU_ASSERT_EQUAL(a->peak_flops, b->peak_flops);
     CU_ASSERT_EQUAL(a->memory_bandwidth, b->memory_bandwidth);
     CU_ASSERT_EQUAL(a->update_bandwidth, b->update_bandwidth);
-    CU_ASSERT_EQUAL(a->fresh_bandwidth, b->fresh_bandwidth);
     CU_ASSERT_EQUAL(a->timer_resolution_s, b->timer_resolution_s);
     CU_ASSERT_EQUAL(a->stream_lines, b->stream_lines);
     CU_ASSERT_EQUAL(a->tlb_pages, b->tlb_pages);
@@ -380,7 +378,6 @@ static void test_get_load_and_remeasure(void)
     CU_ASSERT(q.peak_flops != 1234567890.0 && q.peak_flops > 0.0);
     CU_ASSERT(q.memory_bandwidth > 0.0);
     CU_ASSERT(q.update_bandwidth > 0.0);
-    CU_ASSERT(q.fresh_bandwidth > 0.0);
     CU_ASSERT(q.used.nlevels >= 1 && q.used.llc_bytes > 0);
 
     tc_mb_profile r; /* the file now holds exactly what was measured */
