@@ -5,16 +5,22 @@
  * 128 x 128 x 128 doubles, side by side in one process.
  *
  * usage: permute_speed REPS
- * For each permutation of the three dimensions, runs alternate (memcpy,
- * tc_rt_permute, naive) after one untimed run of each; prints one TSV row
- * per permutation: the medians, and the permutation's bandwidth as a
- * fraction of memcpy's (the target is at least 0.6).
+ * For each permutation of the three dimensions and each kind of
+ * destination, runs alternate (memcpy, tc_rt_permute, naive) after one
+ * untimed run of each; prints one TSV row per permutation and destination:
+ * the medians, and the permutation's bandwidth as a fraction of memcpy's
+ * (the target is at least 0.6). The destinations: a tcgen temporary
+ * (tc_rt_alloc, as the executor and the emitted C allocate them: 2 MiB
+ * aligned, on transparent huge pages), which input permutations write, and
+ * a plain malloc'd block, as a caller's C that an output permutation
+ * writes back into may be. The source is malloc'd.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "runtime/memory.h"
 #include "runtime/permute.h"
 
 #define N 128
@@ -50,17 +56,22 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t n = (size_t)N * N * N;
-    double *src = malloc(n * sizeof *src), *dst = malloc(n * sizeof *dst);
+    tc_error err;
+    double *src = malloc(n * sizeof *src), *temporary = tc_rt_alloc((int64_t)n, &err),
+           *plain = malloc(n * sizeof *plain);
     double *t = malloc(3 * (size_t)reps * sizeof *t);
-    if (!src || !dst || !t)
+    if (!src || !temporary || !plain || !t)
         return 3;
     for (size_t i = 0; i < n; i++)
         src[i] = (double)i;
-    memset(dst, 0, n * sizeof *dst);
+    memset(temporary, 0, n * sizeof *temporary);
+    memset(plain, 0, n * sizeof *plain);
     static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
                                     {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
-    printf("permutation\tbytes\tmemcpy_s\tpermute_s\tnaive_s\tpermute_vs_memcpy\n");
+    printf("permutation\tdestination\tbytes\tmemcpy_s\tpermute_s\tnaive_s\tpermute_vs_memcpy\n");
+    for (int kind = 0; kind < 2; kind++)
     for (int q = 0; q < 6; q++) {
+        double *dst = kind == 0 ? temporary : plain;
         /* destination dimension d is source dimension perms[q][d] */
         tc_permute p = {.rank = 3, .extent = {N, N, N}, .src_stride = {1, N, N * N}};
         int64_t s = 1;
@@ -82,11 +93,13 @@ int main(int argc, char **argv)
         for (int k = 0; k < 3; k++)
             qsort(t + k * reps, (size_t)reps, sizeof *t, cmp);
         double mc = t[reps / 2], pe = t[reps + reps / 2], na = t[2 * reps + reps / 2];
-        printf("%d%d%d\t%zu\t%.4e\t%.4e\t%.4e\t%.2f\n", perms[q][0], perms[q][1], perms[q][2],
-               n * sizeof *dst, mc, pe, na, mc / pe);
+        printf("%d%d%d\t%s\t%zu\t%.4e\t%.4e\t%.4e\t%.2f\n", perms[q][0], perms[q][1],
+               perms[q][2], kind == 0 ? "temporary" : "malloc", n * sizeof *dst, mc, pe, na,
+               mc / pe);
     }
     free(src);
-    free(dst);
+    tc_rt_free(temporary);
+    free(plain);
     free(t);
     return 0;
 }

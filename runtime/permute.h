@@ -9,16 +9,14 @@
  * simplifies the view: dimensions of extent 1 are dropped and neighbours
  * contiguous in both views are fused (so a permutation that keeps the
  * order becomes one long copy). Then, when the two unit-stride dimensions
- * differ, it copies tiles of 16 x 16 elements (2 x 2 blocks transposed in
- * SSE2 registers), a band of rows at a time along the source's rows, so
- * that reads go front to back and each tile's writes are whole lines; the
- * other dimensions are looped outside, the largest source stride
- * outermost. A destination of 4 MiB or more (beta 0) is written with
- * streaming stores in whole lines, without reading it first: 16 MiB
- * permutations of a 128^3 tensor run at 0.43-0.79 of memcpy's speed on a
- * Zen 4 VM, the order-keeping ones faster than memcpy, and at 0.32-0.46 on
- * a Zen 5 VM, where its power-of-two strides collide in the caches (a
- * 120^3 tensor: 0.53-0.75) (bench/permute_speed.sh). The
+ * differ, it copies bands of 64 source rows in tiles one source line wide,
+ * so that reads go front to back, each source line is used at once (rows a
+ * power of two apart evict each other from the caches) and the
+ * destination is written in runs of 512 bytes (streamed runs of 128 bytes
+ * ran at a third of the speed); the other dimensions are looped outside,
+ * the largest source stride outermost. A destination of 4 MiB or more
+ * (beta 0) is written with streaming stores, without reading it first.
+ * Speed against memcpy of the same bytes: bench/permute_speed.sh. The
  * kernel is runtime/permute_kernel.inc, which emitted files carry too.
  */
 #ifndef TC_RUNTIME_PERMUTE_H

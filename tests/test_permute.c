@@ -29,14 +29,16 @@ static int64_t volume(const tc_permute *p, const int64_t *stride)
 }
 
 /* Checks tc_rt_permute on p against the walk, for one beta, with the
- * destination `shift` elements past an allocation's start. */
-static void check_at(const tc_permute *p, double beta, int shift)
+ * destination `shift` elements and the source `src_shift` elements past an
+ * allocation's start. */
+static void check_at(const tc_permute *p, double beta, int shift, int src_shift)
 {
     int64_t ns = volume(p, p->src_stride), nd = volume(p, p->dst_stride);
-    double *src = malloc((size_t)ns * sizeof *src);
+    double *src_block = malloc((size_t)(ns + src_shift) * sizeof *src_block),
+           *src = src_block + src_shift;
     double *block = malloc((size_t)(nd + shift) * sizeof *block), *dst = block + shift;
     double *want = malloc((size_t)nd * sizeof *want);
-    CU_ASSERT_FATAL(src && block && want);
+    CU_ASSERT_FATAL(src_block && block && want);
     for (int64_t i = 0; i < ns; i++)
         src[i] = (double)(rng() % 1000) - 500.0;
     for (int64_t i = 0; i < nd; i++)
@@ -59,14 +61,14 @@ static void check_at(const tc_permute *p, double beta, int shift)
     for (int64_t i = 0; i < nd; i++)
         bad += !(dst[i] == want[i] || (isnan(dst[i]) && isnan(want[i])));
     CU_ASSERT_EQUAL(bad, 0);
-    free(src);
+    free(src_block);
     free(block);
     free(want);
 }
 
 static void check(const tc_permute *p, double beta)
 {
-    check_at(p, beta, 0);
+    check_at(p, beta, 0, 0);
 }
 
 /* Column-major strides in the given order of dimensions, with pad extra
@@ -144,7 +146,8 @@ static void test_random_views(void)
 
 /* Destinations of 4 MiB and more are written with streaming stores, in
  * whole lines: every permutation of a 72 x 96 x 80 tensor (4.2 MiB), the
- * destination at every alignment within a line, and with beta. */
+ * destination and the source (whose lines the tiles follow) at every
+ * alignment within a line, and with beta. */
 static void test_large_views(void)
 {
     rng_state = 11;
@@ -155,8 +158,8 @@ static void test_large_views(void)
     do {
         strides(&p, perm, 0, p.dst_stride);
         for (int k = 0; k < 3; k++, shift = (shift + 3) % 8)
-            check_at(&p, 0.0, shift);
-        check_at(&p, -2.0, shift);
+            check_at(&p, 0.0, shift, (shift + 5) % 8);
+        check_at(&p, -2.0, shift, shift);
     } while (next_permutation(perm, 3));
 }
 
