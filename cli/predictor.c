@@ -113,8 +113,8 @@ int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
 {
     tc_error err;
     int progress = !cli->quiet && isatty(STDERR_FILENO);
-    if (tc_plan_rank(p->sampler, c, algs, n, &p->params, 0, progress ? tc_cli_progress : NULL, "predicting", out,
-                     &err) != TC_OK) {
+    if (tc_plan_rank(p->sampler, c, algs, n, &p->params, 0, TC_RANK_ROUNDS,
+                     progress ? tc_cli_progress : NULL, "predicting", out, &err) != TC_OK) {
         if (progress)
             fputs("\n", stderr);
         return tc_cli_fail(&err, NULL);

@@ -234,7 +234,13 @@ static int64_t line_elements(const ctx *x)
     return l > 0 ? l : 1;
 }
 
-/* §6.2.4: does the loop directly around node bring op in ahead of time? */
+/*
+ * §6.2.4: does the loop directly around node bring op in ahead of time?
+ * Along the tensor's first index it steps within lines (LINE); along the
+ * first index the call does not span, with every index before it spanned
+ * (a fused group counts as its indices) or within one line, the next
+ * iteration's data continues this one's runs (STREAM).
+ */
 static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_operand *op)
 {
     const tc_node *loop = node->parent;
@@ -244,12 +250,17 @@ static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_
     const int *index = base_indices(x, op->base, &rank);
     if (!index)
         return TC_PREFETCH_NONE;
-    int first = index[0];
-    if (loop->index == first)
+    if (loop->index == index[0])
         return TC_PREFETCH_LINE;
-    if (rank > 1 && loop->index == index[1] &&
-        ((kept_mask(op) & bit(first)) || x->c->index[first].size <= line_elements(x)))
-        return TC_PREFETCH_STREAM;
+    uint32_t kept = kept_mask(op);
+    int spanned = 1;
+    int64_t below = 1; /* elements of the indices before d */
+    for (int d = 0; d < rank; d++) {
+        if (loop->index == index[d])
+            return spanned || below <= line_elements(x) ? TC_PREFETCH_STREAM : TC_PREFETCH_NONE;
+        spanned &= (kept & bit(index[d])) != 0;
+        below *= x->c->index[index[d]].size;
+    }
     return TC_PREFETCH_NONE;
 }
 

@@ -51,6 +51,8 @@ struct tc_mb_sampler {
     uint64_t *times;      /* tick differences of the current case */
     int64_t bounded;      /* cases timed below their bound (bound used) */
     tc_mb_memo *memo;
+    int round, rounds;    /* tc_mb_sampler_round: the current one (> 0:
+                             keys carry it) and how many were started */
     int64_t timed, reused;
     int64_t pool_bytes;
     double checksum;      /* written operands after the last case timed */
@@ -460,6 +462,8 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const prepare
         kput(&k, " x%.17g", cs->scale);
     if (cs->node->kind == TC_NODE_KERNEL && cs->beta != 1.0)
         kput(&k, " beta%.17g", cs->beta);
+    if (s->round > 0)
+        kput(&k, " round%d", s->round);
     return k.len < n ? 0 : -1;
 }
 
@@ -1325,8 +1329,8 @@ tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta
         scale = (double)elements / (double)n;
     }
     char key[128];
-    snprintf(key, sizeof key, "beta-pass n%lld b%d L%d x%.17g", (long long)n,
-             beta == 0.0 ? 0 : 1, level, scale);
+    snprintf(key, sizeof key, "beta-pass n%lld b%d L%d x%.17g round%d", (long long)n,
+             beta == 0.0 ? 0 : 1, level, scale, s->round);
     if (tc_mb_memo_find(s->memo, key, seconds)) {
         s->reused++;
         return TC_OK;
@@ -1506,6 +1510,11 @@ int64_t tc_mb_sampler_warmed(const tc_mb_sampler *s)
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s)
 {
     return s ? s->reused : 0;
+}
+
+void tc_mb_sampler_round(tc_mb_sampler *s, int fresh)
+{
+    s->round = fresh ? ++s->rounds : 0;
 }
 
 double tc_mb_sampler_checksum(const tc_mb_sampler *s)

@@ -126,6 +126,15 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
 tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta,
                                  double *seconds, tc_error *err);
 
+/*
+ * fresh: starts a new round of timing, in which every case is timed anew,
+ * once (the memo keys carry the round); 0: back to the cases remembered
+ * outside rounds. The ranking re-times its closest candidates in rounds,
+ * so that a slow phase of a shared host falls on all of them alike
+ * (rank.h).
+ */
+void tc_mb_sampler_round(tc_mb_sampler *s, int fresh);
+
 /* Distinct cases timed so far, and how many requests the memo answered. */
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s);
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);

@@ -111,7 +111,8 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
     /* measuring wants the best predicted of every kernel too: all ranked */
     int keep = p->flags & TC_MEASURE ? 0 : 1 + TC_PLAN_RUNNERS;
     s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
-                     p->set->count, &su.params, keep, o->progress, o->progress_data, &r,
+                     p->set->count, &su.params, keep, TC_RANK_ROUNDS, o->progress,
+                     o->progress_data, &r,
                      err);
     tc_plan_setup_close(&su);
     if (s != TC_OK)

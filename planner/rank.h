@@ -38,11 +38,17 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * prediction (calls repeated on cached operands, one timing per call
  * shape). A CCSD(T) term: 7466 algorithms, most of them millions of level
  * 1 and 2 calls against dgemm nests of 17 ms; 242 predicted, 1.0 -> 0.66 s.
- * *out is the caller's, freed with tc_ranking_free().
+ * rounds > 0 (at most 8): the closest candidates, the best 6 within 25 %
+ * of the best, are predicted again in `rounds` more rounds, each timing
+ * their cases anew (tc_mb_sampler_round), and each keeps the median of
+ * its predictions: close algorithms are compared in the same phase of a
+ * shared host. *out is the caller's, freed with tc_ranking_free().
  */
+#define TC_RANK_ROUNDS 2 /* the ranking's rounds in the tool and the library */
+
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
-                       int keep, tc_rank_progress progress, void *data,
+                       int keep, int rounds, tc_rank_progress progress, void *data,
                        tc_ranking **out, tc_error *err);
 
 /* NULL is a no-op. */

@@ -135,6 +135,37 @@ static void test_prefetch_and_failures(void)
     tc_mb_analysis_free(a);
 }
 
+/* A fused group counts as its indices: around ic(ab)(jk)-dgemm the c loop
+ * continues C's runs (a and b spanned, c next), around ci(ab)(jk)-dgemm
+ * the i loop jumps over c. */
+static void test_prefetch_fused(void)
+{
+    tc_contraction c;
+    char msg[256];
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c,i,j,k] = A[e,i,a,b] * B[j,k,e,c]",
+                                          "a=b=c=i=j=k=e=6", &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                                    &set, &e),
+                          TC_OK);
+    const char *name[2] = {"ic(ab)(jk)-dgemm", "ci(ab)(jk)-dgemm"};
+    tc_mb_prefetch want[2] = {TC_PREFETCH_STREAM, TC_PREFETCH_NONE};
+    for (int k = 0; k < 2; k++) {
+        const tc_algorithm *alg = tc_alg_set_find(set, name[k]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+        tc_mb_params p = {TC_MODEL_PREFETCH, 6 * MIB, 64};
+        tc_mb_analysis *a = NULL;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
+        const tc_mb_case *cs = &a->cases[0];
+        CU_ASSERT_EQUAL(cs->operand[2].prefetch, want[k]);
+        if (want[k] == TC_PREFETCH_STREAM) /* the first line of each column */
+            CU_ASSERT_EQUAL(cs->operand[2].prefetch_elements, 8 * 36);
+        tc_mb_analysis_free(a);
+    }
+    tc_alg_set_free(set);
+}
+
 /* Example 6.11: in ci-dger's first iteration of i, C[:,:,c] is new (its
  * previous access was a whole traversal ago) and A[:,i], B[i,:,c] are not
  * prefetched. */
@@ -330,6 +361,7 @@ int tc_suite_analyze(void)
     return !CU_add_test(s, "Table 6.2 and Example 6.7: distances, setup, truncation",
                         test_table_6_2) ||
            !CU_add_test(s, "Examples 6.8-6.10: prefetch and failures", test_prefetch_and_failures) ||
+           !CU_add_test(s, "prefetch across a fused group", test_prefetch_fused) ||
            !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
            !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
            !CU_add_test(s, "models and errors", test_models_and_errors) ||

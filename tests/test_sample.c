@@ -590,6 +590,19 @@ static void test_reuse(void)
     CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
     CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 2);
 
+    /* a round times a remembered case anew, once; outside rounds the
+     * first time stands */
+    tc_mb_sampler_round(s, 1);
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &again, &e), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &again, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 3);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 3);
+    tc_mb_sampler_round(s, 0);
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sample(s, &fixtures[0].c, &again, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 3);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 4);
+    CU_ASSERT_EQUAL(again.seconds, cs.seconds);
+
     /* the same call from another contraction's algorithm is the same case:
      * c-dgemm of C[a,b,c] = A[a,i] * B[i,b,c] at other sizes of c */
     tc_contraction c2;
@@ -604,8 +617,8 @@ static void test_reuse(void)
     case_for(alg2->kernel_node, &cs2);
     make_setup(&cs2, &c2, SETUP_TRUNCATED);
     CU_ASSERT_EQUAL(tc_mb_sample(s, &c2, &cs2, &e), TC_OK);
-    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
-    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 3);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 3);
+    CU_ASSERT_EQUAL(tc_mb_sampler_reused(s), 5);
     CU_ASSERT_EQUAL(cs2.seconds, cs.seconds);
     tc_alg_set_free(set2);
     tc_mb_sampler_free(s);
