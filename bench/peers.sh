@@ -9,8 +9,8 @@
 # per contraction the chosen algorithm, the planning time, the medians and
 # the ratios (above 1: tcgen faster), and the regret of the choice: its
 # time over the best of it and its 4 runner-ups (the emitted file's
-# header), each emitted and run alike, in 3 interleaved rounds (the
-# median of their medians); then '#' lines with geometric
+# header), each emitted and run alike, in 3 interleaved rounds with the
+# peers (the median of their medians); then '#' lines with geometric
 # means, overall and per group. The list also holds the CCSD terms of examples/ccsd
 # (group ccsd_example). PEERS_MATCH=REGEX keeps the matching lines only.
 set -euo pipefail
@@ -54,15 +54,18 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
     done < "$tmp/top"
     # rounds interleaved, so that a slow phase of a shared host falls on
     # every candidate alike; per candidate the median of its rounds' medians
+    # (the peers too, so that the ratios compare runs of the same phases)
     : > "$tmp/times"
     for round in 1 2 3; do
         for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do
             printf '%s\t%s\n' "$r" "$("$tmp/run.$r" "$na" "$nb" "$nc" "$REPS")" >> "$tmp/times"
         done
+        "$PY" bench/peers.py "$spec" "$sizes" "$REPS" |
+            awk -v OFS='\t' '{print "numpy", $1; print "ttgt", $2; print "dgemm", $3}' >> "$tmp/times"
     done
     median_of() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g | sed -n 2p; }
     tc_s=$(median_of 0)
-    read -r np_s tt_s gm_s < <("$PY" bench/peers.py "$spec" "$sizes" "$REPS")
+    np_s=$(median_of numpy) tt_s=$(median_of ttgt) gm_s=$(median_of dgemm)
     # regret: the choice against the best of it and its runner-ups
     regret=$(for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do median_of "$r"; done |
              awk -v mine="$tc_s" 'min == "" || $1 < min {min = $1}

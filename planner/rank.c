@@ -73,6 +73,9 @@ static void keep_best(double *best, int keep, int *have, double t)
 #define REFINE_TOP 6
 #define REFINE_WITHIN 1.25
 #define REFINE_MAX_ROUNDS 8
+#define REFINE_BUDGET_S 0.2 /* the rounds' cost, estimated from the first
+                               predictions' (a CCSD term's 6 TTGT
+                               candidates: 0.3 s without it) */
 
 static int by_value(const void *a, const void *b)
 {
@@ -83,11 +86,13 @@ static int by_value(const void *a, const void *b)
 static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
                         int rounds, keyed *k, int count, tc_error *err)
 {
-    int top = 0;
-    while (top < count && top < REFINE_TOP && k[top].e.seconds <= REFINE_WITHIN * k[0].e.seconds)
-        top++;
     if (rounds > REFINE_MAX_ROUNDS)
         rounds = REFINE_MAX_ROUNDS;
+    int top = 0;
+    double cost = 0.0;
+    while (top < count && top < REFINE_TOP && k[top].e.seconds <= REFINE_WITHIN * k[0].e.seconds &&
+           rounds * (cost + k[top].e.cost_s) <= REFINE_BUDGET_S)
+        cost += k[top++].e.cost_s;
     if (top < 2 || rounds < 1)
         return TC_OK;
     double t[REFINE_TOP][REFINE_MAX_ROUNDS + 1];
