@@ -462,7 +462,7 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const prepare
         kput(&k, " x%.17g", cs->scale);
     if (cs->node->kind == TC_NODE_KERNEL && cs->beta != 1.0)
         kput(&k, " beta%.17g", cs->beta);
-    if (s->round > 0)
+    if (s->round > 0) /* tc_mb_sampler_round */
         kput(&k, " round%d", s->round);
     return k.len < n ? 0 : -1;
 }

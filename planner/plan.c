@@ -112,8 +112,7 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
     int keep = p->flags & TC_MEASURE ? 0 : 1 + TC_PLAN_RUNNERS;
     s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
                      p->set->count, &su.params, keep, TC_RANK_ROUNDS, o->progress,
-                     o->progress_data, &r,
-                     err);
+                     o->progress_data, &r, err);
     tc_plan_setup_close(&su);
     if (s != TC_OK)
         return s;

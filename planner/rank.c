@@ -183,21 +183,16 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         progress(n, n, data);
     free(order);
     free(best);
+    if (st == TC_OK && s) {
+        qsort(k, (size_t)r->count, sizeof *k, by_key);
+        st = refine(s, c, p, rounds, k, r->count, err);
+    }
     if (st != TC_OK) {
         free(k);
         free(r);
         return st;
     }
     qsort(k, (size_t)r->count, sizeof *k, by_key);
-    if (s) {
-        st = refine(s, c, p, rounds, k, r->count, err);
-        if (st != TC_OK) {
-            free(k);
-            free(r);
-            return st;
-        }
-        qsort(k, (size_t)r->count, sizeof *k, by_key);
-    }
     r->entry = malloc(((size_t)r->count + 1) * sizeof *r->entry);
     for (int i = 0; r->entry && i < r->count; i++)
         r->entry[i] = k[i].e;

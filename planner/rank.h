@@ -41,10 +41,10 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * rounds > 0 (at most 8): the closest candidates, the best 6 within 25 %
  * of the best as far as their rounds are estimated to take at most 0.2 s
  * (from their first predictions' cost), are predicted again in `rounds`
- * more rounds, each timing
- * their cases anew (tc_mb_sampler_round), and each keeps the median of
- * its predictions: close algorithms are compared in the same phase of a
- * shared host. *out is the caller's, freed with tc_ranking_free().
+ * more rounds, each timing their cases anew (tc_mb_sampler_round), and
+ * each keeps the median of its predictions: close algorithms are compared
+ * in the same phase of a shared host. *out is the caller's, freed with
+ * tc_ranking_free().
  */
 #define TC_RANK_ROUNDS 2 /* the ranking's rounds in the tool and the library */
 
