@@ -13,6 +13,7 @@
 #include "microbench/profile.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +28,7 @@
 #define PROFILE_MAGIC "tcgen-profile"
 #define PROFILE_TEXT_MAX 8192
 #define DISAGREE 2.0 /* measured / detected beyond this factor: the measurement wins */
-#define PLATEAU_TOL 1.25 /* a level's latencies stay within this factor (xray.c) */
-#define MEMORY_STEP 1.5  /* memory is at least this much slower than the LLC */
+#define MEMORY_STEP 4.0 /* memory is at least this much slower than the last level */
 
 /* ---- the path ---------------------------------------------------------- */
 
@@ -93,30 +93,19 @@ int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes)
     int n = x->npoints, start = 0;
     while (start < n && x->point_bytes[start] <= upper_bytes)
         start++;
-    /* runs of points within PLATEAU_TOL of their fastest; the longest (in
-     * working-set ratio) is the level, and it ends where its run ends */
-    double best_span = 0.0;
-    int best_last = -1;
-    double best_ns = 0.0;
-    for (int i = start; i < n;) {
-        double lo = x->point_ns[i];
-        int j = i + 1;
-        for (; j < n && x->point_ns[j] <= lo * PLATEAU_TOL && x->point_ns[j] >= lo / PLATEAU_TOL;
-             j++)
-            if (x->point_ns[j] < lo)
-                lo = x->point_ns[j];
-        double span = (double)x->point_bytes[j - 1] / (double)x->point_bytes[i];
-        if (j - i >= 3 && span > best_span) {
-            best_span = span;
-            best_last = j - 1;
-            best_ns = lo;
-        }
-        i = j;
-    }
-    /* no plateau, or nothing slower after it: the scan saw no memory step */
-    if (best_last < 0 || best_last + 1 >= n || !(x->point_ns[n - 1] > MEMORY_STEP * best_ns))
+    if (start >= n)
         return 0;
-    return x->point_bytes[best_last];
+    /* the level's fastest point and memory (the largest working set), and
+     * the level ends before the first point nearer memory than the level
+     * on a log scale */
+    double fast = x->point_ns[start], memory = x->point_ns[n - 1];
+    if (!(fast > 0.0) || !(memory > MEMORY_STEP * fast))
+        return 0; /* no step to memory seen */
+    double half = sqrt(fast * memory);
+    int last = start;
+    while (last + 1 < n && x->point_ns[last + 1] <= half)
+        last++;
+    return last + 1 < n ? x->point_bytes[last] : 0;
 }
 
 void tc_mb_profile_choose(tc_mb_profile *p)

@@ -31,13 +31,15 @@
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-/* 4: no fresh-memory rate (format 3's fresh_bandwidth: nothing uses it
+/* 5: measured_llc is the cliff to memory (tc_mb_profile_llc_from_curve),
+ * format 4's the longest plateau, which could be a part of memory.
+ * 4: no fresh-memory rate (format 3's fresh_bandwidth: nothing uses it
  * since the emitted C keeps its temporaries between calls).
  * 3: the TLB reach is measured on pages that do not all alias one physical
  * page (tlb.c), format 2's could be a hypervisor's limit instead; the
  * bandwidths are the best of several loops, and the in-place update's is
  * kept (update_bandwidth) */
-#define TC_MB_PROFILE_VERSION 4
+#define TC_MB_PROFILE_VERSION 5
 #define TC_MB_SIGNATURE_MAX 512
 
 /* Where a level of the hierarchy in use comes from. */
@@ -92,13 +94,15 @@ void tc_mb_profile_choose(tc_mb_profile *p);
 
 /*
  * The capacity of the last level one process can use, from the latency
- * curve of x: past `upper_bytes` (the level above), the longest plateau -
- * points within 1.25x of their fastest, spanning the largest ratio of
- * working sets - ends where the level ends. On a shared host (and with
- * TLB misses adding their own ramp) the curve climbs slowly from the LLC
- * to memory, and X-Ray's level finder splits that ramp into invented
- * levels; the longest plateau is the level a process can rely on.
- * 0 when there is no plateau or nothing slower after it (no memory step).
+ * curve of x: past `upper_bytes` (the level above), the level runs from
+ * its first point to the last one before the curve first comes nearer
+ * memory's latency (its largest working set) than the level's (its first
+ * point) on a log scale. On a shared host the curve climbs from the level
+ * above through the LLC, falls off a cliff, and climbs on in memory (TLB
+ * misses); plateau finders split either ramp into invented levels (on one
+ * VM five scans gave 3.5, 6, 6, 24 and 48 MiB), the cliff stays put (5-7
+ * MiB on four other scans). 0 when memory is not at least MEMORY_STEP
+ * times slower than the level (the scan saw no step to memory).
  */
 int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes);
 

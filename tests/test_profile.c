@@ -301,6 +301,22 @@ static void test_llc_from_curve(void)
     /* no step to memory after the plateau: cannot tell */
     x.npoints = 12;
     CU_ASSERT_EQUAL(tc_mb_profile_llc_from_curve(&x, 655360), 0);
+
+    /* a VM's scan: a ramp from the L2 through the LLC, the cliff after 5
+     * MiB, then memory with a bump (6-12 MiB) and its own ramp, each long
+     * enough to pass for a level; the LLC ends at the cliff */
+    static const int vm_ns[] = {5,  6,  8,  10, 12, 12, 13,  14,  14,  15,  16,  18,  79, 87,
+                                87, 78, 78, 124, 128, 150, 159, 161, 171, 178, 191, 191, 199};
+    static const int vm_kib[] = {768,   896,   1024,  1280,  1536,  1792,  2048,
+                                 2560,  3072,  3584,  4096,  5120,  6144,  7168,
+                                 8192,  10240, 12288, 14336, 16384, 20480, 24576,
+                                 28672, 32768, 40960, 49152, 57344, 65536};
+    memset(&x, 0, sizeof x);
+    for (size_t i = 0; i < sizeof vm_ns / sizeof vm_ns[0]; i++) {
+        x.point_bytes[x.npoints] = (int64_t)vm_kib[i] << 10;
+        x.point_ns[x.npoints++] = vm_ns[i];
+    }
+    CU_ASSERT_EQUAL(tc_mb_profile_llc_from_curve(&x, 655360), (int64_t)5120 << 10);
 }
 
 static void test_path(void)
@@ -399,7 +415,7 @@ int tc_suite_profile(void)
         {"damaged: refused whole", test_damaged_refused},
         {"foreign: machine or BLAS", test_foreign_refused},
         {"choose: measured beyond 2x", test_choose},
-        {"llc: plateau, not ramp", test_llc_from_curve},
+        {"llc: at the cliff to memory", test_llc_from_curve},
         {"path: XDG, HOME, names", test_path},
         {"get: load, refuse, measure", test_get_load_and_remeasure},
     };
