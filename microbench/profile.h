@@ -100,9 +100,9 @@ void tc_mb_profile_choose(tc_mb_profile *p);
  * point) on a log scale. On a shared host the curve climbs from the level
  * above through the LLC, falls off a cliff, and climbs on in memory (TLB
  * misses); plateau finders split either ramp into invented levels (on one
- * VM five scans gave 3.5, 6, 6, 24 and 48 MiB), the cliff stays put (5-7
- * MiB on four other scans). 0 when memory is not at least MEMORY_STEP
- * times slower than the level (the scan saw no step to memory).
+ * VM five scans gave 3.5, 6, 6, 24 and 48 MiB), the cliff follows the
+ * host (3.5-8 MiB on eight other scans; docs/prediction.md). 0 when memory
+ * is not 4x slower than the level's first point (no step to memory seen).
  */
 int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes);
 
