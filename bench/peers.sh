@@ -10,13 +10,16 @@
 # the ratios (above 1: tcgen faster), and the regret of the choice: its
 # time over the best of it and its 4 runner-ups (the emitted file's
 # header), each emitted and run alike, in 3 interleaved rounds with the
-# peers (the median of their medians); then '#' lines with geometric
-# means, overall and per group. The list also holds the CCSD terms of examples/ccsd
+# peers (the median of their medians; a regret above 5 % is measured
+# again head to head, PEERS_CONFIRM more rounds, default 6, and
+# regret_rounds says how many rounds it rests on); then '#' lines with
+# geometric means, overall and per group. The list also holds the CCSD terms of examples/ccsd
 # (group ccsd_example). PEERS_MATCH=REGEX keeps the matching lines only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TCGEN=${1:-build/tcgen}
 REPS=${2:-5}
+CONFIRM=${PEERS_CONFIRM:-6}
 PY=/usr/bin/python3
 out=bench/results/peers.tsv
 tmp=$(mktemp -d)
@@ -24,7 +27,7 @@ trap 'rm -rf "$tmp"' EXIT
 export OPENBLAS_NUM_THREADS=1 TCGEN_THREADS=1 OMP_NUM_THREADS=1
 mkdir -p bench/results
 "$PY" -c 'import numpy' 2>/dev/null || { echo "peers.sh: needs python3-numpy (scripts/install-deps.sh bench)" >&2; exit 3; }
-printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_ttgt\tof_dgemm\tregret_pct\n' > "$out"
+printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_ttgt\tof_dgemm\tregret_pct\tregret_rounds\n' > "$out"
 # build N SOURCE: $tmp/run.N, the emitted SOURCE as a user compiles it (the
 # compiler's default dialect) linked to the harness
 build() {
@@ -64,15 +67,34 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
             awk -v OFS='\t' '{print "numpy", $1; print "ttgt", $2; print "dgemm", $3}' >> "$tmp/times"
     done
     median_of() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g | sed -n 2p; }
+    median_all() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g |
+                   awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
     tc_s=$(median_of 0)
     np_s=$(median_of numpy) tt_s=$(median_of ttgt) gm_s=$(median_of dgemm)
     # regret: the choice against the best of it and its runner-ups
-    regret=$(for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do median_of "$r"; done |
-             awk -v mine="$tc_s" 'min == "" || $1 < min {min = $1}
-                                  END {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
+    best=$(for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do printf '%s\t%s\n' "$r" "$(median_of "$r")"; done |
+           sort -t$'\t' -k2,2g | head -1 | cut -f1)
+    regret=$(awk -v mine="$tc_s" -v min="$(median_of "$best")" 'BEGIN {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
+    # The least of five medians of three rounds is biased low (on this
+    # host's 10-40 % phases, five equal candidates show a "regret" of about
+    # 6 %): a regret above 5 % is measured again, the choice against that
+    # best alone in CONFIRM more interleaved rounds, and the median of all
+    # their rounds is what is reported.
+    rounds=3
+    if [ "$best" != 0 ] && awk -v r="$regret" 'BEGIN {exit !(r > 5)}'; then
+        for round in $(seq "$CONFIRM"); do
+            for r in 0 "$best"; do
+                printf '%s\t%s\n' "$r" "$("$tmp/run.$r" "$na" "$nb" "$nc" "$REPS")" >> "$tmp/times"
+            done
+        done
+        rounds=$((3 + CONFIRM))
+        regret=$(awk -v mine="$(median_all 0)" -v other="$(median_all "$best")" \
+                 'BEGIN {min = other < mine ? other : mine
+                         printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
+    fi
     awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
-        -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" -v r="$regret" \
-        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\n", g, c, s, a, p, t, np, tt, gm, np / t, tt / t, gm / t, r}' |
+        -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" -v r="$regret" -v rr="$rounds" \
+        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%s\t%s\n", g, c, s, a, p, t, np, tt, gm, np / t, tt / t, gm / t, r, rr}' |
         tee -a "$out"
 done
 awk -F'\t' 'NR > 1 {
