@@ -75,11 +75,11 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
     best=$(for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do printf '%s\t%s\n' "$r" "$(median_of "$r")"; done |
            sort -t$'\t' -k2,2g | head -1 | cut -f1)
     regret=$(awk -v mine="$tc_s" -v min="$(median_of "$best")" 'BEGIN {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
-    # The least of five medians of three rounds is biased low (on this
-    # host's 10-40 % phases, five equal candidates show a "regret" of about
-    # 6 %): a regret above 5 % is measured again, the choice against that
-    # best alone in CONFIRM more interleaved rounds, and the median of all
-    # their rounds is what is reported.
+    # The least of five 3-round medians is biased low on a noisy host (the
+    # winner's curse: of 8 regrets above 5 % in one run, 3 came out within
+    # 5 % head to head): such a regret is measured again, the choice against
+    # that best alone in CONFIRM more interleaved rounds, and the median of
+    # all their rounds is what is reported.
     rounds=3
     if [ "$best" != 0 ] && awk -v r="$regret" 'BEGIN {exit !(r > 5)}'; then
         for round in $(seq "$CONFIRM"); do
