@@ -66,15 +66,18 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
         "$PY" bench/peers.py "$spec" "$sizes" "$REPS" |
             awk -v OFS='\t' '{print "numpy", $1; print "ttgt", $2; print "dgemm", $3}' >> "$tmp/times"
     done
-    median_of() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g | sed -n 2p; }
-    median_all() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g |
-                   awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+    # the median of candidate (or peer) $1's rounds so far
+    median_of() { awk -F'\t' -v r="$1" '$1 == r {print $2}' "$tmp/times" | sort -g |
+                  awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
     tc_s=$(median_of 0)
     np_s=$(median_of numpy) tt_s=$(median_of ttgt) gm_s=$(median_of dgemm)
     # regret: the choice against the best of it and its runner-ups
     best=$(for r in $(seq 0 $(($(wc -l < "$tmp/names") - 1))); do printf '%s\t%s\n' "$r" "$(median_of "$r")"; done |
            sort -t$'\t' -k2,2g | head -1 | cut -f1)
-    regret=$(awk -v mine="$tc_s" -v min="$(median_of "$best")" 'BEGIN {printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
+    # percent by which time $1 exceeds the lesser of $1 and $2
+    regret_of() { awk -v mine="$1" -v other="$2" 'BEGIN {min = other < mine ? other : mine
+                  printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}'; }
+    regret=$(regret_of "$tc_s" "$(median_of "$best")")
     # The least of five 3-round medians is biased low on a noisy host (the
     # winner's curse: of 8 regrets above 5 % in one run, 3 came out within
     # 5 % head to head): such a regret is measured again, the choice against
@@ -88,9 +91,7 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
             done
         done
         rounds=$((3 + CONFIRM))
-        regret=$(awk -v mine="$(median_all 0)" -v other="$(median_all "$best")" \
-                 'BEGIN {min = other < mine ? other : mine
-                         printf "%.1f", (mine > 0 ? 100 * (mine / min - 1) : -1)}')
+        regret=$(regret_of "$(median_of 0)" "$(median_of "$best")")
     fi
     awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
         -v t="$tc_s" -v np="$np_s" -v tt="$tt_s" -v gm="$gm_s" -v r="$regret" -v rr="$rounds" \
