@@ -558,26 +558,32 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
     return n;
 }
 
-/* The shape a step touches: the operand, or its prefetched part: one line
- * along the tensor's first dimension, or all of an operand a loop
- * streams through (one contiguous run, the next iteration's following
- * this one's) on a machine whose hardware fetches ahead of a stream (the
- * profile's depth > 0): in the loop the stream runs ahead of every call,
- * its latency hidden, and what it costs is bandwidth (bound_of). Columns
+/* Whether operand i of cs is streamed: its prefetched part is all of it,
+ * one contiguous run the loop streams through (the next iteration's
+ * following this one's) on a machine whose hardware fetches ahead of a
+ * stream (the profile's depth > 0): in the loop the stream runs ahead of
+ * every call, its latency hidden, and what it costs is bandwidth
+ * (stream_seconds). Columns
  * far apart are as many streams as columns, more than a prefetcher
  * follows, and dgemm walks even a contiguous operand tile by tile, not
- * front to back: their first lines only, as before. */
+ * front to back: their first lines only, as before (step_shape). */
+static int streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
+{
+    const tc_operand *op = &cs->operand[i].op;
+    int run = op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
+    int tiled = cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
+    return cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 && run &&
+           !tiled;
+}
+
+/* The shape a step touches: the operand, or its prefetched part: all of a
+ * streamed operand, else one line along the tensor's first dimension. */
 static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
                               const step *st)
 {
     tc_mb_shape sh = shape_of(&cs->operand[st->operand].op);
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
-    const tc_operand *op = &cs->operand[st->operand].op;
-    int run = op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
-    int tiled = cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
-    int streamed = cs->operand[st->operand].prefetch == TC_PREFETCH_STREAM &&
-                   s->o.stream_lines > 0 && run && !tiled;
-    if (pf && !streamed && p->first[st->operand] && sh.n0 > s->line_doubles)
+    if (pf && !streamed(s, cs, st->operand) && p->first[st->operand] && sh.n0 > s->line_doubles)
         sh.n0 = s->line_doubles;
     return sh;
 }
@@ -791,6 +797,35 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
 }
 
 /*
+ * What the memory traffic of the streamed operands in memory adds to the
+ * call in the loop: the setup put them in cache, so the timed call did
+ * not pay it; a written one is read and written back (update bandwidth).
+ * Added, not overlapped: calls streaming their operand from memory on
+ * Zen 4 took about the time with the operand in cache plus its bytes at
+ * the profile's bandwidth (docs/prediction.md, Biases corrected, Streams).
+ * Not divided among threads: a call this short runs on one thread.
+ */
+static double stream_seconds(const tc_mb_sampler *s, const tc_mb_case *cs)
+{
+    const tc_mb_sampler_options *o = &s->o;
+    prepared p;
+    step plan[MAX_STEPS];
+    if (o->memory_bandwidth <= 0.0 || prepare(NULL, cs, &p, NULL) != TC_OK)
+        return 0.0;
+    double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
+    double t = 0.0;
+    int n = place(s, cs, &p, plan);
+    for (int e = 0; e < n; e++) {
+        int i = plan[e].operand;
+        if (plan[e].kind != STEP_FLUSH || !streamed(s, cs, i))
+            continue;
+        double bytes = 8.0 * (double)cs->operand[i].elements;
+        t += cs->operand[i].written ? 2.0 * bytes / update_bw : bytes / o->memory_bandwidth;
+    }
+    return t;
+}
+
+/*
  * The case's time: o.reps timed calls; more (at least SHORT_REPS) when the
  * call lasts only a few counter steps, so that their mean converges; and,
  * when that is still below what the call's flops and compulsory bytes
@@ -815,6 +850,7 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
             s->bounded++;
         }
     }
+    m += stream_seconds(s, cs);
     double steady = tc_mb_case_bound(s, cs); /* what the call pays in the loop */
     if (m < steady)
         m = steady;
