@@ -798,13 +798,13 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
 
 /*
  * What the streamed operands in memory add to the call in the loop: the
- * setup put them in cache, and the timed call paid nothing for them. In
- * the loop the prefetcher, the profile's depth ahead, has brought the
- * first that many lines during the previous call; the call waits for the
- * rest at the bandwidth (a written operand read and written back, update
- * bandwidth), not overlapped with its work (docs/prediction.md, Biases
- * corrected, Streams). Not divided among threads: a call this short runs
- * on one thread.
+ * setup put them in cache, and the timed call paid nothing for them. All
+ * their bytes at the bandwidth (a written operand read and written back,
+ * update bandwidth), added, not overlapped with the call's work; only
+ * the bytes beyond the prefetcher's depth fit short vectors better, and
+ * ranked a dgemv nest 1.8x slower than a dgemm first (docs/prediction.md,
+ * Biases corrected, Streams). Not divided among threads: a call this
+ * short runs on one thread.
  */
 static double stream_seconds(const tc_mb_sampler *s, const tc_mb_case *cs)
 {
@@ -815,14 +815,12 @@ static double stream_seconds(const tc_mb_sampler *s, const tc_mb_case *cs)
         return 0.0;
     double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
     double t = 0.0;
-    int64_t ahead = (int64_t)o->stream_lines * s->line_doubles;
     int n = place(s, cs, &p, plan);
     for (int e = 0; e < n; e++) {
         int i = plan[e].operand;
         if (plan[e].kind != STEP_FLUSH || !streamed(s, cs, i))
             continue;
-        double late = (double)(cs->operand[i].elements - ahead);
-        double bytes = late > 0.0 ? 8.0 * late : 0.0;
+        double bytes = 8.0 * (double)cs->operand[i].elements;
         t += cs->operand[i].written ? 2.0 * bytes / update_bw : bytes / o->memory_bandwidth;
     }
     return t;
