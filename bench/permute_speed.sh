@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # permute_speed.sh [BUILD] [REPS] - the permutation copy of runtime/permute.c
-# against memcpy of the same 16 MiB, every permutation of a 128^3 tensor,
+# against memcpy of the same bytes, every permutation of a 128^3 tensor and
+# of a 48 x 864 x 48 one (short unit-stride dimensions 4 KiB multiples apart),
 # into a tcgen temporary and into a malloc'd block (bench/permute_speed.c).
 # Writes bench/results/permute_speed.tsv; the target is permute_vs_memcpy
 # >= 0.6 for every permutation into a temporary.
