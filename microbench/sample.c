@@ -563,7 +563,7 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
  * following this one's) on a machine whose hardware fetches ahead of a
  * stream (the profile's depth > 0): in the loop the stream runs ahead of
  * every call, its latency hidden, and what it costs is bandwidth
- * (stream_seconds). Columns
+ * (bound_of). Columns
  * far apart are as many streams as columns, more than a prefetcher
  * follows, and dgemm walks even a contiguous operand tile by tile, not
  * front to back: their first lines only, as before (step_shape). */
@@ -750,12 +750,22 @@ static double node_flops(const tc_node *node)
  * not pay; else only the bytes the timed call itself fetched from memory
  * (a streamed operand's prefetched part is in cache): a timing below that
  * bound is a measurement error.
+ *
+ * *stream (when given, steady): what the streamed operands in memory add
+ * to the call in the loop. The setup put them in cache, and the timed
+ * call paid nothing for them: all their bytes at the bandwidth, added,
+ * not overlapped with the call's work; only the bytes beyond the
+ * prefetcher's depth fit short vectors better, and ranked a dgemv nest
+ * 1.8x slower than a dgemm first (docs/prediction.md, Biases corrected,
+ * Streams). Not divided among threads: a call this short runs on one.
  */
-static double bound_of(const tc_mb_sampler *s, const tc_mb_case *cs, int steady)
+static double bound_of(const tc_mb_sampler *s, const tc_mb_case *cs, int steady, double *stream)
 {
     const tc_mb_sampler_options *o = &s->o;
     int threads = o->threads > 0 ? o->threads : 1;
     double bound = 0.0;
+    if (stream)
+        *stream = 0.0;
     if (!cs || !cs->node)
         return 0.0;
     if (o->peak_flops > 0.0)
@@ -767,11 +777,15 @@ static double bound_of(const tc_mb_sampler *s, const tc_mb_case *cs, int steady)
             return bound;
         int n = place(s, cs, &p, plan);
         double read = 0.0, updated = 0.0; /* bytes */
+        double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
         for (int e = 0; e < n; e++) {
             if (plan[e].kind != STEP_FLUSH)
                 continue;
             int i = plan[e].operand;
             double el = (double)cs->operand[i].elements;
+            if (stream && steady && streamed(s, cs, i))
+                *stream += cs->operand[i].written ? 2.0 * 8.0 * el / update_bw
+                                                  : 8.0 * el / o->memory_bandwidth;
             if (steady && cs->operand[i].written) {
                 updated += 2.0 * 8.0 * el;
                 continue;
@@ -783,7 +797,6 @@ static double bound_of(const tc_mb_sampler *s, const tc_mb_case *cs, int steady)
                 }
             read += 8.0 * (el > 0.0 ? el : 0.0);
         }
-        double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
         double b = (read / o->memory_bandwidth + updated / update_bw) / threads;
         if (b > bound)
             bound = b;
@@ -793,37 +806,7 @@ static double bound_of(const tc_mb_sampler *s, const tc_mb_case *cs, int steady)
 
 double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
 {
-    return bound_of(s, cs, 1);
-}
-
-/*
- * What the streamed operands in memory add to the call in the loop: the
- * setup put them in cache, and the timed call paid nothing for them. All
- * their bytes at the bandwidth (a written operand read and written back,
- * update bandwidth), added, not overlapped with the call's work; only
- * the bytes beyond the prefetcher's depth fit short vectors better, and
- * ranked a dgemv nest 1.8x slower than a dgemm first (docs/prediction.md,
- * Biases corrected, Streams). Not divided among threads: a call this
- * short runs on one thread.
- */
-static double stream_seconds(const tc_mb_sampler *s, const tc_mb_case *cs)
-{
-    const tc_mb_sampler_options *o = &s->o;
-    prepared p;
-    step plan[MAX_STEPS];
-    if (o->memory_bandwidth <= 0.0 || prepare(NULL, cs, &p, NULL) != TC_OK)
-        return 0.0;
-    double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
-    double t = 0.0;
-    int n = place(s, cs, &p, plan);
-    for (int e = 0; e < n; e++) {
-        int i = plan[e].operand;
-        if (plan[e].kind != STEP_FLUSH || !streamed(s, cs, i))
-            continue;
-        double bytes = 8.0 * (double)cs->operand[i].elements;
-        t += cs->operand[i].written ? 2.0 * bytes / update_bw : bytes / o->memory_bandwidth;
-    }
-    return t;
+    return bound_of(s, cs, 1, NULL);
 }
 
 /*
@@ -832,7 +815,8 @@ static double stream_seconds(const tc_mb_sampler *s, const tc_mb_case *cs)
  * when that is still below what the call's flops and compulsory bytes
  * allow (a preempted timer read, a quantised counter), timed again with
  * 3x the repetitions and, if it stays impossible, the bound itself: no
- * prediction rests on a time faster than the machine.
+ * prediction rests on a time faster than the machine. Then the streamed
+ * operands' bytes on top, and the loop's bound under it (bound_of).
  */
 static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
                         double *const base[])
@@ -842,7 +826,7 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
     double m = timing_run(s, cs, p, base, s->o.reps);
     if (m < 8.0 * quantum && s->o.reps < SHORT_REPS)
         m = timing_run(s, cs, p, base, SHORT_REPS);
-    double bound = bound_of(s, cs, 0);
+    double bound = bound_of(s, cs, 0, NULL);
     if (m < bound) {
         int n = 3 * s->o.reps > SHORT_REPS ? 3 * s->o.reps : SHORT_REPS;
         m = timing_run(s, cs, p, base, n);
@@ -851,8 +835,9 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const prepared *
             s->bounded++;
         }
     }
-    m += stream_seconds(s, cs);
-    double steady = tc_mb_case_bound(s, cs); /* what the call pays in the loop */
+    double stream;
+    double steady = bound_of(s, cs, 1, &stream); /* what the call pays in the loop */
+    m += stream;
     if (m < steady)
         m = steady;
     /* a call hidden in the timer's own overhead and no bound known: one
