@@ -145,22 +145,28 @@ static void test_random_views(void)
 }
 
 /* Destinations of 4 MiB and more are written with streaming stores, in
- * whole lines: every permutation of a 72 x 96 x 80 tensor (4.2 MiB), the
+ * whole lines: every permutation of tensors of 4.2-4.6 MiB, the
  * destination and the source (whose lines the tiles follow) at every
- * alignment within a line, and with beta. */
+ * alignment within a line, and with beta. 72 x 96 x 80: rows that start
+ * on lines (tiles of 8 x 2 blocks); 73 x 96 x 77: rows that do not (lines
+ * gathered); 40 x 200 x 72: a short inner dimension whose source rows the
+ * next one continues (looped inside the band). */
 static void test_large_views(void)
 {
+    static const int64_t shapes[3][3] = {{72, 96, 80}, {73, 96, 77}, {40, 200, 72}};
     rng_state = 11;
-    tc_permute p = {.rank = 3, .extent = {72, 96, 80}};
-    int id[3] = {0, 1, 2}, perm[3] = {0, 1, 2};
-    strides(&p, id, 0, p.src_stride);
-    int shift = 0;
-    do {
-        strides(&p, perm, 0, p.dst_stride);
-        for (int k = 0; k < 3; k++, shift = (shift + 3) % 8)
-            check_at(&p, 0.0, shift, (shift + 5) % 8);
-        check_at(&p, -2.0, shift, shift);
-    } while (next_permutation(perm, 3));
+    for (int sh = 0; sh < 3; sh++) {
+        tc_permute p = {.rank = 3, .extent = {shapes[sh][0], shapes[sh][1], shapes[sh][2]}};
+        int id[3] = {0, 1, 2}, perm[3] = {0, 1, 2};
+        strides(&p, id, 0, p.src_stride);
+        int shift = 0;
+        do {
+            strides(&p, perm, 0, p.dst_stride);
+            for (int k = 0; k < 3; k++, shift = (shift + 3) % 8)
+                check_at(&p, 0.0, shift, (shift + 5) % 8);
+            check_at(&p, -2.0, shift, shift);
+        } while (next_permutation(perm, 3));
+    }
 }
 
 static void test_empty_and_scalar(void)
