@@ -308,6 +308,21 @@ static void put_product1(const emitter *e, const int *idx, int n)
         put(e, "1");
 }
 
+/* The same converted to `type` ("int" for a BLAS argument, "size_t" for
+ * a byte count): "(int)N_a", "(int)(N_b * N_c)", "1". The sizes are long;
+ * converting once keeps the C clean under -Wconversion and
+ * -Wsign-conversion. */
+static void put_product_as(const emitter *e, const char *type, const int *idx, int n)
+{
+    if (n == 0) {
+        put(e, "1");
+        return;
+    }
+    fprintf(e->out, n == 1 ? "(%s)" : "(%s)(", type);
+    put_product(e, idx, n);
+    put(e, n == 1 ? "" : ")");
+}
+
 static int position_in(const layout *l, int index)
 {
     for (int k = 0; k < l->rank; k++)
@@ -379,7 +394,7 @@ static void put_ld(const emitter *e, const tc_operand *op)
 {
     layout l = layout_of(e, op->base);
     int k = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
-    put_product1(e, l.index, k > 0 ? k : 0);
+    put_product_as(e, "int", l.index, k > 0 ? k : 0);
 }
 
 /* The indices of a BLAS dimension into idx, their count returned: the
@@ -401,7 +416,7 @@ static int dim_group(const tc_call *k, int i, int idx[TC_MAX_RANK])
 static void put_dim(const emitter *e, const tc_call *k, int i)
 {
     int g[TC_MAX_RANK];
-    put_product1(e, g, dim_group(k, i, g));
+    put_product_as(e, "int", g, dim_group(k, i, g));
 }
 
 /* "N_a * N_b * N_c", "1" for a scalar: the element count of tensor t. */
@@ -1100,9 +1115,9 @@ static void emit_constants(const emitter *e)
         fputs("\n    /* BLAS takes int dimensions and strides */\n    if (", out);
         for (int k = 0; k < count; k++) {
             fputs(k == 0 ? "" : k % 3 ? " || " : " ||\n        ", out);
-            fputs(list[k].n > 1 ? "(double)" : "", out);
-            for (int j = 0; j < list[k].n; j++)
-                fprintf(out, "%s%s", j ? " * " : "", e->param[list[k].index[j]]);
+            for (int j = 0; j < list[k].n; j++) /* products in double: no overflow */
+                fprintf(out, "%s%s%s", j ? " * " : "", list[k].n > 1 ? "(double)" : "",
+                        e->param[list[k].index[j]]);
             fputs(" > INT_MAX", out);
         }
         fputs(")\n        return -2;\n", out);
@@ -1155,7 +1170,7 @@ static void emit_temporaries(const emitter *e)
                     temp_name(e, t), e->fname, kept++);
         else
             fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
-        put_product1(e, l.index, l.rank);
+        put_product_as(e, "size_t", l.index, l.rank);
         put(e, ");\n");
     }
     if (alg->ntemps == 1 && !e->nkept) {

@@ -17,9 +17,11 @@ FC=$(command -v gfortran || true)
 [ -n "$FC" ] || echo "emit_test: gfortran not found: the Fortran checks are skipped" >&2
 FFLAGS="-std=f2003 -Wall -Wextra -pedantic -Werror"
 
-# cc_ok FILE WHAT: the C compiles warning-free.
+# cc_ok FILE WHAT: the C compiles warning-free, also under the stricter
+# warnings a user's build may add (conversions, shadowing).
 cc_ok() {
-    if $CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$1.o" "$1" 2>"$tmp/cc.err"; then
+    if $CC -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror \
+        -I"$inc" -c -o "$1.o" "$1" 2>"$tmp/cc.err"; then
         ok
     else
         bad "$2: the C does not compile: $(head -c 400 "$tmp/cc.err")"
@@ -103,7 +105,7 @@ grep -q predicting "$tmp/err" && bad "--fortran, long --function: ranked first" 
 # ---- the wider families: one dgemm over b*c, no pass over C; a permutation
 "$TCGEN" emit 'C[a,b,c] = A[a,i] * B[i,b,c]' a=b=c=8,i=4 --algorithm '(bc)-dgemm' >"$tmp/f.c" 2>"$tmp/err"
 [ $? -eq 0 ] && ok || bad "emit of a fused algorithm: exit status 0 expected: $(cat "$tmp/err")"
-has "$tmp/f.c" "N_a, N_b \* N_c, N_i," "emit of (bc)-dgemm: n = b*c"
+has "$tmp/f.c" "\(int\)N_a, \(int\)\(N_b \* N_c\), \(int\)N_i," "emit of (bc)-dgemm: n = b*c"
 grep -q "C\[pos\]" "$tmp/f.c" && bad "emit of (bc)-dgemm: a pass over C" || ok
 "$TCGEN" emit 'C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]' a=b=c=d=e=f=4 --algorithm 'A^B^C^-dgemm' \
     --fortran "$tmp/p_if.f90" >"$tmp/p.c" 2>"$tmp/err" && ok || bad "emit of A^B^C^-dgemm: $(cat "$tmp/err")"

@@ -3,7 +3,8 @@
  * libraries, all algorithms go into one C file (functions alg0, alg1, ...)
  * with a main that runs each on fixed random data and compares with the
  * reference result written into the file; the file is compiled with
- * cc -std=c99 -Wall -Wextra -pedantic -Werror and run. Plus one golden
+ * cc -std=c99 -Wall -Wextra -pedantic -Wconversion -Wsign-conversion
+ * -Wshadow -Werror and run. Plus one golden
  * emitted file, byte for byte, and the emitter's errors.
  */
 #include <CUnit/CUnit.h>
@@ -242,7 +243,8 @@ static int compile_and_run(const char path[280], int l, const char *label)
     snprintf(log, sizeof log, "%s.%s.log", path, lib_names[l]);
     const char *cc = getenv("TC_TEST_CC") ? getenv("TC_TEST_CC") : "cc";
     snprintf(cmd, sizeof cmd,
-             "%s %s -Wall -Wextra -pedantic -Werror -I'%s' -o '%s' '%s' %s -lm "
+             "%s %s -Wall -Wextra -pedantic -Wconversion -Wsign-conversion -Wshadow -Werror "
+             "-I'%s' -o '%s' '%s' %s -lm "
              "> '%s' 2>&1 && OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 BLIS_NUM_THREADS=1 "
              "'%s' >> '%s' 2>&1",
              cc, cc_std, lib_include[l], exe, path, lib_link[l], log, exe, log);

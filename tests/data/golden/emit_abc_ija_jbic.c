@@ -35,7 +35,7 @@ int contraction(const double *A, const double *B, double *C)
 {
     const long N_a = 400, N_b = 400, N_c = 400, N_i = 8, N_j = 8;
     const double alpha = 1.0;
-    double *tmpA = malloc(sizeof(double) * N_j * N_a);
+    double *tmpA = malloc(sizeof(double) * (size_t)(N_j * N_a));
     if (!tmpA)
         return -1;
 
@@ -45,9 +45,9 @@ int contraction(const double *A, const double *B, double *C)
             for (long j = 0; j < N_j; j++)
                 tmpA[j + N_j * a] = A[i + N_i * j + N_i * N_j * a];
         for (long c = 0; c < N_c; c++) {
-            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, N_a, N_b, N_j,
-                        alpha, tmpA, N_j, &B[N_j * N_b * i + N_j * N_b * N_i * c], N_j,
-                        (i == 0 ? 0.0 : 1.0), &C[N_a * N_b * c], N_a);
+            cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, (int)N_a, (int)N_b, (int)N_j,
+                        alpha, tmpA, (int)N_j, &B[N_j * N_b * i + N_j * N_b * N_i * c], (int)N_j,
+                        (i == 0 ? 0.0 : 1.0), &C[N_a * N_b * c], (int)N_a);
         }
     }
 

@@ -51,8 +51,8 @@ int ccsd_term(size_t a, size_t b, size_t c, size_t i, size_t j,
             C[pos] = 0.0;
         return 0;
     }
-    double *tmpC = malloc(sizeof(double) * N_b * N_a);
-    double *tmpB = malloc(sizeof(double) * N_b * N_j);
+    double *tmpC = malloc(sizeof(double) * (size_t)(N_b * N_a));
+    double *tmpB = malloc(sizeof(double) * (size_t)(N_b * N_j));
     if (!tmpC || !tmpB) {
         free(tmpC);
         free(tmpB);
@@ -73,9 +73,9 @@ int ccsd_term(size_t a, size_t b, size_t c, size_t i, size_t j,
             for (long ix_j = 0; ix_j < N_j; ix_j++)
                 for (long ix_b = 0; ix_b < N_b; ix_b++)
                     tmpB[ix_b + N_b * ix_j] = B[ix_c + N_c * ix_i + N_c * N_i * ix_b + N_c * N_i * N_b * ix_j];
-            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, N_b, N_a, N_j,
-                        alpha, tmpB, N_b, &A[N_a * N_j * ix_i], N_a,
-                        1.0, tmpC, N_b);
+            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, (int)N_b, (int)N_a, (int)N_j,
+                        alpha, tmpB, (int)N_b, &A[N_a * N_j * ix_i], (int)N_a,
+                        1.0, tmpC, (int)N_b);
         }
         /* copy tmpC back into C[:,:,c] */
         for (long ix_a = 0; ix_a < N_a; ix_a++)
