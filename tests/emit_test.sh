@@ -20,8 +20,7 @@ FFLAGS="-std=f2003 -Wall -Wextra -pedantic -Werror"
 # cc_ok FILE WHAT: the C compiles warning-free, also under the stricter
 # warnings a user's build may add (conversions, shadowing).
 cc_ok() {
-    if $CC -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror \
-        -I"$inc" -c -o "$1.o" "$1" 2>"$tmp/cc.err"; then
+    if $CC $EMITTED_CFLAGS -I"$inc" -c -o "$1.o" "$1" 2>"$tmp/cc.err"; then
         ok
     else
         bad "$2: the C does not compile: $(head -c 400 "$tmp/cc.err")"

@@ -12,3 +12,6 @@ finish() { echo "$1: $pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
 cblas_include() {
     dirname "$(ls /usr/include/*/openblas*/cblas.h /usr/include/openblas/cblas.h 2>/dev/null | head -1)"
 }
+# The warnings emitted C is compiled with, as errors: a user's strict build
+# (tests/test_emit.c uses the same list).
+EMITTED_CFLAGS="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # main_job_test.sh - the main job as a code meets it: `tcgen CONTRACTION
-# SIZES` writes C that compiles warning-free with -std=c99 -Wall -Wextra
-# -Wpedantic (and -Wconversion -Wsign-conversion -Wshadow) -Werror against
-# OpenBLAS and computes the right result, in both
-# layouts, with fixed sizes and --generic, for '=' and '+=' with a factor;
+# SIZES` writes C that compiles warning-free with $EMITTED_CFLAGS
+# (harness.sh: -std=c99, -Wall -Wextra -Wpedantic, conversions, shadowing)
+# against OpenBLAS and computes the right result, in both layouts, with
+# fixed sizes and --generic, for '=' and '+=' with a factor;
 # plus --measure, --wisdom, -o and the errors. Ends with "N passed, N failed".
 set -u
 TCGEN=${TCGEN:-build/tcgen}
@@ -22,9 +22,7 @@ build() {
     fi
     local sizes="-DNA=7 -DNB=5 -DNC=6 -DNI=3"   # what the code is run at
     [ "$generic" = 0 ] && sizes="-DNA=9 -DNB=8 -DNC=7 -DNI=4"  # what it was emitted for
-    if ! $CC -std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror \
-        -I"$inc" -c -o "$tmp/$name.o" "$tmp/$name.c" \
-            2>"$tmp/$name.cc"; then
+    if ! $CC $EMITTED_CFLAGS -I"$inc" -c -o "$tmp/$name.o" "$tmp/$name.c" 2>"$tmp/$name.cc"; then
         bad "$name: emitted code does not compile warning-free: $(head -c 400 "$tmp/$name.cc")"; return
     fi
     ok

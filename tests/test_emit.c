@@ -242,6 +242,7 @@ static int compile_and_run(const char path[280], int l, const char *label)
     snprintf(exe, sizeof exe, "%s.%s", path, lib_names[l]);
     snprintf(log, sizeof log, "%s.%s.log", path, lib_names[l]);
     const char *cc = getenv("TC_TEST_CC") ? getenv("TC_TEST_CC") : "cc";
+    /* the warnings of tests/harness.sh's EMITTED_CFLAGS */
     snprintf(cmd, sizeof cmd,
              "%s %s -Wall -Wextra -pedantic -Wconversion -Wsign-conversion -Wshadow -Werror "
              "-I'%s' -o '%s' '%s' %s -lm "
