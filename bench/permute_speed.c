@@ -12,11 +12,12 @@
  * of destination, runs alternate (memcpy, tc_rt_permute, naive) after one
  * untimed run of each; prints one TSV row per permutation and destination:
  * the permutation (with the shape), the medians, and the permutation's
- * bandwidth as a fraction of memcpy's (the target is at least 0.6). The destinations: a tcgen temporary
- * (tc_rt_alloc, as the executor and the emitted C allocate them: 2 MiB
- * aligned, on transparent huge pages), which input permutations write, and
- * a plain malloc'd block, as a caller's C that an output permutation
- * writes back into may be. The source is malloc'd.
+ * bandwidth as a fraction of memcpy's (the target is at least 0.6). The
+ * destinations: a tcgen temporary (tc_rt_alloc, as the executor and the
+ * emitted C allocate them: 2 MiB aligned, on transparent huge pages),
+ * which input permutations write, and a plain malloc'd block, as a
+ * caller's C that an output permutation writes back into may be. The
+ * source is malloc'd.
  */
 #include <stdio.h>
 #include <stdlib.h>

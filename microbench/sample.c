@@ -563,10 +563,10 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
  * following this one's) on a machine whose hardware fetches ahead of a
  * stream (the profile's depth > 0): in the loop the stream runs ahead of
  * every call, its latency hidden, and what it costs is bandwidth
- * (bound_of). Columns
- * far apart are as many streams as columns, more than a prefetcher
- * follows, and dgemm walks even a contiguous operand tile by tile, not
- * front to back: their first lines only, as before (step_shape). */
+ * (bound_of). Columns far apart are as many streams as columns, more than
+ * a prefetcher follows, and dgemm walks even a contiguous operand tile by
+ * tile, not front to back: their first lines only, as before
+ * (step_shape). */
 static int streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
 {
     const tc_operand *op = &cs->operand[i].op;
