@@ -18,7 +18,8 @@
  * working set of W bytes (one node per 64 B, or per 32 B when that is the
  * line size, so every line of the set is used), for W from 4 KiB to
  * max_bytes at 1, 1.25, 1.5 and 1.75 times each power of two. The chain
- * is warmed by one full traversal and timed three times (minimum kept).
+ * is warmed by one full traversal and timed in three rounds of 32768 hops,
+ * each going on where the last stopped (minimum kept).
  * Each point becomes the median of itself and its neighbours (a lone
  * spike is another tenant's doing). The curve is then cut into runs whose
  * latency stays within 1.25x of their lowest; runs of three points or
@@ -124,12 +125,13 @@ static void *chase(void *p, size_t steps)
     return q;
 }
 
-static double timed_chase(xray_ctx *x, void *start, size_t steps)
+/* Times steps hops from *at and leaves *at where the chase ended. */
+static double timed_chase(xray_ctx *x, void **at, size_t steps)
 {
     uint64_t t0 = tc_rt_timer_start();
-    void *end = chase(start, steps);
+    void *end = chase(*at, steps);
     uint64_t t1 = tc_rt_timer_stop();
-    xray_sink = end;
+    xray_sink = *at = end;
     return tc_rt_timer_seconds(&x->timer, t0, t1);
 }
 
@@ -156,7 +158,7 @@ static double line_chase(xray_ctx *x, size_t d, int flush)
         for (size_t k = 0; flush && k < LINE_BLOCKS; k++)
             _mm_clflush(node(x, LINE_PAGE, k, flush == 1 ? 0 : d));
         _mm_mfence();
-        t[r] = timed_chase(x, start, LINE_BLOCKS);
+        t[r] = timed_chase(x, &start, LINE_BLOCKS);
     }
     qsort(t, LINE_REPS, sizeof t[0], cmp_double);
     return t[LINE_REPS / 2];
@@ -191,11 +193,14 @@ static double chain_latency(xray_ctx *x, size_t bytes, size_t slot)
     shuffle(x, n);
     for (size_t k = 0; k < n; k++)
         *node(x, slot, k, 0) = node(x, slot, (k + 1) % n, 0);
-    void *start = node(x, slot, 0, 0);
-    xray_sink = chase(start, (n + 7) & ~(size_t)7);
+    void *at = node(x, slot, 0, 0);
+    xray_sink = chase(at, (n + 7) & ~(size_t)7);
     double best = 0.0;
+    /* each round goes on where the last ended: restarting would time the
+     * same XRAY_STEPS nodes again, which fit a large cache however large
+     * the set (a 64 MiB chain then measured L3 latency, not memory's) */
     for (int r = 0; r < XRAY_ROUNDS; r++) {
-        double t = timed_chase(x, start, XRAY_STEPS);
+        double t = timed_chase(x, &at, XRAY_STEPS);
         if (r == 0 || t < best)
             best = t;
     }
