@@ -128,7 +128,11 @@ void tc_mb_profile_choose(tc_mb_profile *p)
                                                  : 0;
         if (m > 0) {
             double ratio = (double)m / (double)l.bytes;
-            if (ratio > DISAGREE || ratio < 1.0 / DISAGREE) {
+            /* the LLC's cliff, when the scan found one, is the share this
+             * process gets, whatever the factor: a Zen 5 VM's 32 MiB L3
+             * measured 14-20 MiB, and the 2x rule flipped the size used
+             * between 14 and 32 MiB from one measurement to the next */
+            if (ratio > DISAGREE || ratio < 1.0 / DISAGREE || (last && p->llc_measured > 0)) {
                 l.bytes = m;
                 src = TC_LEVEL_MEASURED;
             }

@@ -245,7 +245,8 @@ static void test_foreign_refused(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "another BLAS"));
 }
 
-/* More than 2x apart: the measurement; within 2x: the detected size. */
+/* More than 2x apart: the measurement; within 2x: the detected size, but
+ * for the LLC's cliff, always the measurement. */
 static void test_choose(void)
 {
     tc_mb_profile p;
@@ -259,10 +260,10 @@ static void test_choose(void)
     CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_MEASURED);
     CU_ASSERT_EQUAL(p.used.llc_bytes, 8388608);
 
-    p.llc_measured = 400 << 20; /* 400 of 508 MiB: the detected size stays */
+    p.llc_measured = 400 << 20; /* 400 of 508 MiB: the LLC's cliff is used all the same */
     tc_mb_profile_choose(&p);
-    CU_ASSERT_EQUAL(p.used.llc_bytes, 532676608);
-    CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_DETECTED);
+    CU_ASSERT_EQUAL(p.used.llc_bytes, 400 << 20);
+    CU_ASSERT_EQUAL(p.source[2], TC_LEVEL_MEASURED);
 
     p.llc_measured = 0; /* no plateau to memory: the scan's last level, 14 MiB */
     tc_mb_profile_choose(&p);
