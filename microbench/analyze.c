@@ -264,6 +264,24 @@ static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_
     return TC_PREFETCH_NONE;
 }
 
+/* Elements the loop directly around node moves op by: the product of the
+ * sizes of its base's indices before the loop's (0: it does not index op). */
+static int64_t loop_step(const ctx *x, const tc_node *node, const tc_operand *op)
+{
+    const tc_node *loop = node->parent;
+    int rank;
+    const int *index = loop ? base_indices(x, op->base, &rank) : NULL;
+    if (!index || !(dep_mask(x, op) & bit(loop->index)))
+        return 0;
+    int64_t below = 1;
+    for (int d = 0; d < rank; d++) {
+        if (index[d] == loop->index)
+            return below;
+        below *= x->c->index[index[d]].size;
+    }
+    return 0;
+}
+
 /* Elements of the prefetch access: one line along the tensor's first dimension. */
 static int64_t prefetch_elements(const ctx *x, const tc_operand *op)
 {
@@ -393,6 +411,7 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
     const tc_operand *ops[3];
     tc_operand temp;
     cs->node = node;
+    cs->loop_extent = node->parent ? node->parent->extent : 0;
     cs->noperands = node_operands(node, ops, &temp);
     for (int i = 0; i < cs->noperands; i++) {
         tc_mb_operand *o = &cs->operand[i];
@@ -400,6 +419,7 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
         if (x->p->model == TC_MODEL_WARM)
             continue;
         o->access_distance = distance(x, node, ops[i], start, NULL);
+        o->loop_step = loop_step(x, node, ops[i]);
         tc_mb_prefetch k = with_prefetch ? prefetch_kind(x, node, ops[i]) : TC_PREFETCH_NONE;
         if (k == TC_PREFETCH_LINE && with_prefetch == 2)
             k = TC_PREFETCH_NONE;

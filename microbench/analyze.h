@@ -67,6 +67,9 @@ typedef struct tc_mb_operand {
     tc_mb_prefetch prefetch;    /* NONE when this case emulates no prefetch */
     int64_t prefetch_distance;
     int64_t prefetch_elements;  /* one line along the tensor's first dimension */
+    int64_t loop_step;          /* elements the loop directly around the node
+                                   moves it by per iteration; 0: that loop
+                                   does not index it (or there is none) */
 } tc_mb_operand;
 
 typedef enum { TC_SETUP_OPERAND, TC_SETUP_PREFETCH, TC_SETUP_REMOTE } tc_mb_setup_kind;
@@ -90,6 +93,8 @@ typedef struct tc_mb_case {
     tc_mb_case_kind kind;
     int level;                  /* FIRST: the loop (0 = outermost) */
     const tc_node *node;        /* the kernel or copy node timed */
+    int64_t loop_extent;        /* iterations of the loop directly around
+                                   it (0: none) */
     int noperands;
     tc_mb_operand operand[TC_MB_MAX_OPERANDS]; /* kernel: arg[]; copy: slice, temp */
     int truncated;              /* entries beyond 5/4 of the cache were cut */

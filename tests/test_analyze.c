@@ -135,6 +135,32 @@ static void test_prefetch_and_failures(void)
     tc_mb_analysis_free(a);
 }
 
+/* How far the loop around the call moves each operand (the sampler times
+ * a train of calls where every moved operand continues its runs): around
+ * cb-dgemv the b loop moves x B[:,b,c] by i = 8 and y C[:,b,c] by a = 400,
+ * not the matrix; around ca-dgemv the a loop moves x and y by one
+ * element, each within its lines. */
+static void test_loop_steps(void)
+{
+    tc_mb_analysis *a = analyze("cb-dgemv", TC_MODEL_FULL, 6 * MIB);
+    const tc_mb_case *cs = find_case(a, TC_CASE_STEADY, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    CU_ASSERT_EQUAL(cs->loop_extent, 400);
+    CU_ASSERT_EQUAL(cs->operand[0].loop_step, 0);
+    CU_ASSERT_EQUAL(cs->operand[1].loop_step, 8);
+    CU_ASSERT_EQUAL(cs->operand[2].loop_step, 400);
+    CU_ASSERT_EQUAL(cs->operand[2].prefetch, TC_PREFETCH_STREAM);
+    tc_mb_analysis_free(a);
+
+    a = analyze("ca-dgemv", TC_MODEL_FULL, 6 * MIB);
+    cs = find_case(a, TC_CASE_STEADY, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    CU_ASSERT_EQUAL(cs->operand[0].loop_step, 0);
+    CU_ASSERT_EQUAL(cs->operand[1].loop_step, 1);
+    CU_ASSERT_EQUAL(cs->operand[2].loop_step, 1);
+    tc_mb_analysis_free(a);
+}
+
 /* A fused group counts as its indices: around ic(ab)(jk)-dgemm the c loop
  * continues C's runs (a and b spanned, c next), around ci(ab)(jk)-dgemm
  * the i loop jumps over c. */
@@ -361,6 +387,7 @@ int tc_suite_analyze(void)
     return !CU_add_test(s, "Table 6.2 and Example 6.7: distances, setup, truncation",
                         test_table_6_2) ||
            !CU_add_test(s, "Examples 6.8-6.10: prefetch and failures", test_prefetch_and_failures) ||
+           !CU_add_test(s, "loop steps around the call", test_loop_steps) ||
            !CU_add_test(s, "prefetch across a fused group", test_prefetch_fused) ||
            !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
            !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
