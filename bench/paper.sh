@@ -35,6 +35,10 @@ die() { log "error: $*"; exit 1; }
 mkdir -p "$out" "$(dirname "$doc")"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# One BLAS thread, as in the dissertation's experiments: a 2-thread call's
+# time on a 2-vCPU VM depends on how fast the host wakes the other vCPU,
+# which changes from process to process (docs/prediction.md).
+export TCGEN_THREADS=${PAPER_THREADS:-1}
 
 # ---------------------------------------------------------------- parameters
 E1_C='C[a,b,c] = A[a,i] * B[i,b,c]'
