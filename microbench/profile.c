@@ -115,9 +115,8 @@ int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes)
     double f = lo > 0.0 && hi > lo ? log(half / lo) / log(hi / lo) : 0.0;
     f = f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
     double b0 = (double)x->point_bytes[last], b1 = (double)x->point_bytes[last + 1];
-    int64_t bytes = (int64_t)(b0 * pow(b1 / b0, f));
-    return bytes / LLC_GRAIN * LLC_GRAIN > x->point_bytes[last] ? bytes / LLC_GRAIN * LLC_GRAIN
-                                                                 : x->point_bytes[last];
+    int64_t bytes = (int64_t)(b0 * pow(b1 / b0, f)) / LLC_GRAIN * LLC_GRAIN;
+    return bytes > x->point_bytes[last] ? bytes : x->point_bytes[last];
 }
 
 void tc_mb_profile_choose(tc_mb_profile *p)

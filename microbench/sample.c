@@ -630,6 +630,13 @@ static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p
     }
 }
 
+/* The runs of operand i for every call of a train: one run from the
+ * first call's to the last's. */
+static tc_mb_shape train_shape(const prepared *p, int i)
+{
+    return (tc_mb_shape){p->span[i], 1, 1, 0};
+}
+
 /* The shape a step touches: the operand, or its prefetched part: all of a
  * streamed operand, else one line along the tensor's first dimension; in
  * a train, the operand's runs for all its calls. */
@@ -640,8 +647,8 @@ static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
     if (pf && !streamed(s, cs, st->operand) && p->first[st->operand] && sh.n0 > s->line_doubles)
         sh.n0 = s->line_doubles;
-    if (!pf && p->train_step[st->operand] > 0) /* the runs of the whole train */
-        sh = (tc_mb_shape){p->span[st->operand], 1, 1, 0};
+    if (!pf && p->train_step[st->operand] > 0)
+        sh = train_shape(p, st->operand);
     return sh;
 }
 
@@ -1356,8 +1363,7 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
         }
         base[i] = blk[i].base;
         /* only what is touched: the rest of a large span stays unmapped */
-        tc_mb_shape sh = p.train_step[i] > 0 ? (tc_mb_shape){p.span[i], 1, 1, 0}
-                                              : shape_of(&p.call[i]);
+        tc_mb_shape sh = p.train_step[i] > 0 ? train_shape(&p, i) : shape_of(&p.call[i]);
         tc_mb_touch_init(base[i], &sh);
         if (!same_shape(&p.call[i], &run->operand[i].op)) {
             sh = shape_of(&run->operand[i].op);
