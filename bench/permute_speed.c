@@ -10,7 +10,11 @@
  * usage: permute_speed REPS
  * For each shape, each permutation of the three dimensions and each kind
  * of destination, runs alternate (memcpy, tc_rt_permute, naive) after one
- * untimed run of each; prints one TSV row per permutation and destination:
+ * untimed run of each, every run from memory: source and destination are
+ * flushed from the caches before it, so that each starts from the same
+ * state (timed one after the other, the permutation ran after memcpy had
+ * left part of both tensors in L3, and its figure depended on what the
+ * run before memcpy had left there); prints one TSV row per permutation and destination:
  * the permutation (with the shape), the medians, and the permutation's
  * bandwidth as a fraction of memcpy's (the target is at least 0.6). The
  * destinations: a tcgen temporary (tc_rt_alloc, as the executor and the
@@ -27,6 +31,10 @@
 #include "runtime/memory.h"
 #include "runtime/permute.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static const int64_t shapes[2][3] = {{128, 128, 128}, {48, 864, 48}};
 
 static double now(void)
@@ -34,6 +42,18 @@ static double now(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* n doubles at p out of every cache level (a no-op without SSE2). */
+static void flush(const double *p, size_t n)
+{
+#if defined(__SSE2__)
+    for (size_t i = 0; i < n; i += 8)
+        _mm_clflush(p + i);
+    _mm_mfence();
+#else
+    (void)p, (void)n;
+#endif
 }
 
 static int cmp(const void *a, const void *b)
@@ -89,14 +109,22 @@ int main(int argc, char **argv)
         tc_rt_permute(&p, src, dst, 0.0);
         naive(&p, src, dst);
         for (int r = 0; r < reps; r++) {
-            double t0 = now();
+            double t0, t1;
+            flush(src, n), flush(dst, n);
+            t0 = now();
             memcpy(dst, src, n * sizeof *dst);
-            double t1 = now();
+            t1 = now();
+            t[r] = t1 - t0;
+            flush(src, n), flush(dst, n);
+            t0 = now();
             tc_rt_permute(&p, src, dst, 0.0);
-            double t2 = now();
+            t1 = now();
+            t[reps + r] = t1 - t0;
+            flush(src, n), flush(dst, n);
+            t0 = now();
             naive(&p, src, dst);
-            double t3 = now();
-            t[r] = t1 - t0, t[reps + r] = t2 - t1, t[2 * reps + r] = t3 - t2;
+            t1 = now();
+            t[2 * reps + r] = t1 - t0;
         }
         for (int k = 0; k < 3; k++)
             qsort(t + k * reps, (size_t)reps, sizeof *t, cmp);
