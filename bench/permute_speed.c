@@ -14,8 +14,9 @@
  * flushed from the caches before it, so that each starts from the same
  * state (timed one after the other, the permutation ran after memcpy had
  * left part of both tensors in L3, and its figure depended on what the
- * run before memcpy had left there); prints one TSV row per permutation and destination:
- * the permutation (with the shape), the medians, and the permutation's
+ * run before memcpy had left there); prints one TSV row per permutation
+ * and destination: the permutation (with the shape), the medians, and the
+ * permutation's
  * bandwidth as a fraction of memcpy's (the target is at least 0.6). The
  * destinations: a tcgen temporary (tc_rt_alloc, as the executor and the
  * emitted C allocate them: 2 MiB aligned, on transparent huge pages),
