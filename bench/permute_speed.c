@@ -16,8 +16,8 @@
  * left part of both tensors in L3, and its figure depended on what the
  * run before memcpy had left there); prints one TSV row per permutation
  * and destination: the permutation (with the shape), the medians, and the
- * permutation's
- * bandwidth as a fraction of memcpy's (the target is at least 0.6). The
+ * permutation's bandwidth as a fraction of memcpy's (the target is at
+ * least 0.6). The
  * destinations: a tcgen temporary (tc_rt_alloc, as the executor and the
  * emitted C allocate them: 2 MiB aligned, on transparent huge pages),
  * which input permutations write, and a plain malloc'd block, as a
