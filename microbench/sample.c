@@ -593,30 +593,68 @@ static int streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
  * and was predicted 264 ns timed alone with the stream's bytes added
  * (docs/prediction.md, Streams). Long enough to stream TRAIN_BYTES, at
  * most the loop's extent; 1 (no train) otherwise.
+ *
+ * A call on at most TINY_BYTES (a BLAS-1 call of a few lines, a few ns)
+ * is timed as a train of TINY_CALLS, at most the loop's extent, each on
+ * the data the loop gives it next, whatever the steps: timed alone, its
+ * misses are waited for one by one, where in the loop the next calls'
+ * misses overlap them (docs/prediction.md, Tiny calls).
  */
 #define TRAIN_BYTES ((int64_t)256 << 10)
 #define TRAIN_MIN 8
 #define TRAIN_MAX 256
+#define TINY_BYTES 1024
+#define TINY_CALLS 64
 
-static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p)
+/* The bytes a streamed train moves per call; 0 when the case is none. */
+static int64_t stream_train_bytes(const tc_mb_sampler *s, const tc_mb_case *cs,
+                                  const prepared *p)
 {
     int64_t bytes = 0;
-    p->train = 1;
-    if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0)
-        return;
     for (int i = 0; i < p->n; i++) {
         const tc_mb_operand *o = &cs->operand[i];
         if (o->loop_step == 0)
             continue; /* the same data in every iteration */
         if (!streamed(s, cs, i) || o->loop_step != o->elements || o->span != o->elements ||
             !same_shape(&p->call[i], &o->op) || p->span[i] < 0 || p->used[i] < 0)
-            return;
+            return 0;
         bytes += 8 * o->elements;
     }
-    if (bytes == 0)
+    return bytes;
+}
+
+/* Whether the case's call is tiny and each operand the loop moves a
+ * vector (train_shape covers its calls in two dimensions). */
+static int tiny_train(const tc_mb_case *cs, const prepared *p)
+{
+    int64_t bytes = 0;
+    if (cs->node->kind != TC_NODE_KERNEL)
+        return 0;
+    for (int i = 0; i < p->n; i++) {
+        const tc_mb_operand *o = &cs->operand[i];
+        bytes += 8 * o->elements;
+        if (o->loop_step != 0 && ((o->op.rank > 1 && o->op.extent[1] > 1) ||
+                                  !same_shape(&p->call[i], &o->op) || p->span[i] < 0 ||
+                                  p->used[i] < 0))
+            return 0;
+    }
+    return bytes <= TINY_BYTES;
+}
+
+static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p)
+{
+    p->train = 1;
+    if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0)
         return;
-    int64_t k = (TRAIN_BYTES + bytes - 1) / bytes;
-    k = k < TRAIN_MIN ? TRAIN_MIN : k > TRAIN_MAX ? TRAIN_MAX : k;
+    int64_t k, bytes = stream_train_bytes(s, cs, p);
+    if (bytes > 0) {
+        k = (TRAIN_BYTES + bytes - 1) / bytes;
+        k = k < TRAIN_MIN ? TRAIN_MIN : k > TRAIN_MAX ? TRAIN_MAX : k;
+    } else if (tiny_train(cs, p)) {
+        k = TINY_CALLS;
+    } else {
+        return;
+    }
     if (k > cs->loop_extent)
         k = cs->loop_extent;
     if (k < 2)
@@ -630,11 +668,27 @@ static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p
     }
 }
 
-/* The runs of operand i for every call of a train: one run from the
- * first call's to the last's. */
+int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+{
+    prepared p;
+    if (!s || !cs || prepare(c, cs, &p, NULL) != TC_OK)
+        return 1;
+    plan_train(s, cs, &p);
+    return p.train;
+}
+
+/* Operand i for every call of a train: one run from the first call's to
+ * the last's where each call continues the last one's run, else the
+ * vector of each call (dimension 0) at each call's step (dimension 1). */
 static tc_mb_shape train_shape(const prepared *p, int i)
 {
-    return (tc_mb_shape){p->span[i], 1, 1, 0};
+    const tc_operand *op = &p->call[i];
+    int64_t n = op->rank > 0 ? op->extent[0] : 1, stride = op->rank > 0 ? op->stride[0] : 1;
+    if (op->rank > 1 && op->extent[1] > 1 && op->stride[1] == n && stride == 1)
+        n *= op->extent[1]; /* a run of columns */
+    if (stride == 1 && p->train_step[i] == n)
+        return (tc_mb_shape){p->span[i], 1, 1, 0};
+    return (tc_mb_shape){n, p->train, stride, p->train_step[i]};
 }
 
 /* The shape a step touches: the operand, or its prefetched part: all of a

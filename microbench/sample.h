@@ -117,6 +117,12 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
                        tc_error *err);
 
 /*
+ * How many calls in a row case cs of an algorithm of c is timed as (a
+ * train of calls on the data the loop gives each next; 1: one call).
+ */
+int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs);
+
+/*
  * The time of the pass over C's `elements` that the executor makes before
  * an algorithm whose kernel cannot apply beta (C = 0, or C *= beta), with C
  * in the level its own size puts it in (memory: flushed). Remembered like

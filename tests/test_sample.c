@@ -974,6 +974,44 @@ static void test_physics_bound(void)
     tc_mb_sampler_free(s);
 }
 
+/* The steady case of a kernel node of algorithm `name` of fixture f, and
+ * how many calls in a row the sampler times it as. */
+static int steady_train(tc_mb_sampler *s, int f, const char *name)
+{
+    const tc_algorithm *alg = find_alg(f, name);
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_mb_analysis *a = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &fixtures[f].c, &p, &a, &e), TC_OK);
+    int train = 0;
+    for (int i = 0; i < a->ncases; i++)
+        if (a->cases[i].node == alg->kernel_node && a->cases[i].kind == TC_CASE_STEADY)
+            train = tc_mb_case_train(s, &fixtures[f].c, &a->cases[i]);
+    tc_mb_analysis_free(a);
+    return train;
+}
+
+/* Trains: a ddot of 8 elements (acbi-ddot: 17 doubles) is timed as a
+ * train over the whole of its loop (i = 8 calls); cb-dgemv (64x8), whose
+ * loop streams x and y (72 doubles per call), as a train streaming 256
+ * KiB, at most the loop's 64 calls, when the sampler knows that streams
+ * are prefetched, else alone (4672 bytes: not tiny); a dgemm alone. */
+static void test_trains(void)
+{
+    for (int depth = 0; depth <= 8; depth += 8) {
+        tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                                   .line_bytes = TEST_LINE, .reps = 1,
+                                   .flush = TC_FLUSH_CLFLUSH, .stream_lines = depth};
+        tc_mb_sampler *s = NULL;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+        CU_ASSERT_EQUAL(steady_train(s, 1, "acbi-ddot"), 8);
+        CU_ASSERT_EQUAL(steady_train(s, 0, "cb-dgemv"), depth ? 64 : 1);
+        CU_ASSERT_EQUAL(steady_train(s, 0, "c-dgemm"), 1);
+        tc_mb_sampler_free(s);
+    }
+}
+
 /* The executor's pass over C (C = A*B with a kernel that cannot apply
  * beta) is in the prediction; C += A*B has none; nor has a dgemm nest
  * whose calls were timed with beta 0, while one looping over a contracted
@@ -1144,7 +1182,8 @@ int tc_suite_sample(void)
            !CU_add_test(s, "the beta pass over C is predicted", test_beta_pass) ||
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
            !CU_add_test(s, "option errors", test_options) ||
-           !CU_add_test(s, "memo hash table", test_memo)
+           !CU_add_test(s, "memo hash table", test_memo) ||
+           !CU_add_test(s, "trains of calls", test_trains)
                ? -1
                : 0;
 }
