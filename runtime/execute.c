@@ -59,8 +59,44 @@ void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
     tc_rt_copy_beta(cp, slice, temp, 0.0);
 }
 
+/*
+ * A slice copy (at most two dimensions, beta 0) as a plain double loop,
+ * dimension 0 inner, four elements at a time: the loop the emitted file
+ * writes for it, at the speed it runs once compiled. Through
+ * tc_rt_permute (its view set-up and recursion per call) the 9600 copies
+ * of a 20 x 24 slice with no stride-1 dimension took 3.6 ms against 1.7,
+ * and the algorithm ran 20 % slower in the executor (and in its
+ * prediction, which times this copy) than emitted.
+ */
+static void copy_slice(const tc_permute *v, const double *src, double *dst)
+{
+    int64_t n0 = v->rank > 0 ? v->extent[0] : 1, n1 = v->rank > 1 ? v->extent[1] : 1;
+    int64_t s0 = v->rank > 0 ? v->src_stride[0] : 1, s1 = v->rank > 1 ? v->src_stride[1] : 0;
+    int64_t d0 = v->rank > 0 ? v->dst_stride[0] : 1, d1 = v->rank > 1 ? v->dst_stride[1] : 0;
+    for (int64_t j = 0; j < n1; j++) {
+        const double *s = src + j * s1;
+        double *d = dst + j * d1;
+        int64_t i = 0;
+        for (; i + 4 <= n0; i += 4, s += 4 * s0, d += 4 * d0) {
+            double x0 = s[0], x1 = s[s0], x2 = s[2 * s0], x3 = s[3 * s0];
+            d[0] = x0, d[d0] = x1, d[2 * d0] = x2, d[3 * d0] = x3;
+        }
+        for (; i < n0; i++, s += s0, d += d0)
+            *d = *s;
+    }
+}
+
 void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double beta)
 {
+    if (!cp->whole && beta == 0.0 && cp->view.rank <= 2) {
+        if (cp->dir == TC_COPY_IN) {
+            copy_slice(&cp->view, tensor, temp);
+        } else {
+            tc_permute back = reversed(&cp->view);
+            copy_slice(&back, temp, tensor);
+        }
+        return;
+    }
     if (cp->dir == TC_COPY_IN) {
         tc_rt_permute(&cp->view, tensor, temp, 0.0);
     } else {
