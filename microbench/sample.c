@@ -606,6 +606,13 @@ static int streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
 #define TINY_BYTES 1024
 #define TINY_CALLS 64
 
+/* Whether operand i, moved by the loop, can be laid out for a train: the
+ * call sees it as the case describes it, and its span is known. */
+static int trainable(const tc_mb_case *cs, const prepared *p, int i)
+{
+    return same_shape(&p->call[i], &cs->operand[i].op) && p->span[i] >= 0 && p->used[i] >= 0;
+}
+
 /* The bytes a streamed train moves per call; 0 when the case is none. */
 static int64_t stream_train_bytes(const tc_mb_sampler *s, const tc_mb_case *cs,
                                   const prepared *p)
@@ -616,7 +623,7 @@ static int64_t stream_train_bytes(const tc_mb_sampler *s, const tc_mb_case *cs,
         if (o->loop_step == 0)
             continue; /* the same data in every iteration */
         if (!streamed(s, cs, i) || o->loop_step != o->elements || o->span != o->elements ||
-            !same_shape(&p->call[i], &o->op) || p->span[i] < 0 || p->used[i] < 0)
+            !trainable(cs, p, i))
             return 0;
         bytes += 8 * o->elements;
     }
@@ -633,9 +640,8 @@ static int tiny_train(const tc_mb_case *cs, const prepared *p)
     for (int i = 0; i < p->n; i++) {
         const tc_mb_operand *o = &cs->operand[i];
         bytes += 8 * o->elements;
-        if (o->loop_step != 0 && ((o->op.rank > 1 && o->op.extent[1] > 1) ||
-                                  !same_shape(&p->call[i], &o->op) || p->span[i] < 0 ||
-                                  p->used[i] < 0))
+        if (o->loop_step != 0 &&
+            ((o->op.rank > 1 && o->op.extent[1] > 1) || !trainable(cs, p, i)))
             return 0;
     }
     return bytes <= TINY_BYTES;

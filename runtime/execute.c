@@ -60,7 +60,7 @@ void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
 }
 
 /*
- * A slice copy (at most two dimensions, beta 0) as a plain double loop,
+ * A slice copy (its view has two dimensions; beta 0) as a plain double loop,
  * dimension 0 inner, four elements at a time: the loop the emitted file
  * writes for it, at the speed it runs once compiled. Through
  * tc_rt_permute (its view set-up and recursion per call) the 9600 copies
@@ -70,9 +70,8 @@ void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
  */
 static void copy_slice(const tc_permute *v, const double *src, double *dst)
 {
-    int64_t n0 = v->rank > 0 ? v->extent[0] : 1, n1 = v->rank > 1 ? v->extent[1] : 1;
-    int64_t s0 = v->rank > 0 ? v->src_stride[0] : 1, s1 = v->rank > 1 ? v->src_stride[1] : 0;
-    int64_t d0 = v->rank > 0 ? v->dst_stride[0] : 1, d1 = v->rank > 1 ? v->dst_stride[1] : 0;
+    int64_t n0 = v->extent[0], s0 = v->src_stride[0], d0 = v->dst_stride[0];
+    int64_t n1 = v->extent[1], s1 = v->src_stride[1], d1 = v->dst_stride[1];
     for (int64_t j = 0; j < n1; j++) {
         const double *s = src + j * s1;
         double *d = dst + j * d1;
@@ -88,7 +87,7 @@ static void copy_slice(const tc_permute *v, const double *src, double *dst)
 
 void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double beta)
 {
-    if (!cp->whole && beta == 0.0 && cp->view.rank <= 2) {
+    if (!cp->whole && beta == 0.0) {
         if (cp->dir == TC_COPY_IN) {
             copy_slice(&cp->view, tensor, temp);
         } else {
