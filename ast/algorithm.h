@@ -82,7 +82,10 @@ typedef struct tc_operand {
 
 typedef struct tc_temp {
     int tensor;          /* the tensor whose slice it holds */
-    int whole;           /* 1: the whole tensor, its indices in order[] */
+    int whole;           /* 1: a permuted temporary, its indices in
+                            order[0..rank): the whole tensor, or in the
+                            blocked variant C's block below the loops */
+    int rank;
     int order[TC_MAX_RANK];
     int dim[2];          /* a slice's two index positions, column-major */
     int64_t extent[2];
@@ -120,6 +123,9 @@ typedef struct tc_copy {
                             rank 1, one group of all the tensor's indices,
                             extent = its elements, stride 1, no deps) */
     tc_permute view;
+    int64_t written;     /* permutations: the elements all executions of the
+                            copy write (the tensor's), which decides the
+                            kernel's streaming stores */
 } tc_copy;
 
 /*

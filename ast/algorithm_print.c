@@ -193,13 +193,16 @@ static int print_node(const tc_node *n, void *data)
             const tc_tensor *x = &c->tensor[cp->slice.tensor];
             char temp[256], tname[16];
             snprintf(tname, sizeof tname, "T%d", cp->temp);
-            index_list(c, tname, t->order, x->rank, temp, sizeof temp);
+            index_list(c, tname, t->order, t->rank, temp, sizeof temp);
             index_list(c, x->name, x->index, x->rank, slice, sizeof slice);
-            if (cp->dir == TC_COPY_IN)
+            if (cp->dir == TC_COPY_IN) {
                 fprintf(p->out, "permute %s -> %s\n", slice, temp);
-            else
-                fprintf(p->out, "permute %s -> %s (%s = T%d + beta * %s)\n", temp, slice,
-                        x->name, cp->temp, x->name);
+            } else {
+                fprintf(p->out, "permute %s -> %s", temp, slice);
+                for (int d = 0; d < cp->slice.ndep; d++) /* a block of C: " at j,k" */
+                    fprintf(p->out, "%s%s", d ? "," : " block at ", c->index[cp->slice.dep[d]].name);
+                fprintf(p->out, " (%s = T%d + beta * %s)\n", x->name, cp->temp, x->name);
+            }
         } else if (cp->dir == TC_COPY_IN) {
             fprintf(p->out, "copy %s -> T%d (%s x %s)\n", slice, cp->temp,
                     c->index[t->dim[0]].name, c->index[t->dim[1]].name);

@@ -280,7 +280,7 @@ static layout layout_of(const emitter *e, int base)
     }
     const tc_temp *tp = &e->alg->temp[base - TC_BASE_TEMP];
     if (tp->whole) {
-        l.rank = e->c->tensor[tp->tensor].rank;
+        l.rank = tp->rank;
         memcpy(l.index, tp->order, sizeof l.index);
     } else {
         l.rank = 2;
@@ -652,21 +652,28 @@ static void emit_call(const emitter *e, const tc_call *k, int level)
 }
 
 /*
- * A whole-tensor permutation (the permuted family): an input permuted into
- * its temporary before the loops, or C's temporary permuted back after
- * them, C = tmpC + beta * C, by a call of tcgen_permute (the executor's
- * kernel, written into the file before the function: emit_kernel_text).
+ * A permutation (the permuted family): an input permuted into its
+ * temporary before the loops, or C's temporary permuted back after them
+ * (or after each block's calls: the block's indices only, at the block's
+ * offset in C), C = tmpC + beta * C, by a call of tcgen_permute (the
+ * executor's kernel, written into the file before the function:
+ * emit_kernel_text).
  */
 static void emit_permutation(emitter *e, const tc_copy *cp, int level)
 {
     const tc_contraction *c = e->c;
     int t = cp->slice.tensor, temp = TC_BASE_TEMP + cp->temp;
-    layout lt = layout_of(e, t), lp = layout_of(e, temp);
+    layout all = layout_of(e, t), lt = all, lp = layout_of(e, temp);
+    lt.rank = lp.rank; /* a block: C's first indices */
     double beta = cp->dir == TC_COPY_OUT ? c->beta : 0.0;
     FILE *out = e->out;
     indent(e, level);
     fprintf(out, "/* %s: ", base_name(e, temp));
     comment_tensor(e, t);
+    for (int d = 0; d < cp->slice.ndep; d++) { /* a block: " at j,k" */
+        put(e, d ? "," : "'s block at ");
+        comment_text(out, e->user.index[cp->slice.dep[d]].name);
+    }
     put(e, " ordered ");
     for (int k = 0; k < lp.rank; k++) {
         put(e, k ? "," : "");
@@ -698,12 +705,16 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     }
     const char *b = beta == 0.0 ? "0.0" : beta == 1.0 ? "1.0" : "beta";
     indent(e, level + 1);
-    if (cp->dir == TC_COPY_IN)
-        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_tensor, %s, tmp_temp, %s);\n",
+    if (cp->dir == TC_COPY_IN) {
+        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_tensor, %s, tmp_temp, %s, ",
                 lt.rank, base_name(e, t), base_name(e, temp), b);
-    else
-        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_temp, %s, tmp_tensor, %s);\n",
-                lt.rank, base_name(e, temp), base_name(e, t), b);
+    } else {
+        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_temp, ", lt.rank, base_name(e, temp));
+        put_address(e, &cp->slice);
+        fprintf(out, ", tmp_tensor, %s, ", b);
+    }
+    put_product(e, all.index, all.rank); /* written: the whole tensor */
+    put(e, ");\n");
     indent(e, level);
     put(e, "}\n");
 }

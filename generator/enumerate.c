@@ -121,7 +121,22 @@ typedef struct builder {
      * §4). Elsewhere orig == c and permuted == 0. */
     const tc_contraction *orig;
     unsigned permuted;
+    /* The blocked variant (C permuted): C's last nblock indices looped
+     * outermost, C's last first, and C's temporary holding only the block
+     * below them, permuted back into C after each block's kernel calls
+     * (docs/design.md §4). 0 elsewhere. */
+    int nblock;
+    int block[TC_MAX_RANK]; /* outer to inner */
 } builder;
+
+/* 1 when index i is looped around C's blocks. */
+static int in_block_loops(const builder *b, int i)
+{
+    for (int j = 0; j < b->nblock; j++)
+        if (b->block[j] == i)
+            return 1;
+    return 0;
+}
 
 /* The product of the sizes of the kernel dimension starting at index i. */
 static int64_t dim_size(const builder *b, int i)
@@ -309,7 +324,7 @@ static int whole_roles(const builder *b)
 {
     int in_role[4] = {0};
     for (int i = 0; i < b->c->nindex; i++)
-        in_role[b->c->index[i].role]++;
+        in_role[b->c->index[i].role] += !in_block_loops(b, i);
     for (int d = 0; d < b->nkept; d++)
         if (b->dim[d].n != in_role[b->c->index[b->dim[d].idx[0]].role])
             return 0;
@@ -327,26 +342,46 @@ static int whole_roles(const builder *b)
 static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operand *op)
 {
     const tc_tensor *now = &b->c->tensor[t], *was = &b->orig->tensor[t];
+    int blocked = t == TC_C ? b->nblock : 0; /* C's last indices, looped */
+    int rank = was->rank - blocked;
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
     tp->tensor = t;
     tp->whole = 1;
+    tp->rank = rank;
     memcpy(tp->order, now->index, sizeof tp->order);
     tp->dim[0] = tp->dim[1] = -1;
-    tp->elements = was->elements;
+    tp->elements = 1;
+    for (int k = 0; k < rank; k++)
+        tp->elements *= b->c->index[was->index[k]].size;
     op->base = TC_BASE_TEMP + temp;
     tc_copy cp = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .whole = 1};
-    /* the tensor side: the whole tensor as one group of all its indices */
+    /* the tensor side: the block (the whole tensor unless blocked) as one
+     * group of its indices, at the offset the block loops give it */
     cp.slice.base = cp.slice.tensor = t;
     cp.slice.rank = 1;
     cp.slice.dim[0] = was->index[0];
     cp.slice.dim[1] = -1;
-    cp.slice.extent[0] = was->elements;
+    cp.slice.extent[0] = tp->elements;
     cp.slice.stride[0] = cp.slice.ld = 1;
-    cp.slice.ngroup[0] = was->rank;
+    cp.slice.ngroup[0] = rank;
     memcpy(cp.slice.group[0], was->index, sizeof cp.slice.group[0]);
-    cp.view.rank = was->rank;
-    for (int k = 0; k < was->rank; k++) {
+    for (int k = rank; k < was->rank; k++) {
+        cp.slice.dep[cp.slice.ndep] = was->index[k];
+        cp.slice.dep_stride[cp.slice.ndep++] = was->stride[k];
+    }
+    if (blocked) { /* the kernel's block starts the temporary in every block */
+        int n = 0;
+        for (int d = 0; d < op->ndep; d++)
+            if (!in_block_loops(b, op->dep[d])) {
+                op->dep[n] = op->dep[d];
+                op->dep_stride[n++] = op->dep_stride[d];
+            }
+        op->ndep = n;
+    }
+    cp.written = was->elements;
+    cp.view.rank = rank;
+    for (int k = 0; k < rank; k++) {
         int i = was->index[k];
         cp.view.extent[k] = b->c->index[i].size;
         cp.view.src_stride[k] = was->stride[k];
@@ -369,6 +404,9 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     tc_algorithm_set *set = b->set;
     if ((b->family == TC_FAMILY_FUSED || b->permuted) && needs_copy(b))
         return TC_OK; /* the wider families make no slice copies */
+    for (int p = 0; p < b->nblock; p++)
+        if (p >= nloops || order[p] != b->block[p])
+            return TC_OK; /* C's blocks are looped outermost, in one order */
     tc_algorithm *alg = tc_alg_new(set, b->kernel);
     if (!alg)
         goto oom;
@@ -451,8 +489,8 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     if (!alg->kernel_node)
         goto oom;
     tc_alg_append(alg, nloops ? alg->loop_node[nloops - 1] : NULL, alg->kernel_node);
-    if (b->permuted & (1u << TC_C)) { /* C = T + beta * C after all loops */
-        tc_alg_append(alg, NULL, alg->copy_node[0]);
+    if (b->permuted & (1u << TC_C)) { /* C = T + beta * C after all loops or each block */
+        tc_alg_append(alg, b->nblock ? alg->loop_node[b->nblock - 1] : NULL, alg->copy_node[0]);
     } else if (copy_pos[TC_C] > -2) {
         tc_copy cp = *alg->copy_node[0]->copy; /* C is always first */
         cp.dir = TC_COPY_OUT;
@@ -471,7 +509,7 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     name[0] = '\0';
     static const int mark_order[3] = {TC_A, TC_B, TC_C}; /* "A^B^C^" */
     for (int m = 0; m < 3; m++)
-        if (b->permuted & (1u << mark_order[m])) {
+        if ((b->permuted & (1u << mark_order[m])) && !(mark_order[m] == TC_C && b->nblock)) {
             tc_text_put(name, sizeof name, &len, c->tensor[mark_order[m]].name);
             tc_text_put(name, sizeof name, &len, "^");
         }
@@ -483,6 +521,12 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         tc_text_put(name, sizeof name, &len, c->index[order[p]].name);
         if (has_copy[p + 1])
             tc_text_put(name, sizeof name, &len, "'");
+        if (p + 1 == b->nblock) { /* "kjC^": C's blocks under loops k, j */
+            if (b->dot_names)
+                tc_text_put(name, sizeof name, &len, ".");
+            tc_text_put(name, sizeof name, &len, c->tensor[TC_C].name);
+            tc_text_put(name, sizeof name, &len, "^");
+        }
     }
     int whole = b->permuted && whole_roles(b);
     for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
@@ -721,31 +765,95 @@ static void keep_maximal(kdims *l)
     l->n = n;
 }
 
+/* Drops the runs holding an index looped around C's blocks. */
+static void drop_block_loops(const builder *b, kdims *l)
+{
+    int n = 0;
+    for (int i = 0; i < l->n; i++) {
+        int looped = 0;
+        for (int j = 0; j < l->d[i].n; j++)
+            looped |= in_block_loops(b, l->d[i].idx[j]);
+        if (!looped)
+            l->d[n++] = l->d[i];
+    }
+    l->n = n;
+}
+
+/* Moves the indices looped around C's blocks to the end (outermost) of
+ * each tensor of the mask, C's last outermost, strides recomputed. 0 when
+ * a tensor of the mask would then keep its order. */
+static int blocks_outermost(const builder *b, unsigned mask, tc_contraction *p)
+{
+    for (int t = TC_C; t <= TC_B; t++) {
+        if (!(mask & (1u << t)))
+            continue;
+        tc_tensor *x = &p->tensor[t];
+        int k = 0, index[TC_MAX_RANK] = {0};
+        for (int q = 0; q < x->rank; q++)
+            if (!in_block_loops(b, x->index[q]))
+                index[k++] = x->index[q];
+        for (int j = b->nblock - 1; j >= 0; j--)
+            if (position(x, b->block[j]) >= 0)
+                index[k++] = b->block[j];
+        memcpy(x->index, index, sizeof index);
+        int64_t stride = 1;
+        for (int q = 0; q < x->rank; q++) {
+            x->stride[q] = p->has_sizes ? stride : 0;
+            stride *= p->index[x->index[q]].size;
+        }
+        if (memcmp(x->index, b->orig->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* The permuted candidates of one mask (and block loops): dgemms over the
+ * maximal runs of each role the new layout allows, looped over the rest. */
+static tc_status enumerate_layout(builder *b, const tc_contraction *c, unsigned mask,
+                                  tc_error *err)
+{
+    tc_contraction p;
+    if (!permuted_layout(c, mask, &p) || !blocks_outermost(b, mask, &p))
+        return TC_OK;
+    kdims fa, fb, kc;
+    role_dims(&p, TC_ROLE_FREE_A, TC_A, TC_C, 1, &fa);
+    role_dims(&p, TC_ROLE_FREE_B, TC_B, TC_C, 1, &fb);
+    role_dims(&p, TC_ROLE_CONTRACTED, TC_A, TC_B, 1, &kc);
+    kdims *all[3] = {&fa, &fb, &kc};
+    for (int r = 0; r < 3; r++) {
+        drop_block_loops(b, all[r]);
+        keep_maximal(all[r]);
+    }
+    b->c = &p;
+    b->permuted = mask;
+    b->kernel = TC_KERNEL_DGEMM;
+    tc_status s = enumerate_kernel(b, &fa, &fb, &kc, err);
+    b->c = c;
+    b->permuted = 0;
+    return s;
+}
+
 /* Every permuted candidate: for each set of tensors to permute, the dgemms
  * over the maximal runs of each role that the new layout allows (one over
- * whole roles where every role is one run), looped over the rest. */
+ * whole roles where every role is one run), looped over the rest; where C
+ * is permuted, also blocked: for each number of C's last indices, those
+ * looped outermost and C permuted back block by block, so that the
+ * temporary stays in cache and C is written once (docs/design.md §4). */
 static tc_status enumerate_permuted(builder *b, tc_error *err)
 {
     const tc_contraction *c = b->c;
+    const tc_tensor *ct = &c->tensor[TC_C];
     tc_status s = TC_OK;
     for (unsigned mask = 1; mask < 8 && s == TC_OK; mask++) {
-        tc_contraction p;
-        if (!permuted_layout(c, mask, &p))
-            continue;
-        kdims fa, fb, kc;
-        role_dims(&p, TC_ROLE_FREE_A, TC_A, TC_C, 1, &fa);
-        role_dims(&p, TC_ROLE_FREE_B, TC_B, TC_C, 1, &fb);
-        role_dims(&p, TC_ROLE_CONTRACTED, TC_A, TC_B, 1, &kc);
-        keep_maximal(&fa);
-        keep_maximal(&fb);
-        keep_maximal(&kc);
-        b->c = &p;
-        b->permuted = mask;
-        b->kernel = TC_KERNEL_DGEMM;
-        s = enumerate_kernel(b, &fa, &fb, &kc, err);
+        s = enumerate_layout(b, c, mask, err);
+        for (int n = 1; n < ct->rank && (mask & (1u << TC_C)) && s == TC_OK; n++) {
+            b->nblock = n;
+            for (int j = 0; j < n; j++)
+                b->block[j] = ct->index[ct->rank - 1 - j];
+            s = enumerate_layout(b, c, mask, err);
+        }
+        b->nblock = 0;
     }
-    b->c = c;
-    b->permuted = 0;
     return s;
 }
 
@@ -851,9 +959,10 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
         if (any++)
             tc_text_put(buf, n, &len, ",");
         tc_text_put(buf, n, &len, c->tensor[node->copy->slice.tensor].name);
-        if (node->copy->whole) { /* permuted whole, before or after all loops */
+        if (node->copy->whole) { /* before or after all loops: "C^"; blocks: "C^@j" */
             tc_text_put(buf, n, &len, "^");
-            continue;
+            if (!node->parent)
+                continue;
         }
         tc_text_put(buf, n, &len, "@");
         tc_text_put(buf, n, &len, node->parent ? c->index[node->parent->index].name : "-");

@@ -97,10 +97,10 @@ void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double bet
         return;
     }
     if (cp->dir == TC_COPY_IN) {
-        tc_rt_permute(&cp->view, tensor, temp, 0.0);
+        tc_rt_permute(&cp->view, tensor, temp, 0.0, cp->written);
     } else {
         tc_permute back = reversed(&cp->view);
-        tc_rt_permute(&back, temp, tensor, beta);
+        tc_rt_permute(&back, temp, tensor, beta, cp->written);
     }
 }
 

@@ -8,7 +8,8 @@
 #error "the permutation kernel takes fewer dimensions than a tensor has"
 #endif
 
-void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta)
+void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
+                   int64_t written)
 {
     long extent[TCGEN_PERMUTE_MAX_RANK], from[TCGEN_PERMUTE_MAX_RANK],
         to[TCGEN_PERMUTE_MAX_RANK];
@@ -17,5 +18,5 @@ void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double b
         from[i] = (long)p->src_stride[i];
         to[i] = (long)p->dst_stride[i];
     }
-    tcgen_permute(p->rank, extent, src, from, dst, to, beta);
+    tcgen_permute(p->rank, extent, src, from, dst, to, beta, (long)written);
 }

@@ -15,7 +15,9 @@
  * destination is written in runs of 512 bytes (streamed runs of 128 bytes
  * ran at a third of the speed); the other dimensions are looped outside,
  * the largest source stride outermost. A destination of 4 MiB or more
- * (beta 0) is written with streaming stores, without reading it first.
+ * (beta 0) is written with streaming stores, without reading it first; so
+ * is a smaller one when `written` (the elements written by all the calls
+ * like this one: all of C's blocks) reaches 4 MiB.
  * Speed against memcpy of the same bytes: bench/permute_speed.sh. The
  * kernel is runtime/permute_kernel.inc, which emitted files carry too.
  */
@@ -31,6 +33,7 @@
  * it (NaN there does not survive). The views must not overlap. Extents of 0
  * copy nothing.
  */
-void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta);
+void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
+                   int64_t written);
 
 #endif

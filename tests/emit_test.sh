@@ -111,11 +111,17 @@ grep -q "C\[pos\]" "$tmp/f.c" && bad "emit of (bc)-dgemm: a pass over C" || ok
 fc_ok p_if.f90 "emit of A^B^C^-dgemm --fortran"
 has "$tmp/p_if.f90" 'subroutine contraction_release\(\) bind\(C, name="contraction_release"\)' \
     "emit of A^B^C^-dgemm --fortran: the release bound"
-has "$tmp/p.c" "tcgen_permute\(4, tmp_extent, A, tmp_tensor, tmpA, tmp_temp, 0\.0\);" \
+has "$tmp/p.c" "tcgen_permute\(4, tmp_extent, A, tmp_tensor, tmpA, tmp_temp, 0\.0, N_a \* N_e \* N_b \* N_f\);" \
     "emit of A^B^C^-dgemm: A permuted by the kernel"
 $CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile: $(head -c 300 "$tmp/cc")"
 has "$tmp/p.c" "^void contraction_release\(void\)$" "emit of A^B^C^-dgemm: its temporaries kept, a release"
+# C permuted back block by block: inside loop e, at the block's offset, streamed as C's whole
+"$TCGEN" emit 'C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]' a=b=c=d=e=f=3,g=4 --algorithm 'A^feC^-dgemm' \
+    --generic >"$tmp/bl.c" 2>"$tmp/err" && ok || bad "emit of A^feC^-dgemm: $(cat "$tmp/err")"
+has "$tmp/bl.c" "tcgen_permute\(4, tmp_extent, tmpC, tmp_temp, &C\[N_a \* N_b \* N_c \* N_d \* ix_e \+ N_a \* N_b \* N_c \* N_d \* N_e \* ix_f\], tmp_tensor, 0\.0, N_a \* N_b \* N_c \* N_d \* N_e \* N_f\);" \
+    "emit of A^feC^-dgemm: each block permuted back at its offset"
+cc_ok "$tmp/bl.c" "emit of A^feC^-dgemm --generic"
 $CC -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile as C11 (_Thread_local): $(head -c 300 "$tmp/cc")"
 

@@ -43,6 +43,7 @@ static int suite_clean(void)
 }
 
 static int family_runs[TC_FAMILY_COUNT]; /* executions per family */
+static int blocked_runs; /* of them, C permuted back block by block */
 
 /* Runs every algorithm of *c (both families) with every library; returns
  * the failures. */
@@ -93,6 +94,8 @@ static int check_all(const tc_contraction *c, const char *text, uint64_t seed, i
             double err = s == TC_OK ? tc_corpus_relerr(got, want, nc) : INFINITY;
             (*nrun)++;
             family_runs[alg->family]++;
+            blocked_runs += alg->ncopies > 0 && alg->copy_node[0]->copy->whole &&
+                            alg->copy_node[0]->parent != NULL;
             if (!(err <= 1e-12)) {
                 if (bad < 10)
                     fprintf(stderr, "\n  %s: %s with %s: %s (relative error %g)\n", text,
@@ -172,8 +175,9 @@ static void test_random(void)
     CU_ASSERT(runs > 1000);
     CU_ASSERT(family_runs[TC_FAMILY_FUSED] > 100);
     CU_ASSERT(family_runs[TC_FAMILY_PERMUTED] > 50);
-    fprintf(stderr, "[%d executions, %d fused, %d permuted]\n", runs,
-            family_runs[TC_FAMILY_FUSED], family_runs[TC_FAMILY_PERMUTED]);
+    CU_ASSERT(blocked_runs > 20);
+    fprintf(stderr, "[%d executions, %d fused, %d permuted, %d of them blocked]\n", runs,
+            family_runs[TC_FAMILY_FUSED], family_runs[TC_FAMILY_PERMUTED], blocked_runs);
 }
 
 static void test_errors(void)
