@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ast/error.h"
+#include "runtime/permute.h" /* which copies stream */
 
 #define NBASES (TC_BASE_TEMP + TC_MAX_TEMPS)
 
@@ -130,6 +131,29 @@ static int node_operands(const tc_node *n, const tc_operand **ops, tc_operand *t
     return 2;
 }
 
+/* Which operands of the node it writes. */
+static int is_written(const tc_node *n, int i)
+{
+    if (n->kind == TC_NODE_KERNEL)
+        return i == 2;
+    return n->copy->dir == TC_COPY_IN ? i == 1 : i == 0;
+}
+
+/* 1 when node writes its operand i with streaming stores (a permutation
+ * of 4 MiB or more, runtime/permute.h): those lines go to memory and
+ * leave the caches as they were, so they count as no touch. */
+static int streamed(const ctx *x, const tc_node *n, int i)
+{
+    if (n->kind != TC_NODE_COPY || !n->copy->whole || !is_written(n, i))
+        return 0;
+    const tc_permute *v = &n->copy->view;
+    int64_t elements = 1;
+    for (int k = 0; k < v->rank; k++)
+        elements *= v->extent[k];
+    double beta = n->copy->dir == TC_COPY_OUT ? x->c->beta : 0.0;
+    return tc_rt_permute_streams(elements, n->copy->written, beta);
+}
+
 /* Adds every region touched inside node (all its iterations) to m, joined
  * over the loops between node and the access, node's own loop included. */
 static void add_joined(const ctx *x, rset *m, const tc_node *n, uint32_t loops)
@@ -143,14 +167,15 @@ static void add_joined(const ctx *x, rset *m, const tc_node *n, uint32_t loops)
     tc_operand temp;
     int k = node_operands(n, ops, &temp);
     for (int i = 0; i < k; i++)
-        rset_add(x, m, ops[i], loops);
+        if (!streamed(x, n, i))
+            rset_add(x, m, ops[i], loops);
 }
 
-static int touches(const tc_node *n, int base)
+static int touches(const ctx *x, const tc_node *n, int base)
 {
     if (n->kind == TC_NODE_LOOP) {
         for (const tc_node *ch = n->child; ch; ch = ch->next)
-            if (touches(ch, base))
+            if (touches(x, ch, base))
                 return 1;
         return 0;
     }
@@ -158,7 +183,7 @@ static int touches(const tc_node *n, int base)
     tc_operand temp;
     int k = node_operands(n, ops, &temp);
     for (int i = 0; i < k; i++)
-        if (ops[i]->base == base)
+        if (ops[i]->base == base && !streamed(x, n, i))
             return 1;
     return 0;
 }
@@ -204,7 +229,7 @@ static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
         const tc_node *sib[MAX_BODY];
         int pos = 0, count = siblings(x, cur, sib, &pos);
         for (int i = pos - 1; i >= 0; i--) {
-            if (touches(sib[i], op->base))
+            if (touches(x, sib[i], op->base))
                 return rset_volume(x, &m);
             add_joined(x, &m, sib[i], 0);
         }
@@ -218,7 +243,7 @@ static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
             continue;
         }
         for (int i = count - 1; i > pos; i--) {
-            if (touches(sib[i], op->base))
+            if (touches(x, sib[i], op->base))
                 return rset_volume(x, &m);
             add_joined(x, &m, sib[i], 0);
         }
@@ -321,13 +346,6 @@ static void describe_operand(const ctx *x, const tc_operand *op, int written,
     }
 }
 
-/* Which operands of the node it writes. */
-static int is_written(const tc_node *n, int i)
-{
-    if (n->kind == TC_NODE_KERNEL)
-        return i == 2;
-    return n->copy->dir == TC_COPY_IN ? i == 1 : i == 0;
-}
 
 /* One entry before sorting. */
 typedef struct entry {

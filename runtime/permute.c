@@ -8,6 +8,12 @@
 #error "the permutation kernel takes fewer dimensions than a tensor has"
 #endif
 
+int tc_rt_permute_streams(int64_t elements, int64_t written, double beta)
+{
+    int64_t n = elements > written ? elements : written;
+    return beta == 0.0 && n * (int64_t)sizeof(double) >= TCGEN_PERMUTE_STREAM_BYTES;
+}
+
 void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
                    int64_t written)
 {

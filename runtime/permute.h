@@ -36,4 +36,8 @@
 void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
                    int64_t written);
 
+/* 1 when tc_rt_permute writes a view of `elements` with streaming stores
+ * (its destination then is in memory after it, not in the caches). */
+int tc_rt_permute_streams(int64_t elements, int64_t written, double beta);
+
 #endif

@@ -192,6 +192,39 @@ static void test_prefetch_fused(void)
     tc_alg_set_free(set);
 }
 
+/* A permutation of 4 MiB or more writes its temporary with streaming
+ * stores: the dgemm after it finds the temporary in memory (its distance
+ * the whole run), while a smaller one leaves it in the caches (0). */
+static void test_streamed_permutation(void)
+{
+    static const char *const sizes[2] = {"a=b=k=128,j=24", "a=b=k=32,j=24"};
+    for (int s = 0; s < 2; s++) {
+        tc_contraction c;
+        char msg[256];
+        tc_algorithm_set *set = NULL;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,j] = A[b,k,a] * B[k,j]", sizes[s], &c, msg,
+                                              sizeof msg), 0);
+        CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
+                                                        TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
+        const tc_algorithm *alg = tc_alg_set_find(set, "A^C^-dgemm");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+        tc_mb_params p = {TC_MODEL_FULL, 6 * MIB, 64};
+        tc_mb_analysis *a = NULL;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
+        const tc_mb_case *cs = &a->cases[0]; /* the dgemm */
+        CU_ASSERT_EQUAL_FATAL(cs->node, alg->kernel_node);
+        int64_t dist = cs->operand[0].access_distance; /* the permuted A */
+        if (s == 0) {
+            CU_ASSERT(dist >= c.tensor[TC_A].elements);
+        } else {
+            CU_ASSERT_EQUAL(dist, 0);
+        }
+        tc_mb_analysis_free(a);
+        tc_alg_set_free(set);
+    }
+}
+
 /* Example 6.11: in ci-dger's first iteration of i, C[:,:,c] is new (its
  * previous access was a whole traversal ago) and A[:,i], B[i,:,c] are not
  * prefetched. */
@@ -389,6 +422,8 @@ int tc_suite_analyze(void)
            !CU_add_test(s, "Examples 6.8-6.10: prefetch and failures", test_prefetch_and_failures) ||
            !CU_add_test(s, "loop steps around the call", test_loop_steps) ||
            !CU_add_test(s, "prefetch across a fused group", test_prefetch_fused) ||
+           !CU_add_test(s, "a streamed permutation leaves its temporary in memory",
+                        test_streamed_permutation) ||
            !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
            !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
            !CU_add_test(s, "models and errors", test_models_and_errors) ||
