@@ -75,7 +75,7 @@ static const int *base_indices(const ctx *x, int base, int *rank)
         return x->c->tensor[base].index;
     }
     const tc_temp *t = &x->alg->temp[base - TC_BASE_TEMP];
-    *rank = t->whole ? x->c->tensor[t->tensor].rank : 0;
+    *rank = t->whole ? t->rank : 0;
     return t->whole ? t->order : NULL;
 }
 
