@@ -30,7 +30,8 @@ const tc_command tc_commands[] = {
      "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n"
      "  --family paper|all  the dissertation's family alone, or also (default)\n"
      "                     fused kernel dimensions, '(bc)-dgemm', and operands\n"
-     "                     permuted whole first, 'A^C^-dgemm' (copies 'A^');\n"
+     "                     permuted whole first, 'A^C^-dgemm' (copies 'A^'), C\n"
+     "                     permuted back block by block, 'A^kjC^-dgemm' ('C^@j');\n"
      "                     a second '#' line counts the algorithms per family\n",
      tc_cmd_list,
      "-f -o --format --kernels --layout --family"},
