@@ -10,8 +10,7 @@
 
 int tc_rt_permute_streams(int64_t elements, int64_t written, double beta)
 {
-    int64_t n = elements > written ? elements : written;
-    return beta == 0.0 && n * (int64_t)sizeof(double) >= TCGEN_PERMUTE_STREAM_BYTES;
+    return tcgen_permute_streams((long)elements, (long)written, beta);
 }
 
 void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
