@@ -664,7 +664,7 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     const tc_contraction *c = e->c;
     int t = cp->slice.tensor, temp = TC_BASE_TEMP + cp->temp;
     layout all = layout_of(e, t), lt = all, lp = layout_of(e, temp);
-    lt.rank = lp.rank; /* a block: C's first indices */
+    lt.rank = lp.rank; /* a block: the tensor's first indices */
     double beta = cp->dir == TC_COPY_OUT ? c->beta : 0.0;
     FILE *out = e->out;
     indent(e, level);
@@ -706,14 +706,16 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     const char *b = beta == 0.0 ? "0.0" : beta == 1.0 ? "1.0" : "beta";
     indent(e, level + 1);
     if (cp->dir == TC_COPY_IN) {
-        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_tensor, %s, tmp_temp, %s, ",
-                lt.rank, base_name(e, t), base_name(e, temp), b);
+        fprintf(out, "tcgen_permute(%d, tmp_extent, ", lt.rank);
+        put_address(e, &cp->slice);
+        fprintf(out, ", tmp_tensor, %s, tmp_temp, %s, ", base_name(e, temp), b);
+        put_product(e, lt.index, lt.rank); /* written: the block */
     } else {
         fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_temp, ", lt.rank, base_name(e, temp));
         put_address(e, &cp->slice);
         fprintf(out, ", tmp_tensor, %s, ", b);
+        put_product(e, all.index, all.rank); /* written: all of C's blocks */
     }
-    put_product(e, all.index, all.rank); /* written: the whole tensor */
     put(e, ");\n");
     indent(e, level);
     put(e, "}\n");

@@ -121,15 +121,17 @@ typedef struct builder {
      * §4). Elsewhere orig == c and permuted == 0. */
     const tc_contraction *orig;
     unsigned permuted;
-    /* The blocked variant (C permuted): C's last nblock indices looped
-     * outermost, C's last first, and C's temporary holding only the block
-     * below them, permuted back into C after each block's kernel calls
-     * (docs/design.md §4). 0 elsewhere. */
+    /* The blocked variant: the last nblock indices of a permuted tensor
+     * (block_tensor) looped outermost, its last first, and its temporary
+     * holding only the block below them: an input's permuted in before
+     * each block's kernel calls, C's permuted back after them
+     * (docs/design.md §4). nblock 0 elsewhere. */
+    int block_tensor;
     int nblock;
     int block[TC_MAX_RANK]; /* outer to inner */
 } builder;
 
-/* 1 when index i is looped around C's blocks. */
+/* 1 when index i is looped around the blocks. */
 static int in_block_loops(const builder *b, int i)
 {
     for (int j = 0; j < b->nblock; j++)
@@ -342,7 +344,7 @@ static int whole_roles(const builder *b)
 static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operand *op)
 {
     const tc_tensor *now = &b->c->tensor[t], *was = &b->orig->tensor[t];
-    int blocked = t == TC_C ? b->nblock : 0; /* C's last indices, looped */
+    int blocked = t == b->block_tensor ? b->nblock : 0; /* its last indices, looped */
     int rank = was->rank - blocked;
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
@@ -379,7 +381,7 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
             }
         op->ndep = n;
     }
-    cp.written = was->elements;
+    cp.written = t == TC_C ? was->elements : tp->elements; /* C's blocks add up */
     cp.view.rank = rank;
     for (int k = 0; k < rank; k++) {
         int i = was->index[k];
@@ -393,8 +395,8 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     if (!n)
         return -1;
     alg->copy_node[alg->ncopies++] = n;
-    if (t != TC_C)
-        tc_alg_append(alg, NULL, n);
+    if (t != TC_C) /* before all loops, or in the last block loop */
+        tc_alg_append(alg, blocked ? alg->loop_node[blocked - 1] : NULL, n);
     return 0;
 }
 
@@ -406,7 +408,7 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         return TC_OK; /* the wider families make no slice copies */
     for (int p = 0; p < b->nblock; p++)
         if (p >= nloops || order[p] != b->block[p])
-            return TC_OK; /* C's blocks are looped outermost, in one order */
+            return TC_OK; /* the blocks are looped outermost, in one order */
     tc_algorithm *alg = tc_alg_new(set, b->kernel);
     if (!alg)
         goto oom;
@@ -490,7 +492,8 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         goto oom;
     tc_alg_append(alg, nloops ? alg->loop_node[nloops - 1] : NULL, alg->kernel_node);
     if (b->permuted & (1u << TC_C)) { /* C = T + beta * C after all loops or each block */
-        tc_alg_append(alg, b->nblock ? alg->loop_node[b->nblock - 1] : NULL, alg->copy_node[0]);
+        int blocked = b->block_tensor == TC_C ? b->nblock : 0;
+        tc_alg_append(alg, blocked ? alg->loop_node[blocked - 1] : NULL, alg->copy_node[0]);
     } else if (copy_pos[TC_C] > -2) {
         tc_copy cp = *alg->copy_node[0]->copy; /* C is always first */
         cp.dir = TC_COPY_OUT;
@@ -509,7 +512,7 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     name[0] = '\0';
     static const int mark_order[3] = {TC_A, TC_B, TC_C}; /* "A^B^C^" */
     for (int m = 0; m < 3; m++)
-        if ((b->permuted & (1u << mark_order[m])) && !(mark_order[m] == TC_C && b->nblock)) {
+        if ((b->permuted & (1u << mark_order[m])) && !(mark_order[m] == b->block_tensor && b->nblock)) {
             tc_text_put(name, sizeof name, &len, c->tensor[mark_order[m]].name);
             tc_text_put(name, sizeof name, &len, "^");
         }
@@ -524,7 +527,7 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         if (p + 1 == b->nblock) { /* "kjC^": C's blocks under loops k, j */
             if (b->dot_names)
                 tc_text_put(name, sizeof name, &len, ".");
-            tc_text_put(name, sizeof name, &len, c->tensor[TC_C].name);
+            tc_text_put(name, sizeof name, &len, c->tensor[b->block_tensor].name);
             tc_text_put(name, sizeof name, &len, "^");
         }
     }
@@ -765,7 +768,7 @@ static void keep_maximal(kdims *l)
     l->n = n;
 }
 
-/* Drops the runs holding an index looped around C's blocks. */
+/* Drops the runs holding an index looped around the blocks. */
 static void drop_block_loops(const builder *b, kdims *l)
 {
     int n = 0;
@@ -779,9 +782,9 @@ static void drop_block_loops(const builder *b, kdims *l)
     l->n = n;
 }
 
-/* Moves the indices looped around C's blocks to the end (outermost) of
- * each tensor of the mask, C's last outermost, strides recomputed. 0 when
- * a tensor of the mask would then keep its order. */
+/* Moves the indices looped around the blocks to the end (outermost) of
+ * each tensor of the mask, the blocked tensor's last outermost, strides
+ * recomputed. 0 when a tensor of the mask would then keep its order. */
 static int blocks_outermost(const builder *b, unsigned mask, tc_contraction *p)
 {
     for (int t = TC_C; t <= TC_B; t++) {
@@ -835,24 +838,32 @@ static tc_status enumerate_layout(builder *b, const tc_contraction *c, unsigned 
 
 /* Every permuted candidate: for each set of tensors to permute, the dgemms
  * over the maximal runs of each role that the new layout allows (one over
- * whole roles where every role is one run), looped over the rest; where C
- * is permuted, also blocked: for each number of C's last indices, those
- * looped outermost and C permuted back block by block, so that the
- * temporary stays in cache and C is written once (docs/design.md §4). */
+ * whole roles where every role is one run), looped over the rest; and
+ * blocked: for each permuted tensor and each number of its last indices
+ * (none contracted), those looped outermost and the tensor permuted block
+ * by block, so that its temporary stays in cache and the tensor itself is
+ * read or written once (docs/design.md §4). */
 static tc_status enumerate_permuted(builder *b, tc_error *err)
 {
     const tc_contraction *c = b->c;
-    const tc_tensor *ct = &c->tensor[TC_C];
     tc_status s = TC_OK;
     for (unsigned mask = 1; mask < 8 && s == TC_OK; mask++) {
         s = enumerate_layout(b, c, mask, err);
-        for (int n = 1; n < ct->rank && (mask & (1u << TC_C)) && s == TC_OK; n++) {
-            b->nblock = n;
-            for (int j = 0; j < n; j++)
-                b->block[j] = ct->index[ct->rank - 1 - j];
-            s = enumerate_layout(b, c, mask, err);
+        for (int t = TC_C; t <= TC_B && s == TC_OK; t++) {
+            const tc_tensor *x = &c->tensor[t];
+            if (!(mask & (1u << t)))
+                continue;
+            b->block_tensor = t;
+            for (int n = 1; n < x->rank && s == TC_OK; n++) {
+                int i = x->index[x->rank - n];
+                if (c->index[i].role == TC_ROLE_CONTRACTED)
+                    break;
+                b->nblock = n;
+                b->block[n - 1] = i;
+                s = enumerate_layout(b, c, mask, err);
+            }
+            b->nblock = 0;
         }
-        b->nblock = 0;
     }
     return s;
 }

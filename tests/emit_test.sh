@@ -122,6 +122,12 @@ has "$tmp/p.c" "^void contraction_release\(void\)$" "emit of A^B^C^-dgemm: its t
 has "$tmp/bl.c" "tcgen_permute\(4, tmp_extent, tmpC, tmp_temp, &C\[N_a \* N_b \* N_c \* N_d \* ix_e \+ N_a \* N_b \* N_c \* N_d \* N_e \* ix_f\], tmp_tensor, 0\.0, N_a \* N_b \* N_c \* N_d \* N_e \* N_f\);" \
     "emit of A^feC^-dgemm: each block permuted back at its offset"
 cc_ok "$tmp/bl.c" "emit of A^feC^-dgemm --generic"
+# an input permuted block by block: A's block at c, inside loop c
+"$TCGEN" emit 'C_abjcd = A_dkbac B_jk' a=b=c=d=j=k=3 --algorithm 'cA^d(ab)-dgemm' >"$tmp/bi.c" \
+    2>"$tmp/err" && ok || bad "emit of cA^d(ab)-dgemm: $(cat "$tmp/err")"
+has "$tmp/bi.c" "tcgen_permute\(4, tmp_extent, &A\[N_d \* N_k \* N_b \* N_a \* c\], tmp_tensor, tmpA, tmp_temp, 0\.0, N_d \* N_k \* N_b \* N_a\);" \
+    "emit of cA^d(ab)-dgemm: each block permuted in from its offset"
+cc_ok "$tmp/bi.c" "emit of cA^d(ab)-dgemm"
 $CC -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile as C11 (_Thread_local): $(head -c 300 "$tmp/cc")"
 

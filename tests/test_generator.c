@@ -127,9 +127,9 @@ static void test_permuted(void)
     } cases[] = {
         {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 36,
          {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^feC^-dgemm", "feC^a(bc)-dgemm"}},
-        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 6, {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm"}},
-        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 6,
-         {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "W^mj(bi)-dgemm"}},
+        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8, {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
+        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 7,
+         {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "jW^m(bi)-dgemm"}},
         {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
         {"C[a,b,c] = A[a,i] * B[i,b,c]", 0, {NULL}}, /* nothing to permute */
     };
@@ -146,12 +146,16 @@ static void test_permuted(void)
             CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, cases[t].names[n]));
         CU_ASSERT_EQUAL(set->count, cases[t].count);
         /* two or more tensors permuted: only over whole roles, looped
-         * over C's blocks alone */
+         * over the blocks alone (the deepest copy's loops) */
         for (int a = 0; a < set->count; a++) {
             const tc_algorithm *alg = set->alg[a];
             const char *hat = strchr(alg->name, '^');
+            int deepest = 0;
+            for (int k = 0; k < alg->ncopies; k++)
+                if (alg->copy_node[k]->depth > deepest)
+                    deepest = alg->copy_node[k]->depth;
             if (hat && strchr(hat + 1, '^'))
-                CU_ASSERT_EQUAL(alg->nloops, alg->copy_node[0]->depth);
+                CU_ASSERT_EQUAL(alg->nloops, deepest);
         }
         tc_alg_set_free(set);
     }
@@ -203,6 +207,23 @@ static void test_permuted(void)
     CU_ASSERT_EQUAL(kb->arg[2].ndep, 0); /* the same temporary in every block */
     CU_ASSERT_EQUAL(kb->m, 9); /* (d,a) */
     CU_ASSERT_EQUAL(kb->n, 9); /* (b,c) */
+    tc_alg_set_free(set);
+    /* an input blocked: B[j,b,i,c]'s block at c (j,b,i) permuted in the c
+     * loop, before the dgemm, which reads it at no offset */
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[1].text, "a=b=c=4,i=j=3", &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
+                                                    TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
+    const tc_algorithm *in = tc_alg_set_find(set, "cB^-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    CU_ASSERT_EQUAL(in->nloops, 1);
+    const tc_node *cp = in->loop_node[0]->child;
+    CU_ASSERT_FATAL(cp != NULL && cp->kind == TC_NODE_COPY);
+    CU_ASSERT(cp->copy->dir == TC_COPY_IN && cp->copy->slice.tensor == TC_B);
+    CU_ASSERT(cp->next == in->kernel_node);
+    CU_ASSERT_EQUAL(in->temp[cp->copy->temp].elements, 36);
+    CU_ASSERT_EQUAL(cp->copy->written, 36); /* its block, read right after */
+    CU_ASSERT_EQUAL(cp->copy->slice.ndep, 1);
+    CU_ASSERT_EQUAL(in->kernel_node->call->arg[1].ndep, 0);
     tc_alg_set_free(set);
 }
 
