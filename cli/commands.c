@@ -30,8 +30,9 @@ const tc_command tc_commands[] = {
      "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n"
      "  --family paper|all  the dissertation's family alone, or also (default)\n"
      "                     fused kernel dimensions, '(bc)-dgemm', and operands\n"
-     "                     permuted whole first, 'A^C^-dgemm' (copies 'A^'), C\n"
-     "                     permuted back block by block, 'A^kjC^-dgemm' ('C^@j');\n"
+     "                     permuted whole first, 'A^C^-dgemm' (copies 'A^'), or\n"
+     "                     block by block under loops over their last indices,\n"
+     "                     'A^kjC^-dgemm' (copies 'C^@j,A^'), 'cA^d(ab)-dgemm';\n"
      "                     a second '#' line counts the algorithms per family\n",
      tc_cmd_list,
      "-f -o --format --kernels --layout --family"},
