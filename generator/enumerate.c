@@ -418,9 +418,9 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     for (int p = 0; p < b->nblock; p++)
         if (p >= nloops || order[p] != b->block[p])
             return TC_OK; /* the blocks are looped outermost, in one order */
-    /* and the loops inside them in one order too, C's last outermost (the
-     * others' orders doubled the candidates, and the planning time, of a
-     * CCSD(T) term for choices that differed by a few per cent) */
+    /* and the loops inside them in one order too, C's last outermost:
+     * every order of them added 15 candidates to a CCSD(T) term's 114,
+     * none more than a few per cent apart */
     for (int p = b->nblock; b->nblock && p + 1 < nloops; p++)
         if (position(&b->orig->tensor[TC_C], order[p]) <
             position(&b->orig->tensor[TC_C], order[p + 1]))
