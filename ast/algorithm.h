@@ -84,7 +84,7 @@ typedef struct tc_temp {
     int tensor;          /* the tensor whose slice it holds */
     int whole;           /* 1: a permuted temporary, its indices in
                             order[0..rank): the whole tensor, or in the
-                            blocked variant C's block below the loops */
+                            blocked variant its block below the loops */
     int rank;
     int order[TC_MAX_RANK];
     int dim[2];          /* a slice's two index positions, column-major */
@@ -109,23 +109,26 @@ typedef struct tc_permute {
  *  - a slice copy (whole = 0, the paper's family): the 2-D slice of a
  *    matrix operand with no unit stride, gathered just inside the innermost
  *    loop it depends on and, for C, scattered back after the kernel;
- *  - a whole-tensor permutation (whole = 1, the permuted family): an input
- *    permuted into a temporary before all loops (TC_COPY_IN), or C
- *    computed in a temporary and permuted back after them (TC_COPY_OUT
- *    only: C = T + beta * C), so that the kernel's groups lie adjacent.
+ *  - a permutation (whole = 1, the permuted family): an input permuted
+ *    into a temporary before all loops (TC_COPY_IN), or C computed in a
+ *    temporary and permuted back after them (TC_COPY_OUT only: C = T +
+ *    beta * C), so that the kernel's groups lie adjacent; blocked, the
+ *    same for the block of a tensor under the loops over its last
+ *    indices, inside the last of them.
  * view is the copy's geometry for both kinds (its one owner).
  */
 typedef struct tc_copy {
     tc_copy_dir dir;     /* IN: tensor -> temp; OUT: temp -> tensor */
     int temp;            /* which temporary */
-    int whole;           /* 1: whole-tensor permutation */
+    int whole;           /* 1: a permutation (of a tensor or its block) */
     tc_operand slice;    /* the tensor slice (rank 2, with its deps; whole:
-                            rank 1, one group of all the tensor's indices,
-                            extent = its elements, stride 1, no deps) */
+                            rank 1, one group of the block's indices,
+                            extent = its elements, stride 1, deps on the
+                            block loops: none for a whole tensor) */
     tc_permute view;
     int64_t written;     /* permutations: the elements all executions of the
-                            copy write (the tensor's), which decides the
-                            kernel's streaming stores */
+                            copy write (all of C; an input's block), which
+                            decides the kernel's streaming stores */
 } tc_copy;
 
 /*

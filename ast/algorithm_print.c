@@ -200,7 +200,8 @@ static int print_node(const tc_node *n, void *data)
             } else {
                 fprintf(p->out, "permute %s -> %s", temp, slice);
                 for (int d = 0; d < cp->slice.ndep; d++) /* a block of C: " at j,k" */
-                    fprintf(p->out, "%s%s", d ? "," : " block at ", c->index[cp->slice.dep[d]].name);
+                    fprintf(p->out, "%s%s", d ? "," : " block at ",
+                            c->index[cp->slice.dep[d]].name);
                 fprintf(p->out, " (%s = T%d + beta * %s)\n", x->name, cp->temp, x->name);
             }
         } else if (cp->dir == TC_COPY_IN) {

@@ -528,7 +528,8 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     name[0] = '\0';
     static const int mark_order[3] = {TC_A, TC_B, TC_C}; /* "A^B^C^" */
     for (int m = 0; m < 3; m++)
-        if ((b->permuted & (1u << mark_order[m])) && !(mark_order[m] == b->block_tensor && b->nblock)) {
+        if ((b->permuted & (1u << mark_order[m])) &&
+            !(mark_order[m] == b->block_tensor && b->nblock)) { /* blocked: after its loops */
             tc_text_put(name, sizeof name, &len, c->tensor[mark_order[m]].name);
             tc_text_put(name, sizeof name, &len, "^");
         }

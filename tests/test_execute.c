@@ -43,7 +43,16 @@ static int suite_clean(void)
 }
 
 static int family_runs[TC_FAMILY_COUNT]; /* executions per family */
-static int blocked_runs; /* of them, C permuted back block by block */
+static int blocked_runs; /* of them, a tensor permuted block by block */
+
+/* 1 when alg permutes a tensor block by block (a permutation in a loop). */
+static int blocked(const tc_algorithm *alg)
+{
+    for (int k = 0; k < alg->ncopies; k++)
+        if (alg->copy_node[k]->copy->whole && alg->copy_node[k]->parent)
+            return 1;
+    return 0;
+}
 
 /* Runs every algorithm of *c (both families) with every library; returns
  * the failures. */
@@ -94,8 +103,7 @@ static int check_all(const tc_contraction *c, const char *text, uint64_t seed, i
             double err = s == TC_OK ? tc_corpus_relerr(got, want, nc) : INFINITY;
             (*nrun)++;
             family_runs[alg->family]++;
-            blocked_runs += alg->ncopies > 0 && alg->copy_node[0]->copy->whole &&
-                            alg->copy_node[0]->parent != NULL;
+            blocked_runs += blocked(alg);
             if (!(err <= 1e-12)) {
                 if (bad < 10)
                     fprintf(stderr, "\n  %s: %s with %s: %s (relative error %g)\n", text,

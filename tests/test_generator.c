@@ -115,7 +115,7 @@ static void test_fused(void)
 
 /* The permuted family: the candidates each layout allows (a dgemm over
  * whole roles, or with one tensor permuted over maximal runs and looped
- * over the rest; C's blocks looped outermost), and the shape of one: A
+ * over the rest; a tensor's blocks looped outermost), and the shape of one: A
  * permuted in before the loops, C computed in a temporary and permuted
  * back after them, one dgemm over whole roles between. */
 static void test_permuted(void)
@@ -127,7 +127,8 @@ static void test_permuted(void)
     } cases[] = {
         {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 36,
          {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^feC^-dgemm", "feC^a(bc)-dgemm"}},
-        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8, {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
+        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8,
+         {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
         {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 7,
          {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "jW^m(bi)-dgemm"}},
         {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
