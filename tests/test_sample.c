@@ -1013,9 +1013,8 @@ static void test_trains(void)
 }
 
 /* The executor's pass over C (C = A*B with a kernel that cannot apply
- * beta) is in the prediction; C += A*B has none; nor has a dgemm nest
- * whose calls were timed with beta 0, while one looping over a contracted
- * index (calls timed with 1) has the pass its first calls' beta costs. */
+ * beta) is in the prediction; C += A*B has none; a dgemm nest times each
+ * call with the beta the executor gives it. */
 static void test_beta_pass(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
@@ -1038,7 +1037,10 @@ static void test_beta_pass(void)
     CU_ASSERT_EQUAL(a->beta_pass_seconds, 0.0);
     tc_mb_analysis_free(a);
     /* a kernel owning beta 0: its calls are timed with it when no
-     * contracted index is looped; else with 1, and the pass is added */
+     * contracted index is looped; else (full model) the calls with every
+     * contracted loop at 0 are timed with it and the rest with 1, and no
+     * pass is added; below the full model all are timed with 1, plus the
+     * pass */
     const tc_contraction *c1 = &fixtures[1].c;
     CU_ASSERT_FATAL(c1->beta == 0.0);
     int with_loop = 0, without = 0;
@@ -1046,19 +1048,37 @@ static void test_beta_pass(void)
         const tc_algorithm *g = fixtures[1].set->alg[k];
         if (g->kernel != TC_KERNEL_DGEMM || !tc_alg_kernel_owns_beta(g))
             continue;
-        int contracted_loop = 0;
+        int64_t period = 1; /* every period-th call has the contracted loops at 0 */
         for (int l = 0; l < g->nloops; l++)
-            contracted_loop |= c1->index[g->loop[l]].role == TC_ROLE_CONTRACTED;
-        if ((contracted_loop ? with_loop : without) > 0)
+            if (c1->index[g->loop[l]].role == TC_ROLE_CONTRACTED)
+                period *= c1->index[g->loop[l]].size;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(g, c1, &p, &a, &e), TC_OK);
+        int64_t zero = 0, calls = 0;
+        for (int i = 0; i < a->ncases; i++) {
+            if (a->cases[i].node != g->kernel_node)
+                continue;
+            calls += a->cases[i].count;
+            zero += a->cases[i].beta == 0.0 ? a->cases[i].count : 0;
+            CU_ASSERT(a->cases[i].beta == 0.0 || a->cases[i].beta == 1.0);
+        }
+        CU_ASSERT_EQUAL(calls, a->calls);
+        CU_ASSERT_EQUAL(zero, a->calls / period);
+        CU_ASSERT_EQUAL(a->pass_beta, 1.0);
+        tc_mb_analysis_free(a);
+        *(period > 1 ? &with_loop : &without) += 1;
+        if (period == 1 || with_loop > 1)
             continue;
         CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, c1, g, &p, &total, &a, &e), TC_OK);
-        CU_ASSERT_EQUAL(a->cases[0].beta, contracted_loop ? 1.0 : 0.0);
-        CU_ASSERT_EQUAL(a->pass_beta, contracted_loop ? 0.0 : 1.0);
-        CU_ASSERT_EQUAL(a->beta_pass_seconds > 0.0, contracted_loop);
+        CU_ASSERT_EQUAL(a->beta_pass_seconds, 0.0);
         tc_mb_analysis_free(a);
-        *(contracted_loop ? &with_loop : &without) += 1;
+        tc_mb_params below = {TC_MODEL_FAILURES, TEST_LLC, TEST_LINE};
+        CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, c1, g, &below, &total, &a, &e), TC_OK);
+        CU_ASSERT_EQUAL(a->cases[0].beta, 1.0);
+        CU_ASSERT_EQUAL(a->pass_beta, 0.0);
+        CU_ASSERT(a->beta_pass_seconds > 0.0);
+        tc_mb_analysis_free(a);
     }
-    CU_ASSERT(with_loop == 1 && without == 1);
+    CU_ASSERT(with_loop > 1 && without > 0);
     double t1, t2;
     int64_t timed = tc_mb_sampler_timed(s);
     CU_ASSERT_EQUAL(tc_mb_sample_beta_pass(s, 1000, 0.0, &t1, &e), TC_OK);
