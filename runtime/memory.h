@@ -18,7 +18,9 @@
  */
 double *tc_rt_alloc(int64_t count, tc_error *err);
 
-/* Page size policy of a block: AUTO puts blocks from TC_HUGE_MIN bytes on
+/* Blocks from TC_HUGE_MIN bytes are fresh mappings of their own, returned
+ * to the system when freed (memory.c says why); smaller ones come from the
+ * heap. Page size policy of a block: AUTO puts blocks from TC_HUGE_MIN bytes on
  * transparent huge pages (a fault per 2 MiB); SMALL keeps 4 KiB pages, for
  * a block used sparsely (a strided slice touching a few lines of a large
  * span: each 2 MiB page touched would be zeroed whole) or for measuring

@@ -480,6 +480,26 @@ static void test_alloc_aligned(void)
     tc_rt_free(NULL);
 }
 
+/* A large block is the system's own mapping: each new one starts with no
+ * page faulted in, whatever the blocks before it left (a heap block kept
+ * the pages, and page size, of the one freed before it); huge blocks are
+ * aligned to a huge page. */
+static void test_alloc_large_fresh(void)
+{
+    const int64_t n = 2 * TC_HUGE_MIN / (int64_t)sizeof(double);
+    for (int round = 0; round < 3; round++) {
+        tc_pages pages = round == 1 ? TC_PAGES_AUTO : TC_PAGES_SMALL;
+        double *p = tc_rt_alloc_pages(n, pages, NULL);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        if (pages == TC_PAGES_AUTO)
+            CU_ASSERT_EQUAL((uintptr_t)p % TC_HUGE_PAGE, 0);
+        CU_ASSERT_EQUAL(tc_rt_resident_bytes(p, n), 0);
+        memset(p, 1, (size_t)n * sizeof *p);
+        CU_ASSERT_EQUAL(tc_rt_resident_bytes(p, n), n * (int64_t)sizeof *p);
+        tc_rt_free(p);
+    }
+}
+
 static void test_alloc_refused(void)
 {
     static const int64_t bad[] = {INT64_MAX / 4, INT64_MAX / 8 + 1, INT64_MAX, -1,
@@ -702,6 +722,7 @@ int tc_suite_runtime(void)
         {"blas: dgemm NN TN NT TT", test_dgemm},
         {"blas: dcopy and dscal", test_dcopy_dscal},
         {"alloc: aligned, count 0", test_alloc_aligned},
+        {"alloc: a large block is a fresh mapping", test_alloc_large_fresh},
         {"alloc: overflow and negative refused", test_alloc_refused},
         {"reference: matmul by hand", test_ref_matmul_literal},
         {"reference: matmul alpha 0.5 beta 1", test_ref_matmul_random},
