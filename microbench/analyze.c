@@ -655,7 +655,8 @@ tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
     double beta = calls_beta(alg, c);
     for (int i = 0; i < l.n; i++)
         l.v[i].beta = l.v[i].node == alg->kernel_node ? beta : 1.0;
-    int split = beta == 1.0 && tc_alg_kernel_owns_beta(alg) && p->model == TC_MODEL_FULL;
+    int split = beta == 1.0 && tc_alg_kernel_owns_beta(alg) && tc_alg_kernel_beta(alg, c) != 1.0
+                && p->model == TC_MODEL_FULL;
     if (split && split_beta_calls(alg, c, &l)) {
         free(l.v);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory analysing %s", alg->name);
