@@ -939,6 +939,45 @@ static void test_budget(void)
     tc_alg_set_free(set);
 }
 
+/* A dgemm too long to repeat is timed on a slab. One with few flops per
+ * byte keeps its slab's operands beyond twice the LLC (in the loop they
+ * stream from memory, and its C is touched twice); a compute-bound one is
+ * cut down to about a millisecond whatever its bytes. */
+static void test_slab_of_compute_bound_dgemm(void)
+{
+    const int64_t llc = (int64_t)16 << 20;
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = llc,
+                               .line_bytes = TEST_LINE, .reps = 1,
+                               .flush = TC_FLUSH_CLFLUSH, .peak_flops = 50e9,
+                               .memory_bandwidth = 20e9};
+    static const struct {
+        const char *sizes;
+        int compute_bound;
+    } calls[] = {{"a=b=i=2048", 1}, {"a=b=4096,i=8", 0}};
+    for (int k = 0; k < 2; k++) {
+        tc_contraction c;
+        char msg[256];
+        tc_error e;
+        CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", calls[k].sizes, &c, msg,
+                                        sizeof msg) == 0);
+        tc_algorithm_set *set = NULL;
+        CU_ASSERT_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e) == TC_OK);
+        const tc_algorithm *alg = tc_alg_set_find(set, "dgemm");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+        tc_mb_sampler *s = NULL;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        CU_ASSERT_EQUAL(tc_mb_sample(s, &c, &cs, &e), TC_OK);
+        CU_ASSERT(cs.seconds > 0.0 && isfinite(cs.seconds));
+        double slab_bytes = (double)tc_mb_case_bytes(&cs) / cs.scale; /* about */
+        /* 17 GFLOP at most 5 ms a slab; or slabs beyond twice the LLC */
+        CU_ASSERT(calls[k].compute_bound ? cs.scale >= 64.0 : slab_bytes >= 2.0 * (double)llc);
+        tc_mb_sampler_free(s);
+        tc_alg_set_free(set);
+    }
+}
+
 /* A machine whose peak is 1 MFLOP/s and bandwidth 1 MB/s: every measured
  * time is below the bound, so each case is timed again and then gets the
  * bound itself - never a time faster than the machine. */
@@ -1200,6 +1239,7 @@ int tc_suite_sample(void)
            !CU_add_test(s, "no time below the flop and byte bound", test_physics_bound) ||
            !CU_add_test(s, "a streamed operand: placed whole, its bytes added to the call", test_stream) ||
            !CU_add_test(s, "the beta pass over C is predicted", test_beta_pass) ||
+           !CU_add_test(s, "a compute-bound dgemm's slab is short", test_slab_of_compute_bound_dgemm) ||
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
            !CU_add_test(s, "option errors", test_options) ||
            !CU_add_test(s, "memo hash table", test_memo) ||
