@@ -1192,10 +1192,11 @@ static int beyond_address_space(const prepared *p, int64_t avail)
 }
 
 /* 1 for a dgemm with at least COMPUTE_BOUND_INTENSITY flops per byte of
- * its operands: streaming them all from memory, at least 20x slower per
- * byte than computing them here, costs it a few percent. Its slab need not
- * stay beyond the cache: kept there, the 1920x1600x2304 dgemm of a CCSD
- * term's A^B^-dgemm was timed on 80 ms slabs, 0.69 s of a 0.8 s ranking. */
+ * its operands: even streaming all of them from memory adds a few percent
+ * to it (a byte from memory costs about 1.5 flops' time on the development
+ * VM: 60 GFLOP/s, 39 GB/s). Its slab need not stay beyond the cache: kept
+ * there, the 1920x1600x2304 dgemm of a CCSD term's A^B^-dgemm was timed on
+ * 80 ms slabs, 0.69 s of a 0.8 s ranking. */
 #define COMPUTE_BOUND_INTENSITY 32.0
 static int compute_bound(const tc_node *node)
 {
