@@ -736,6 +736,26 @@ static void test_stream(void)
         cs.seconds = -1.0;
         tc_mb_sampler_free(s);
     }
+    /* a daxpy is one pass over its y: streamed, that pass runs at memory's
+     * pace instead of the cache's, and the bytes replace the call's time */
+    alg = find_alg(0, "icb-daxpy");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_case ax = cs;
+    ax.node = alg->kernel_node;
+    for (int i = 0; i < 3; i++)
+        ax.operand[i].op = alg->kernel_node->call->arg[i];
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 3,
+                               .flush = TC_FLUSH_CLFLUSH, .memory_bandwidth = 1e8,
+                               .stream_lines = 8};
+    tc_mb_sampler *s = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+    double bound = 2.0 * 8.0 * (double)n / 1e8; /* 10 us: far above the call */
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_case_bound(s, &ax), bound, 1e-15);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &ax, &e), TC_OK);
+    CU_ASSERT_DOUBLE_EQUAL(ax.seconds, bound, 1e-12);
+    tc_mb_sampler_free(s);
     for (int i = 0; i < 3; i++)
         tc_rt_free(base[i]);
 }
@@ -1237,7 +1257,7 @@ int tc_suite_sample(void)
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
            !CU_add_test(s, "no time below the flop and byte bound", test_physics_bound) ||
-           !CU_add_test(s, "a streamed operand: placed whole, its bytes added to the call", test_stream) ||
+           !CU_add_test(s, "a streamed operand: placed whole, its bytes added to the call (a daxpy's replace it)", test_stream) ||
            !CU_add_test(s, "the beta pass over C is predicted", test_beta_pass) ||
            !CU_add_test(s, "a compute-bound dgemm's slab is short", test_slab_of_compute_bound_dgemm) ||
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
