@@ -17,10 +17,10 @@ double *tc_rt_alloc(int64_t count, tc_error *err)
 /* Every block has a header in the TC_ALIGN bytes before it: how to give
  * it back. Blocks from TC_HUGE_MIN bytes are mapped from the system and
  * unmapped when freed, never taken from or returned to the heap: a heap
- * block keeps the page size of whoever had its memory before (a region
- * madvised for huge pages stays so), and the sampler's first prediction
- * in a process timed a strided daxpy 1.3x slower than its next ones did,
- * which ran on memory the first had freed. */
+ * block keeps what its last user left (pages faulted in, a region's advice
+ * for huge pages), and the sampler's first prediction in a process timed
+ * a strided daxpy 1.3x slower than its next ones did, which ran on memory
+ * the first had freed. */
 typedef struct header {
     uint64_t magic;
     void *map;      /* the mapping, NULL: from the heap */
