@@ -146,12 +146,9 @@ static int streamed(const ctx *x, const tc_node *n, int i)
 {
     if (n->kind != TC_NODE_COPY || !n->copy->whole || !is_written(n, i))
         return 0;
-    const tc_permute *v = &n->copy->view;
-    int64_t elements = 1;
-    for (int k = 0; k < v->rank; k++)
-        elements *= v->extent[k];
     double beta = n->copy->dir == TC_COPY_OUT ? x->c->beta : 0.0;
-    return tc_rt_permute_streams(elements, n->copy->written, beta);
+    /* a permutation's slice is one group of all its view's elements */
+    return tc_rt_permute_streams(n->copy->slice.extent[0], n->copy->written, beta);
 }
 
 /* Adds every region touched inside node (all its iterations) to m, joined
@@ -345,7 +342,6 @@ static void describe_operand(const ctx *x, const tc_operand *op, int written,
         o->span += (o->op.extent[d] - 1) * o->op.stride[d];
     }
 }
-
 
 /* One entry before sorting. */
 typedef struct entry {
@@ -655,6 +651,8 @@ tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
     double beta = calls_beta(alg, c);
     for (int i = 0; i < l.n; i++)
         l.v[i].beta = l.v[i].node == alg->kernel_node ? beta : 1.0;
+    /* calls_beta gave 1 for a kernel owning a beta other than 1: a
+     * contracted loop runs, and only some of the calls get that beta */
     int split = beta == 1.0 && tc_alg_kernel_owns_beta(alg) && tc_alg_kernel_beta(alg, c) != 1.0
                 && p->model == TC_MODEL_FULL;
     if (split && split_beta_calls(alg, c, &l)) {
