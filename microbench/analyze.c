@@ -95,17 +95,47 @@ static void rset_add(const ctx *x, rset *m, const tc_operand *op, uint32_t joine
     m->free[op->base] |= kept_mask(op) | (dep_mask(x, op) & joined);
 }
 
+static int64_t line_elements(const ctx *x)
+{
+    int64_t l = x->p->line_bytes / (int64_t)sizeof(double);
+    return l > 0 ? l : 1;
+}
+
+/* Cache lines (in elements: lines * line_elements) a block occupies when
+ * it repeats n times at `stride` elements, its one copy spanning `span`
+ * elements in `lines` lines: n times as many, or every line of the whole
+ * span where copies share lines. */
+static void repeat_block(int64_t n, int64_t stride, int64_t line, int64_t *span, int64_t *lines)
+{
+    int64_t all = (stride * (n - 1) + *span + line - 1) / line * line;
+    int64_t each = *lines * n;
+    *span += stride * (n - 1);
+    *lines = all < each ? all : each;
+}
+
+/*
+ * The volume of a region in the caches: the lines it touches, counted in
+ * elements (the cache line is the smallest unit). A slice strided by a
+ * line or more, such as B[j,:,:] of B[j,b,i] with j's extent 8, fills a
+ * line per element: its footprint is 8 times its elements.
+ */
 static int64_t region_elements(const ctx *x, int base, uint32_t free)
 {
+    int64_t line = line_elements(x), span = 1, lines = line;
     int rank;
     const int *index = base_indices(x, base, &rank);
-    if (!index)
-        return x->alg->temp[base - TC_BASE_TEMP].elements;
-    int64_t n = 1;
-    for (int k = 0; k < rank; k++)
+    if (!index) { /* a slice temporary: dense */
+        int64_t n = x->alg->temp[base - TC_BASE_TEMP].elements;
+        return (n + line - 1) / line * line;
+    }
+    int64_t stride = 1;
+    for (int k = 0; k < rank; k++) {
+        int64_t size = x->c->index[index[k]].size;
         if (free & bit(index[k]))
-            n *= x->c->index[index[k]].size;
-    return n;
+            repeat_block(size, stride, line, &span, &lines);
+        stride *= size;
+    }
+    return lines;
 }
 
 static int64_t rset_volume(const ctx *x, const rset *m)
@@ -248,12 +278,6 @@ static int64_t distance(const ctx *x, const tc_node *node, const tc_operand *op,
             add_joined(x, &m, cur, 0);
         return rset_volume(x, &m);
     }
-}
-
-static int64_t line_elements(const ctx *x)
-{
-    int64_t l = x->p->line_bytes / (int64_t)sizeof(double);
-    return l > 0 ? l : 1;
 }
 
 /*

@@ -225,6 +225,37 @@ static void test_streamed_permutation(void)
     }
 }
 
+/* Distances count cache lines: jc'-dgemm of C[a,b,c] = A[i,j,a] *
+ * B[j,b,i,c] copies B[j,:,:,c] (j's extent 8, one line) once per c, each
+ * element from a line of its own, so between two uses of C[:,:,c] (one
+ * iteration of j) every line of B was touched: C's distance holds all of
+ * B, not the eighth of it the elements make. */
+static void test_distance_in_lines(void)
+{
+    tc_contraction c;
+    char msg[256];
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c] = A[i,j,a] * B[j,b,i,c]", "i=j=8,a=b=c=16",
+                                          &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, 1u << TC_FAMILY_PAPER,
+                                                    &set, &e), TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "jc'-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_params p = {TC_MODEL_FULL, 6 * MIB, 64};
+    tc_mb_analysis *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
+    const tc_mb_case *cs = find_case(a, TC_CASE_STEADY, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    CU_ASSERT_EQUAL_FATAL(cs->node, alg->kernel_node);
+    /* C, all of B, A[:,j,:] (a line of i per a) and the copy's T0 */
+    int64_t slice = 8 * 16; /* A[:,j,:] and T0: i (or b) by a (or i) */
+    CU_ASSERT_EQUAL(cs->operand[2].access_distance,
+                    c.tensor[TC_C].elements + c.tensor[TC_B].elements + slice + slice);
+    tc_mb_analysis_free(a);
+    tc_alg_set_free(set);
+}
+
 /* Example 6.11: in ci-dger's first iteration of i, C[:,:,c] is new (its
  * previous access was a whole traversal ago) and A[:,i], B[i,:,c] are not
  * prefetched. */
@@ -425,6 +456,7 @@ int tc_suite_analyze(void)
            !CU_add_test(s, "a streamed permutation leaves its temporary in memory",
                         test_streamed_permutation) ||
            !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
+           !CU_add_test(s, "distances count cache lines", test_distance_in_lines) ||
            !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
            !CU_add_test(s, "models and errors", test_models_and_errors) ||
            !CU_add_test(s, "counts and setup invariants on the corpus", test_counts_on_corpus) ||
