@@ -349,6 +349,16 @@ static void print_rows(const info *in, FILE *out, tc_format f)
        p->memory_bandwidth * 1e-9);
     kv(out, f, "update_gb_per_s", "%.4g (read and written back in place, both ways)",
        p->update_bandwidth * 1e-9);
+    char edge[TC_EDGE_POINTS * 8 + 64] = "- (not measured: the LLC keeps all or nothing)";
+    if (tc_mb_edge_known(p->llc_edge)) {
+        int len = 0;
+        for (int k = 0; k < TC_EDGE_POINTS; k++)
+            len += snprintf(edge + len, sizeof edge - (size_t)len, "%s%.2f", k ? " " : "",
+                            p->llc_edge[k]);
+        snprintf(edge + len, sizeof edge - (size_t)len, " (LLC kept at %g..%g x its size)",
+                 TC_EDGE_FIRST, TC_EDGE_FIRST + TC_EDGE_STEP * (TC_EDGE_POINTS - 1));
+    }
+    kv(out, f, "llc_edge", "%s", edge);
     if (in->origin.note[0])
         kv(out, f, "note", "profile: %s", in->origin.note);
     if (in->hw_note[0])
@@ -431,10 +441,12 @@ static void print_json(const info *in, FILE *out)
             "],\n    \"memory_latency_ns\": %.6g,\n    \"stream_prefetch_lines\": %d,\n"
             "    \"tlb_pages\": %" PRId64 ",\n"
             "    \"peak_flops\": %.6g,\n    \"memory_bytes_per_s\": %.6g,\n"
-            "    \"update_bytes_per_s\": %.6g,\n"
-            "    \"seconds\": %.6g\n  },\n",
+            "    \"update_bytes_per_s\": %.6g,\n    \"llc_edge\": [",
             x->latency_ns[x->nlevels], p->stream_lines, p->tlb_pages, p->peak_flops,
-            p->memory_bandwidth, p->update_bandwidth, p->measure_seconds);
+            p->memory_bandwidth, p->update_bandwidth);
+    for (int k = 0; k < TC_EDGE_POINTS && tc_mb_edge_known(p->llc_edge); k++)
+        fprintf(out, "%s%.6g", k ? ", " : "", p->llc_edge[k]);
+    fprintf(out, "],\n    \"seconds\": %.6g\n  },\n", p->measure_seconds);
     fputs("  \"notes\": [", out);
     int first = 1;
     char note[2 * TC_ERROR_MESSAGE_MAX];

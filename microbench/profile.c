@@ -240,6 +240,10 @@ size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n)
         p->stream_lines, (long long)p->tlb_pages, p->timer_resolution_s, p->timer_overhead_s);
     put(&o, "peak_flops %.17g\nmemory_bandwidth %.17g\nupdate_bandwidth %.17g\n", p->peak_flops,
         p->memory_bandwidth, p->update_bandwidth);
+    put(&o, "llc_edge");
+    for (int k = 0; k < TC_EDGE_POINTS; k++)
+        put(&o, " %.6g", p->llc_edge[k]);
+    put(&o, "\n");
     size_t body = o.len;
     if (body < n)
         put(&o, "check %016llx\n", (unsigned long long)fnv1a(buf, body));
@@ -281,6 +285,22 @@ static int read_double(const char *s, double lo, double hi, double *v)
     return 0;
 }
 
+/* The LLC's edge: TC_EDGE_POINTS shares in [0, 1], non-increasing. */
+static int read_edge(const char *s, double share[TC_EDGE_POINTS])
+{
+    for (int k = 0; k < TC_EDGE_POINTS; k++) {
+        char *end;
+        errno = 0;
+        double x = strtod(s, &end);
+        if (end == s || errno || !(x >= 0.0 && x <= 1.0) || (k > 0 && x > share[k - 1]) ||
+            (*end != ' ' && (*end != '\0' || k + 1 < TC_EDGE_POINTS)))
+            return -1;
+        share[k] = x;
+        s = end;
+    }
+    return *s != '\0';
+}
+
 /* Five numbers of a "detected" line. */
 static int read_level(const char *s, tc_cache_level *l)
 {
@@ -320,7 +340,7 @@ enum {
     HAVE_DSOURCE = 1 << 8, HAVE_DLINE = 1 << 9, HAVE_MLINE = 1 << 10, HAVE_MSECONDS = 1 << 11,
     HAVE_MEMLAT = 1 << 12, HAVE_STREAM = 1 << 13, HAVE_RES = 1 << 14, HAVE_OVER = 1 << 15,
     HAVE_PEAK = 1 << 16, HAVE_BW = 1 << 17, HAVE_LLC = 1 << 18, HAVE_TLB = 1 << 19,
-    HAVE_UPDATE = 1 << 20, HAVE_ALL = (1 << 21) - 1
+    HAVE_UPDATE = 1 << 20, HAVE_EDGE = 1 << 21, HAVE_ALL = (1 << 22) - 1
 };
 
 static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, unsigned *have,
@@ -421,6 +441,9 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
     } else if (strcmp(key, "update_bandwidth") == 0) {
         bit = HAVE_UPDATE;
         bad = read_double(v, 1e6, 1e16, &p->update_bandwidth);
+    } else if (strcmp(key, "llc_edge") == 0) {
+        bit = HAVE_EDGE;
+        bad = read_edge(v, p->llc_edge);
     } else {
         snprintf(why, n, "unknown line '%.40s'", key);
         return TC_EINPUT;

@@ -8,7 +8,8 @@
  * measured capacity differs from the detected one by more than 2x the
  * measurement is used (a virtual machine may report the host's whole L3
  * while one process sees a few MiB of it). The profile also holds the
- * timer's resolution and overhead, the stream-prefetch depth, one core's
+ * timer's resolution and overhead, the stream-prefetch depth, the LLC's
+ * edge (how much of it data reused near its size keeps), one core's
  * peak dgemm flop rate and memory bandwidth (the bounds no prediction may
  * beat), and the BLAS identity.
  *
@@ -27,11 +28,13 @@
 #include <stdint.h>
 
 #include "microbench/hardware.h"
+#include "microbench/llc_edge.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-/* 5: measured_llc is the cliff to memory (tc_mb_profile_llc_from_curve),
+/* 6: llc_edge, the LLC's edge curve (llc_edge.h).
+ * 5: measured_llc is the cliff to memory (tc_mb_profile_llc_from_curve),
  * format 4's the longest plateau, which could be a part of memory.
  * 4: no fresh-memory rate (format 3's fresh_bandwidth: nothing uses it
  * since the emitted C keeps its temporaries between calls).
@@ -39,7 +42,7 @@
  * page (tlb.c), format 2's could be a hypervisor's limit instead; the
  * bandwidths are the best of several loops, and the in-place update's is
  * kept (update_bandwidth) */
-#define TC_MB_PROFILE_VERSION 5
+#define TC_MB_PROFILE_VERSION 6
 #define TC_MB_SIGNATURE_MAX 512
 
 /* Where a level of the hierarchy in use comes from. */
@@ -64,6 +67,8 @@ typedef struct tc_mb_profile {
     double memory_bandwidth;           /* one thread, streaming read, bytes/s */
     double update_bandwidth;           /* one thread, read and written back in
                                           place, bytes/s both ways together */
+    double llc_edge[TC_EDGE_POINTS];   /* the LLC's edge (llc_edge.h; all 0:
+                                          not measured) */
     double measured_at;                /* Unix time of the measurement */
     double measure_seconds;            /* how long it took */
 } tc_mb_profile;

@@ -1,8 +1,8 @@
 /*
  * profile_measure.c - measuring the machine profile (profile.h): the
  * caches by X-Ray (xray.c, stopping once memory latency is established),
- * the stream-prefetch depth, one thread's streaming-read bandwidth and
- * peak dgemm rate. Each figure is the best (or the median, for
+ * the stream-prefetch depth, the LLC's edge (llc_edge.c), one thread's
+ * streaming-read bandwidth and peak dgemm rate. Each figure is the best (or the median, for
  * latencies) of several tries, so another tenant's burst does not make
  * the machine look slower than it is: these are bounds.
  */
@@ -30,6 +30,7 @@
 #define BW_MIN (64 * MIB)        /* streamed buffer: well beyond the caches */
 #define BW_MAX (256 * MIB)
 #define BW_PASSES 4
+#define EDGE_MAX (1024 * MIB)    /* the LLC's edge: swept up to 3x the LLC */
 #define GEMM_N 256
 #define GEMM_REPS 12
 #define STREAM_TRAIN 16          /* lines read in order before the probe */
@@ -295,6 +296,10 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
     p->tlb_pages = tc_mb_tlb_measure();
     report(progress, data, "memory bandwidth", 2);
     st = measure_bandwidth(p->used.llc_bytes, &p->memory_bandwidth, &p->update_bandwidth, err);
+    if (st != TC_OK)
+        return st;
+    st = tc_mb_edge_measure(p->used.llc_bytes, p->used.line_bytes, EDGE_MAX, &p->xray,
+                            p->llc_edge, err);
     if (st != TC_OK)
         return st;
     report(progress, data, "peak flop rate", 3);

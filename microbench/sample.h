@@ -46,6 +46,7 @@
 #include "ast/contraction.h"
 #include "microbench/analyze.h"
 #include "microbench/hardware.h"
+#include "microbench/llc_edge.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "tcgen.h"
@@ -86,6 +87,10 @@ typedef struct tc_mb_sampler_options {
                                 streams through is placed whole as
                                 prefetched, its bytes charged at the
                                 bandwidth (0: one line, the paper's) */
+    double llc_edge[TC_EDGE_POINTS]; /* the profile's LLC edge (llc_edge.h):
+                                a case with operands on it is timed with
+                                them in the LLC and in memory, weighed by
+                                it (all 0: the LLC keeps all or nothing) */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;

@@ -89,6 +89,7 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
         s->options.threads = s->blas->threads;
         s->options.tlb_pages = s->profile.tlb_pages;
         s->options.stream_lines = s->profile.stream_lines;
+        memcpy(s->options.llc_edge, s->profile.llc_edge, sizeof s->options.llc_edge);
         s->options.nlevels = s->hw.nlevels;
         for (int k = 0; k < s->hw.nlevels; k++)
             s->options.level_bytes[k] = s->hw.level[k].bytes;

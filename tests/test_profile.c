@@ -88,6 +88,8 @@ static void sample_profile(tc_mb_profile *p)
     p->peak_flops = 52593318436.703011;
     p->memory_bandwidth = 32050999715.007725;
     p->update_bandwidth = 61234567890.123456;
+    static const double edge[TC_EDGE_POINTS] = {1, 1, 0.9, 0.7, 0.5, 0.3, 0.2, 0.1, 0, 0, 0};
+    memcpy(p->llc_edge, edge, sizeof edge);
     p->measured_at = 1795374456;
     p->measure_seconds = 4.25;
     tc_mb_profile_choose(p);
@@ -120,6 +122,8 @@ static void check_same(const tc_mb_profile *a, const tc_mb_profile *b)
     CU_ASSERT_EQUAL(a->timer_resolution_s, b->timer_resolution_s);
     CU_ASSERT_EQUAL(a->stream_lines, b->stream_lines);
     CU_ASSERT_EQUAL(a->tlb_pages, b->tlb_pages);
+    for (int k = 0; k < TC_EDGE_POINTS; k++)
+        CU_ASSERT_EQUAL(a->llc_edge[k], b->llc_edge[k]);
     CU_ASSERT_EQUAL(a->used.llc_bytes, b->used.llc_bytes);
     CU_ASSERT_EQUAL(a->used.nlevels, b->used.nlevels);
 }
@@ -208,6 +212,16 @@ static void test_damaged_refused(void)
     edit_resealed(copy, "tlb_pages 2560", "tlb_pages -256");
     CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "tlb_pages"));
+    free(copy);
+
+    copy = strdup(text); /* an edge that rises again */
+    edit_resealed(copy, "llc_edge 1 1 0.9 0.7", "llc_edge 1 1 0.7 0.9");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "llc_edge"));
+    free(copy);
+    copy = strdup(text); /* an edge point malformed */
+    edit_resealed(copy, " 0 0 0\n", " 0 0 -\n");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
     free(copy);
 
     copy = strdup(text); /* a required line renamed away */
@@ -409,6 +423,44 @@ static void test_get_load_and_remeasure(void)
     tc_rt_blas_unload(blas);
 }
 
+/* The LLC's edge: the share interpolated between the curve's points, 1
+ * before them and 0 after; an unknown curve a step at the LLC; the
+ * chase's share from an X-Ray curve. */
+static void test_llc_edge(void)
+{
+    const int64_t llc = 8 << 20;
+    double edge[TC_EDGE_POINTS] = {1, 1, 0.9, 0.7, 0.5, 0.3, 0.2, 0.1, 0, 0, 0};
+    CU_ASSERT(tc_mb_edge_known(edge));
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_edge_share(edge, llc, 0.1 * llc), 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_edge_share(edge, llc, 1.0 * llc), 0.9, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_edge_share(edge, llc, 1.125 * llc), 0.8, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(tc_mb_edge_share(edge, llc, 10.0 * llc), 0.0, 1e-12);
+    double none[TC_EDGE_POINTS] = {0};
+    CU_ASSERT(!tc_mb_edge_known(none));
+    CU_ASSERT_EQUAL(tc_mb_edge_share(none, llc, 0.99 * llc), 1.0);
+    CU_ASSERT_EQUAL(tc_mb_edge_share(none, llc, 1.0 * llc), 0.0);
+
+    /* latency 10 ns to the LLC, 55 at 1.5x, 100 from 2x */
+    tc_xray x;
+    memset(&x, 0, sizeof x);
+    const double r[] = {0.25, 0.5, 1.0, 1.5, 2.0, 4.0}, ns[] = {10, 10, 10, 55, 100, 100};
+    x.npoints = 6;
+    for (int k = 0; k < x.npoints; k++) {
+        x.point_bytes[k] = (int64_t)(r[k] * llc);
+        x.point_ns[k] = ns[k];
+    }
+    double chase[TC_EDGE_POINTS];
+    CU_ASSERT_FATAL(tc_mb_edge_from_chase(&x, llc, chase));
+    CU_ASSERT_DOUBLE_EQUAL(chase[0], 1.0, 1e-12);                 /* 0.5x */
+    CU_ASSERT_DOUBLE_EQUAL(chase[2], 1.0, 1e-12);                 /* 1x */
+    CU_ASSERT_DOUBLE_EQUAL(chase[4], 0.5, 1e-12);                 /* 1.5x */
+    CU_ASSERT(chase[3] < 1.0 && chase[3] > 0.5);                  /* 1.25x: between */
+    CU_ASSERT_DOUBLE_EQUAL(chase[TC_EDGE_POINTS - 1], 0.0, 1e-12); /* 3x */
+    for (int k = 0; k < x.npoints; k++) /* no step to memory: no curve */
+        x.point_ns[k] = 10;
+    CU_ASSERT(!tc_mb_edge_from_chase(&x, llc, chase));
+}
+
 int tc_suite_profile(void)
 {
     static const struct {
@@ -421,6 +473,7 @@ int tc_suite_profile(void)
         {"foreign: machine or BLAS", test_foreign_refused},
         {"choose: measured beyond 2x", test_choose},
         {"llc: at the cliff to memory", test_llc_from_curve},
+        {"llc: its edge", test_llc_edge},
         {"path: XDG, HOME, names", test_path},
         {"get: load, refuse, measure", test_get_load_and_remeasure},
     };

@@ -201,13 +201,22 @@ static int64_t claimed(const tc_mb_sampler *s, const int64_t *level, int nlevels
 {
     int64_t n = 0;
     int used[TC_MB_MAX_LEVELS + 1] = {0};
-    for (int i = 0; cs->truncated && i < cs->noperands; i++) { /* left out: memory */
-        int listed = 0;
-        for (int e = 0; e < cs->nsetup; e++) /* a prefetch entry alone is not it */
+    for (int i = 0; i < cs->noperands; i++) {
+        int listed = 0, prefetched = 0;
+        for (int e = 0; e < cs->nsetup; e++) { /* a prefetch entry alone is not it */
             listed |= cs->setup[e].kind == TC_SETUP_OPERAND && cs->setup[e].operand == i;
-        if (!listed) {
+            prefetched |= cs->setup[e].kind == TC_SETUP_PREFETCH && cs->setup[e].operand == i;
+        }
+        const tc_operand *op = &cs->operand[i].op;
+        if (listed)
+            continue;
+        if (cs->truncated) { /* left out: memory */
             n += cs->operand[i].elements;
             used[nlevels] = 1;
+        } else if (prefetched && op->stride[0] == 1 && op->extent[0] > LINE_DOUBLES) {
+            /* prefetched a line per column: the rest by its distance */
+            n += cs->operand[i].elements;
+            used[tc_mb_sampler_level(s, cs->operand[i].access_distance)] = 1;
         }
     }
     for (int e = 0; e < cs->nsetup; e++) {
@@ -426,6 +435,34 @@ static void test_copy_algorithm(void)
         CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
         tc_mb_sampler_free(s);
     }
+}
+
+/* The LLC's edge: a case with an operand on it is timed twice, with the
+ * operand in the LLC and in memory; a case off the edge is timed once. */
+static void test_llc_edge(void)
+{
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 1, .flush = TC_FLUSH_CLFLUSH};
+    for (int k = 0; k < TC_EDGE_POINTS; k++) /* all to 3/4 of the LLC, none from 2x */
+        o.llc_edge[k] = k <= 1 ? 1.0 : k >= 6 ? 0.0 : 1.0 - 0.2 * (k - 1);
+    tc_mb_sampler *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, NULL), TC_OK);
+    const tc_algorithm *alg = find_alg(0, "b-dgemm");
+    const double at[] = {0.25, 1.5, 4.0}; /* distance / LLC */
+    for (int t = 0; t < 3; t++) {
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        add_operand(&cs, 2);
+        cs.setup[0].distance = (int64_t)(at[t] * TEST_LLC / 8);
+        int64_t before = tc_mb_sampler_timed(s) + tc_mb_sampler_reused(s);
+        tc_error e;
+        CU_ASSERT_EQUAL(tc_mb_sample(s, &fixtures[0].c, &cs, &e), TC_OK);
+        /* timed, or found timed: the LLC placement is 0.25x's, memory 4x's */
+        CU_ASSERT_EQUAL(tc_mb_sampler_timed(s) + tc_mb_sampler_reused(s) - before, t == 1 ? 2 : 1);
+        CU_ASSERT(cs.seconds > 0.0 && isfinite(cs.seconds));
+    }
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 2);
+    tc_mb_sampler_free(s);
 }
 
 /* The levels of the sampler check_setup is given (new_sampler's: one). */
@@ -1251,6 +1288,7 @@ int tc_suite_sample(void)
            !CU_add_test(s, "identical cases are timed once", test_reuse) ||
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
            !CU_add_test(s, "the TLB evicted past its reach", test_tlb) ||
+           !CU_add_test(s, "the LLC's edge: timed in the LLC and in memory", test_llc_edge) ||
            !CU_add_test(s, "operand blocks kept by what is resident", test_spare_blocks) ||
            !CU_add_test(s, "the library warmed after an eviction", test_warm_library) ||
            !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
