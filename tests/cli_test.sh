@@ -183,8 +183,11 @@ while IFS=';' read -r con sz; do
     expect 0 "" -- predict "$con" $sz --reps 1 --format tsv
 done < "$DATA/contractions.txt"
 
-# explain: Example 6.7/6.10 end to end (ca-dgemv, Harpertown's 6 MiB cache).
-expect 0 "" -- explain "$P" a=b=c=400,i=8 ca-dgemv --cache-size 6MiB --reps 1 --format tsv
+# explain: Example 6.7/6.10 end to end (ca-dgemv, Harpertown's 6 MiB cache),
+# in the model of §6.2.4 (the full model adds a shared line's own footprint
+# to its prefetch distance: docs/prediction.md)
+expect 0 "" -- explain "$P" a=b=c=400,i=8 ca-dgemv --cache-size 6MiB --reps 1 --format tsv \
+    --model failures
 grep -q "	failure	.*	\[816632\], A\[a,:\], \[163200\], B\[:,:,c\]$" "$tmp/out" && ok || bad "explain: failure setup"
 grep -q "	steady	.*	A\[a,:\]	8	166400	line	0	8	-$" "$tmp/out" && ok || bad "explain: A[a,:] distances"
 grep -q "^# predicted_s [0-9]" "$tmp/out" && ok || bad "explain: predicted_s"

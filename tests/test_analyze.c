@@ -256,6 +256,43 @@ static void test_distance_in_lines(void)
     tc_alg_set_free(set);
 }
 
+/* Shared lines across an outer loop: ac-dgemv writes C[a,:,c], a line per
+ * element (a=b=c=400), and in 7 of 8 iterations of the outer a its lines
+ * were last used one iteration of a ago: C[a,:,:]'s lines, all of B and
+ * A[a,:]'s 8 lines. The other eighth keeps the whole run's distance. */
+static void test_outer_shared_lines(void)
+{
+    tc_mb_analysis *a = analyze("ac-dgemv", TC_MODEL_FULL, 6 * MIB);
+    int64_t steady = 0, shared = 0, whole = 0;
+    const int64_t one_a = 400 * 400 * 8 + 8 * 400 * 400 + 8 * 8;
+    for (int i = 0; i < a->ncases; i++) {
+        const tc_mb_case *cs = &a->cases[i];
+        if (cs->kind != TC_CASE_STEADY)
+            continue;
+        steady += cs->count;
+        int64_t d = cs->operand[2].access_distance;
+        if (d == one_a)
+            shared += cs->count;
+        else
+            whole = d;
+    }
+    CU_ASSERT_EQUAL(shared, steady / 8 * 7);
+    CU_ASSERT(whole > one_a);
+    tc_mb_analysis_free(a);
+    a = analyze("ca-dgemv", TC_MODEL_FULL, 6 * MIB); /* a directly around: §6.2.3 itself */
+    for (int i = 0; i < a->ncases; i++)
+        CU_ASSERT(a->cases[i].kind != TC_CASE_STEADY || a->cases[i].operand[2].access_distance != one_a);
+    /* ... where the full model adds a shared line's own footprint to its
+     * prefetch distance: A[a,:]'s 8 lines, C[a,:,c]'s 400 */
+    tc_mb_analysis *f = analyze("ca-dgemv", TC_MODEL_FAILURES, 6 * MIB);
+    const tc_mb_case *full = find_case(a, TC_CASE_STEADY, 0), *fail = find_case(f, TC_CASE_STEADY, 0);
+    CU_ASSERT_EQUAL_FATAL(full->operand[1].op.base, TC_A); /* B[:,:,c], A[a,:], C[a,:,c] */
+    CU_ASSERT_EQUAL(full->operand[1].prefetch_distance, fail->operand[1].prefetch_distance + 8 * 8);
+    CU_ASSERT_EQUAL(full->operand[2].prefetch_distance, fail->operand[2].prefetch_distance + 400 * 8);
+    tc_mb_analysis_free(f);
+    tc_mb_analysis_free(a);
+}
+
 /* Example 6.11: in ci-dger's first iteration of i, C[:,:,c] is new (its
  * previous access was a whole traversal ago) and A[:,i], B[i,:,c] are not
  * prefetched. */
@@ -457,6 +494,7 @@ int tc_suite_analyze(void)
                         test_streamed_permutation) ||
            !CU_add_test(s, "Example 6.11: first iterations", test_first_iterations) ||
            !CU_add_test(s, "distances count cache lines", test_distance_in_lines) ||
+           !CU_add_test(s, "lines shared across an outer loop", test_outer_shared_lines) ||
            !CU_add_test(s, "copies: temporaries and copy cases", test_copies) ||
            !CU_add_test(s, "models and errors", test_models_and_errors) ||
            !CU_add_test(s, "counts and setup invariants on the corpus", test_counts_on_corpus) ||
