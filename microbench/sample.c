@@ -504,13 +504,15 @@ static double edge_weight(const tc_mb_sampler *s, int64_t distance)
 
 static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p,
                             int i);
+static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, int i);
 
 /*
  * Whether the setup places operand i by its access distance though its
  * list has no entry for it: a truncated list leaves out the operands
  * beyond every level; an operand prefetched whole has only its prefetch
  * entry, and where the prefetch brings in the first line of each column
- * only, the rest is where its access distance says (i'c-dgemm of
+ * only, or a dgemm's stream the first lines of its run, the rest is
+ * where its access distance says (i'c-dgemm of
  * C[a,b,c] = A[i,j,a] * B[j,b,i,c]: C[:,:,c+1] comes from the LLC, not
  * from the caches that its first lines are in: predicted as fast as
  * cj'-dgemm, it ran 40 % slower).
@@ -525,7 +527,8 @@ static int left_out(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared
             return 0;
         prefetched |= cs->setup[e].kind == TC_SETUP_PREFETCH;
     }
-    return cs->truncated || (prefetched && first_lines_only(s, cs, p, i));
+    return cs->truncated ||
+           (prefetched && (first_lines_only(s, cs, p, i) || tiled_stream_part(s, cs, i) > 0));
 }
 
 /* The level the setup puts an operand at this distance in: past the
@@ -653,13 +656,38 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
  * a prefetcher follows, and dgemm walks even a contiguous operand tile by
  * tile, not front to back: their first lines only, as before
  * (step_shape). */
+static int one_run(const tc_operand *op)
+{
+    return op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
+}
+
+static int tiled(const tc_mb_case *cs)
+{
+    return cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
+}
+
 static int streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
 {
-    const tc_operand *op = &cs->operand[i].op;
-    int run = op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
-    int tiled = cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
-    return cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 && run &&
-           !tiled;
+    return cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 &&
+           one_run(&cs->operand[i].op) && !tiled(cs);
+}
+
+/* Elements of a dgemm operand's run that the stream fetched ahead of the
+ * call: the profile's depth, where the run is longer (0: not such an
+ * operand). A dgemm takes the run tile by tile, so the prefetcher stays
+ * that far into it: ci'-dgemm of C[a,b,c] = A[i,j,a] * B[j,b,i,c] reads
+ * B[:,:,i+1,c], 8 KiB right after B[:,:,i,c], and a call found 6.0 us
+ * with it in memory and 5.1-5.2 with it in cache; placed whole as
+ * prefetched, ci'-dgemm was predicted as fast as cj'-dgemm and ran 10 %
+ * slower. (Columns longer than a line keep the first line each.) */
+static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
+{
+    const tc_mb_operand *o = &cs->operand[i];
+    int64_t ahead = (int64_t)s->o.stream_lines * s->line_doubles;
+    if (!tiled(cs) || o->prefetch != TC_PREFETCH_STREAM || ahead <= 0 || !one_run(&o->op) ||
+        o->op.extent[0] > s->line_doubles || o->elements <= ahead)
+        return 0;
+    return ahead;
 }
 
 /* Whether the prefetch of operand i brings in the first line of each of
@@ -795,8 +823,11 @@ static tc_mb_shape step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
 {
     tc_mb_shape sh = shape_of(&cs->operand[st->operand].op);
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
+    int64_t part = pf ? tiled_stream_part(s, cs, st->operand) : 0;
     if (pf && first_lines_only(s, cs, p, st->operand))
         sh.n0 = s->line_doubles;
+    if (part > 0) /* the first columns of the run */
+        sh.n1 = (part + sh.n0 - 1) / sh.n0;
     if (!pf && p->train_step[st->operand] > 0)
         sh = train_shape(p, st->operand);
     return sh;

@@ -465,6 +465,41 @@ static void test_llc_edge(void)
     tc_mb_sampler_free(s);
 }
 
+/* A dgemm's operand streamed as one run (B[:,:,i,c] of ci'-dgemm, 16
+ * columns of a line): its prefetch places the profile's depth of lines,
+ * and the whole operand goes where its distance says; without a depth
+ * the prefetch places it whole (the paper's one line per column). */
+static void test_tiled_stream(void)
+{
+    const tc_algorithm *alg = find_alg(1, "ci'-dgemm");
+    for (int depth = 0; depth <= 4; depth += 4) {
+        tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                                   .line_bytes = TEST_LINE, .reps = 1,
+                                   .flush = TC_FLUSH_CLFLUSH, .stream_lines = depth};
+        tc_mb_sampler *s = NULL;
+        CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, NULL), TC_OK);
+        tc_mb_case cs;
+        case_for(alg->kernel_node, &cs);
+        const tc_operand *b = &cs.operand[1].op;
+        CU_ASSERT_FATAL(b->base == TC_B && b->extent[0] == LINE_DOUBLES &&
+                        b->stride[1] == b->extent[0]); /* one run, a line per column */
+        cs.operand[1].prefetch = TC_PREFETCH_STREAM;
+        add_entry(&cs, TC_SETUP_PREFETCH, 1, cs.operand[1].elements);
+        double *base[3];
+        for (int i = 0; i < 3; i++) {
+            base[i] = tc_rt_alloc(cs.operand[i].span, NULL);
+            CU_ASSERT_FATAL(base[i] != NULL);
+            memset(base[i], 0, sizeof(double) * (size_t)cs.operand[i].span);
+        }
+        int64_t want = depth ? depth * LINE_DOUBLES + cs.operand[1].elements
+                             : cs.operand[1].elements;
+        CU_ASSERT_EQUAL(tc_mb_run_setup(s, &cs, base), want);
+        for (int i = 0; i < 3; i++)
+            tc_rt_free(base[i]);
+        tc_mb_sampler_free(s);
+    }
+}
+
 /* The levels of the sampler check_setup is given (new_sampler's: one). */
 static const int64_t one_level[1] = {TEST_LLC};
 static const int64_t *chk_levels = one_level;
@@ -1289,6 +1324,7 @@ int tc_suite_sample(void)
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
            !CU_add_test(s, "the TLB evicted past its reach", test_tlb) ||
            !CU_add_test(s, "the LLC's edge: timed in the LLC and in memory", test_llc_edge) ||
+           !CU_add_test(s, "a dgemm's streamed run: the depth prefetched", test_tiled_stream) ||
            !CU_add_test(s, "operand blocks kept by what is resident", test_spare_blocks) ||
            !CU_add_test(s, "the library warmed after an eviction", test_warm_library) ||
            !CU_add_test(s, "setup bounded by the upper levels (8 GiB LLC)",
