@@ -2,9 +2,9 @@
 #include "microbench/llc_edge.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #include "ast/error.h"
+#include "microbench/stats.h"
 #include "runtime/memory.h"
 #include "runtime/timer.h"
 
@@ -13,6 +13,8 @@
 #define MIN_STEP 1.25 /* memory's time per line over the LLC's, at least */
 #define SNAP 0.1      /* shares within this of 0 or 1 are taken as 0 or 1:
                          the sampler times a case on the edge twice */
+#define SWEEP_WEIGHT 0.75 /* the sweeps' part of the curve, the chase's the
+                            rest (llc_edge.h) */
 
 static volatile double edge_sink;
 
@@ -42,12 +44,6 @@ static double per_line(double *p, int64_t n, int line, int update)
     }
     edge_sink = s;
     return best / (double)(n / line);
-}
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 int tc_mb_edge_known(const double share[TC_EDGE_POINTS])
@@ -124,13 +120,13 @@ tc_status tc_mb_edge_measure(int64_t llc_bytes, int line_bytes, int64_t max_byte
     for (int k = 0; k < TC_EDGE_POINTS; k++) {
         double v = 0.0;
         for (int update = 0; update < 2; update++) {
-            double m[PASSES];
+            double m[PASSES], lo, median, hi;
             for (int pass = 0; pass < PASSES; pass++)
                 m[pass] = kept[update][pass][k];
-            qsort(m, PASSES, sizeof m[0], by_value);
-            v += 0.25 * m[PASSES / 2];
+            tc_mb_spread(m, PASSES, &lo, &median, &hi);
+            v += 0.5 * SWEEP_WEIGHT * median; /* half each: reads, updates */
         }
-        v += 0.5 * chase[k];
+        v += (1.0 - SWEEP_WEIGHT) * chase[k];
         v = v < SNAP ? 0.0 : v > 1.0 - SNAP ? 1.0 : v;
         v = v > prev ? prev : v; /* non-increasing */
         v = round(v * 1000.0) / 1000.0; /* as the profile's text keeps it */

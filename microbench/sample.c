@@ -490,10 +490,10 @@ int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
  * The LLC's edge (llc_edge.h): the share of the LLC's speed an operand
  * reused after `distance` elements keeps, by the profile's curve. Placed
  * wholly in the LLC or wholly in memory, experiment 1's algorithms at
- * a=b=c=128 (C 16 MiB, the LLC 18.8 MiB) were predicted up to 54 % fast
- * or 142 % slow on a Zen 5 VM; a case with an operand on the edge (a
- * share strictly between 0 and 1) is timed both ways and its time is the
- * blend (tc_mb_sample).
+ * a=b=c=128 (C 16 MiB, the LLC measured 10-19 MiB) were predicted up to
+ * 57 % fast or 120 % slow on a Zen 5 VM; a case with an operand on the
+ * edge (a share strictly between 0 and 1) is timed both ways and its time
+ * is the blend (tc_mb_sample).
  */
 static double edge_weight(const tc_mb_sampler *s, int64_t distance)
 {
@@ -654,8 +654,8 @@ static int place(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p
  * every call, its latency hidden, and what it costs is bandwidth
  * (bound_of). Columns far apart are as many streams as columns, more than
  * a prefetcher follows, and dgemm walks even a contiguous operand tile by
- * tile, not front to back: their first lines only, as before
- * (step_shape). */
+ * tile, not front to back: their first lines only, as before, or for a
+ * dgemm's run of short columns the stream's depth (step_shape). */
 static int one_run(const tc_operand *op)
 {
     return op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
