@@ -13,8 +13,8 @@
 #define MIN_STEP 1.25 /* memory's time per line over the LLC's, at least */
 #define SNAP 0.1      /* shares within this of 0 or 1 are taken as 0 or 1:
                          the sampler times a case on the edge twice */
-#define SWEEP_WEIGHT 0.75 /* the sweeps' part of the curve, the chase's the
-                            rest (llc_edge.h) */
+#define SWEEP_WEIGHT 0.5 /* the sweeps' part of the curve, the chase's the
+                           rest (llc_edge.h) */
 
 static volatile double edge_sink;
 

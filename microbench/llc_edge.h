@@ -34,11 +34,10 @@
  * keep the LLC's speed longest (to twice the LLC measured on a Zen 5
  * VM); a random chase, which no prefetcher follows, loses it first
  * (X-Ray's curve x: a third of the way at 1.25 times). Loop nests lie
- * between, nearer the sweeps: experiment 1 and 4's algorithms at
- * a=b=c=128 needed a share of 0.5-0.8 at 1.6 times, a CCSD ladder's dgemm
- * nests over an 8 MiB W ran at the LLC's speed at 1.3 times (predicted
- * 46 % slow with equal parts). The curve is 3/4 the sweeps', 1/4 the
- * chase's.
+ * between: experiment 1 and 4's algorithms at a=b=c=128 needed a share
+ * of 0.5-0.8 at 1.6 times, a CCSD ladder's dgemm nests over an 8 MiB W
+ * ran at the LLC's speed at 1.3 times. The curve is the mean of the two
+ * (3/4 sweeps fitted the ladder but not bench/peers.sh: docs/prediction.md).
  * Per point and way, the share of the way from memory's time per line
  * (the last point's) to the LLC's (the first point's) that data reused
  * after that many bytes keeps (1: the LLC's speed, 0: memory's); for the
