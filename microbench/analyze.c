@@ -560,7 +560,7 @@ static int share_outer_lines(const ctx *x, const tc_node *node, case_list *l, in
     int64_t p = line_elements(x), extent = x->c->index[loop->index].size;
     p = extent < p ? extent : p;
     int64_t shared = l->v[at].count / p * (p - 1);
-    if (p < 2 || shared <= 0)
+    if (shared <= 0)
         return 0;
     tc_mb_case keep = l->v[at];
     int shorter = 0;

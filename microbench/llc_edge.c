@@ -51,6 +51,12 @@ int tc_mb_edge_known(const double share[TC_EDGE_POINTS])
     return share[0] > 0.0;
 }
 
+/* The reuse distance, in bytes, of point k of the curve. */
+static double point_bytes(int64_t llc_bytes, int k)
+{
+    return (double)llc_bytes * (TC_EDGE_FIRST + TC_EDGE_STEP * k);
+}
+
 /* X-Ray's latency at a working set of `bytes`: log-linear between its
  * points, the nearest end beyond them. */
 static double chase_ns(const tc_xray *x, double bytes)
@@ -73,7 +79,7 @@ int tc_mb_edge_from_chase(const tc_xray *x, int64_t llc_bytes, double share[TC_E
     if (!x || x->npoints < 2 || llc_bytes <= 0)
         return 0;
     for (int k = 0; k < TC_EDGE_POINTS; k++)
-        t[k] = chase_ns(x, (double)llc_bytes * (TC_EDGE_FIRST + TC_EDGE_STEP * k));
+        t[k] = chase_ns(x, point_bytes(llc_bytes, k));
     double in = t[0], out = t[TC_EDGE_POINTS - 1];
     if (!(out > MIN_STEP * in))
         return 0;
@@ -89,10 +95,10 @@ tc_status tc_mb_edge_measure(int64_t llc_bytes, int line_bytes, int64_t max_byte
     for (int k = 0; k < TC_EDGE_POINTS; k++)
         share[k] = 0.0;
     int line = line_bytes >= 8 ? line_bytes / 8 : 1;
-    double last = TC_EDGE_FIRST + TC_EDGE_STEP * (TC_EDGE_POINTS - 1);
-    if (llc_bytes <= 0 || (double)llc_bytes * last > (double)max_bytes)
+    double last = point_bytes(llc_bytes, TC_EDGE_POINTS - 1);
+    if (llc_bytes <= 0 || last > (double)max_bytes || !tc_mb_edge_from_chase(x, llc_bytes, chase))
         return TC_OK;
-    int64_t n = (int64_t)((double)llc_bytes * last) / 8;
+    int64_t n = (int64_t)last / 8;
     double *p = tc_rt_alloc_pages(n, TC_PAGES_AUTO, err);
     if (!p)
         return TC_ERESOURCE;
@@ -103,18 +109,15 @@ tc_status tc_mb_edge_measure(int64_t llc_bytes, int line_bytes, int64_t max_byte
     for (int pass = 0; pass < PASSES; pass++)
         for (int update = 0; update < 2; update++) {
             double t[TC_EDGE_POINTS];
-            for (int k = 0; k < TC_EDGE_POINTS; k++) {
-                double r = TC_EDGE_FIRST + TC_EDGE_STEP * k;
-                t[k] = per_line(p, (int64_t)((double)llc_bytes * r) / 8, line, update);
-            }
+            for (int k = 0; k < TC_EDGE_POINTS; k++)
+                t[k] = per_line(p, (int64_t)point_bytes(llc_bytes, k) / 8, line, update);
             double out = t[TC_EDGE_POINTS - 1];
             flat[update] += !(out > MIN_STEP * t[0]);
             for (int k = 0; k < TC_EDGE_POINTS; k++)
                 kept[update][pass][k] = out > t[0] ? (out - t[k]) / (out - t[0]) : 0.0;
         }
     tc_rt_free(p);
-    /* one slow pass does not decide */
-    if (2 * flat[0] > PASSES || 2 * flat[1] > PASSES || !tc_mb_edge_from_chase(x, llc_bytes, chase))
+    if (2 * flat[0] > PASSES || 2 * flat[1] > PASSES) /* one slow pass does not decide */
         return TC_OK;
     double prev = 1.0;
     for (int k = 0; k < TC_EDGE_POINTS; k++) {

@@ -497,8 +497,6 @@ int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
  */
 static double edge_weight(const tc_mb_sampler *s, int64_t distance)
 {
-    if (s->nlevels == 0)
-        return 1.0;
     return tc_mb_edge_share(s->o.llc_edge, s->level[s->nlevels - 1], 8.0 * (double)distance);
 }
 
@@ -541,7 +539,8 @@ static int placed_level(const tc_mb_sampler *s, int64_t distance)
     if (k < s->nlevels - 1)
         return k;
     double w = edge_weight(s, distance);
-    return w >= 1.0 ? s->nlevels - 1 : w <= 0.0 || s->edge_out ? s->nlevels : s->nlevels - 1;
+    int in_llc = w >= 1.0 || (w > 0.0 && !s->edge_out);
+    return in_llc ? s->nlevels - 1 : s->nlevels;
 }
 
 /* Where a left-out operand goes: by its access distance; one a truncated
@@ -558,18 +557,15 @@ static int left_out_level(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
  * its operands on the edge (listed or left out); 1 when none is. */
 static double case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, const prepared *p)
 {
-    double w = 1.0;
-    for (int e = 0; e < cs->nsetup + cs->noperands; e++) {
-        double x;
-        if (e < cs->nsetup && cs->setup[e].kind != TC_SETUP_REMOTE)
-            x = edge_weight(s, cs->setup[e].distance);
-        else if (e >= cs->nsetup && left_out(s, cs, p, e - cs->nsetup))
-            x = edge_weight(s, cs->operand[e - cs->nsetup].access_distance);
-        else
-            continue;
-        if (x > 0.0 && x < w)
+    double w = 1.0, x;
+    for (int e = 0; e < cs->nsetup; e++)
+        if (cs->setup[e].kind != TC_SETUP_REMOTE &&
+            (x = edge_weight(s, cs->setup[e].distance)) > 0.0 && x < w)
             w = x;
-    }
+    for (int i = 0; i < cs->noperands; i++)
+        if (left_out(s, cs, p, i) &&
+            (x = edge_weight(s, cs->operand[i].access_distance)) > 0.0 && x < w)
+            w = x;
     return w;
 }
 
@@ -1513,13 +1509,17 @@ static int64_t memory_available(tc_mb_sampler *s)
     return s->avail;
 }
 
+/* Times cs with its operands placed as s->edge_out says; *edge (when not
+ * NULL) gets the weight of the LLC placement in its blend. */
 static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
-                               tc_error *err)
+                               double *edge, tc_error *err)
 {
     prepared p;
     tc_status st = prepare(c, cs, &p, err);
     if (st != TC_OK)
         return st;
+    if (edge)
+        *edge = case_edge_weight(s, cs, &p);
     char what[96];
     describe(cs, what, sizeof what);
     /* the operands of one case get what the pool leaves of the budget */
@@ -1609,18 +1609,14 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
 {
     if (!s || !cs)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sample: NULL argument");
-    prepared p;
-    tc_status st = prepare(c, cs, &p, err);
-    if (st != TC_OK)
-        return st;
-    double w = case_edge_weight(s, cs, &p);
+    double w = 1.0;
     s->edge_out = 0;
-    st = sample_placed(s, c, cs, err);
+    tc_status st = sample_placed(s, c, cs, &w, err);
     if (st != TC_OK || w <= 0.0 || w >= 1.0)
         return st;
     double in_llc = cs->seconds;
     s->edge_out = 1;
-    st = sample_placed(s, c, cs, err);
+    st = sample_placed(s, c, cs, NULL, err);
     s->edge_out = 0;
     cs->seconds = w * in_llc + (1.0 - w) * cs->seconds;
     return st;
