@@ -53,6 +53,7 @@ struct tc_mb_sampler {
     tc_mb_memo *memo;
     int edge_out;         /* 1: operands at the LLC's edge are placed in
                              memory, 0: in the LLC (tc_mb_sample) */
+    int created_reps;     /* o.reps at creation: s->times is sized for it */
     int round, rounds;    /* tc_mb_sampler_round: the current one (> 0:
                              keys carry it) and how many were started */
     int64_t timed, reused;
@@ -1780,6 +1781,7 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
     s->zero = 0.0;
     s->memo = tc_mb_memo_new();
     int ntimes = 3 * o->reps > SHORT_REPS ? 3 * o->reps : SHORT_REPS;
+    s->created_reps = o->reps;
     s->times = calloc((size_t)ntimes, sizeof *s->times);
     if (!s->memo || !s->times) {
         tc_mb_sampler_free(s);
@@ -1840,6 +1842,13 @@ int64_t tc_mb_sampler_reused(const tc_mb_sampler *s)
 void tc_mb_sampler_round(tc_mb_sampler *s, int fresh)
 {
     s->round = fresh ? ++s->rounds : 0;
+}
+
+int tc_mb_sampler_set_reps(tc_mb_sampler *s, int reps)
+{
+    int before = s->o.reps;
+    s->o.reps = reps < 1 ? 1 : reps > s->created_reps ? s->created_reps : reps;
+    return before;
 }
 
 double tc_mb_sampler_checksum(const tc_mb_sampler *s)

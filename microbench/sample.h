@@ -146,6 +146,11 @@ tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta
  */
 void tc_mb_sampler_round(tc_mb_sampler *s, int fresh);
 
+/* Sets the timed repetitions per case for the cases timed from now on,
+ * from 1 to the number the sampler was created with; returns the number
+ * before. */
+int tc_mb_sampler_set_reps(tc_mb_sampler *s, int reps);
+
 /* Distinct cases timed so far, and how many requests the memo answered. */
 int64_t tc_mb_sampler_timed(const tc_mb_sampler *s);
 int64_t tc_mb_sampler_reused(const tc_mb_sampler *s);

@@ -63,12 +63,81 @@ static void keep_best(double *best, int keep, int *have, double t)
     best[i] = t;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* k[0..m) predicted in `rounds` more rounds, each timing the cases anew
+ * (tc_mb_sampler_round) in the order opposite to the round before; each
+ * keeps the median of its predictions, and its cost grows by theirs. */
+static tc_status predict_again(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
+                               int rounds, keyed *k, int m, tc_error *err)
+{
+    double *t = malloc((size_t)m * (size_t)(rounds + 1) * sizeof *t);
+    if (!t)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms", m);
+    for (int i = 0; i < m; i++)
+        t[(size_t)i * (size_t)(rounds + 1)] = k[i].e.seconds;
+    tc_status st = TC_OK;
+    for (int r = 1; r <= rounds && st == TC_OK; r++) {
+        tc_mb_sampler_round(s, 1);
+        for (int j = 0; j < m && st == TC_OK; j++) {
+            int i = r % 2 ? m - 1 - j : j;
+            double t1 = tc_rt_now();
+            tc_error sub;
+            st = tc_mb_predict(s, c, k[i].e.alg, p, &t[(size_t)i * (size_t)(rounds + 1) + r],
+                               NULL, &sub);
+            k[i].e.cost_s += tc_rt_now() - t1;
+            if (st != TC_OK)
+                tc_error_set(err, st, 0, 0, "predicting %s: %s", k[i].e.alg->name, sub.message);
+        }
+    }
+    tc_mb_sampler_round(s, 0);
+    for (int i = 0; st == TC_OK && i < m; i++) {
+        double *v = t + (size_t)i * (size_t)(rounds + 1);
+        qsort(v, (size_t)rounds + 1, sizeof *v, by_value);
+        k[i].key = k[i].e.seconds = v[(rounds + 1) / 2];
+    }
+    free(t);
+    return st;
+}
+
+/*
+ * Every ranked algorithm predicted again (rank.h): a shared host's slow
+ * phases last longer than a case's timing, and a phase that falls on some
+ * cases of a prediction and not on others moved single algorithms by
+ * 20-33 % between two predictions of the 176-algorithm oracle, in 5-21 of
+ * them per pair (docs/prediction.md, Interleaved rounds); more repetitions
+ * per case did not help (30 instead of 10: 160-174 of 176 within 20 %).
+ * Only when all the rounds fit the budget, estimated from the first
+ * pass's cost: a median of two would not reject a phase.
+ */
+#define INTERLEAVE_REPS 0.5 /* of the sampler's repetitions per case: the
+                               rounds cost about as much as the first pass */
+
+static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
+                            int rounds, keyed *k, int count, tc_error *err)
+{
+    double cost = 0.0;
+    for (int i = 0; i < count; i++)
+        cost += k[i].e.cost_s;
+    if (rounds < 2 || count < 2 || rounds * cost * INTERLEAVE_REPS > TC_RANK_INTERLEAVE_BUDGET_S)
+        return TC_OK;
+    int reps = tc_mb_sampler_set_reps(s, 1);
+    tc_mb_sampler_set_reps(s, (int)(reps * INTERLEAVE_REPS + 0.5));
+    tc_status st = predict_again(s, c, p, rounds, k, count, err);
+    tc_mb_sampler_set_reps(s, reps);
+    return st;
+}
+
 /*
  * The closest candidates predicted again (rank.h): a case is timed within
  * a few milliseconds, a shared host's slow phases last longer, and two
  * algorithms whose cases fell in different phases swap places (a CCSD(T)
- * term's dgemm case: 1.06 us in one ranking, 1.34 us in the next). Rounds
- * alternate the order; each round times the cases anew. k is sorted.
+ * term's dgemm case: 1.06 us in one ranking, 1.34 us in the next). k is
+ * sorted.
  */
 #define REFINE_TOP 6
 #define REFINE_WITHIN 1.25
@@ -76,12 +145,6 @@ static void keep_best(double *best, int keep, int *have, double t)
 #define REFINE_BUDGET_S 0.2 /* the rounds' cost, estimated from the first
                                predictions' (a CCSD term's 6 TTGT
                                candidates: 0.3 s without it) */
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
                         int rounds, keyed *k, int count, tc_error *err)
@@ -95,28 +158,7 @@ static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_p
         cost += k[top++].e.cost_s;
     if (top < 2 || rounds < 1)
         return TC_OK;
-    double t[REFINE_TOP][REFINE_MAX_ROUNDS + 1];
-    for (int i = 0; i < top; i++)
-        t[i][0] = k[i].e.seconds;
-    tc_status st = TC_OK;
-    for (int r = 1; r <= rounds && st == TC_OK; r++) {
-        tc_mb_sampler_round(s, 1);
-        for (int j = 0; j < top && st == TC_OK; j++) {
-            int i = r % 2 ? top - 1 - j : j;
-            double t1 = tc_rt_now();
-            tc_error sub;
-            st = tc_mb_predict(s, c, k[i].e.alg, p, &t[i][r], NULL, &sub);
-            k[i].e.cost_s += tc_rt_now() - t1;
-            if (st != TC_OK)
-                tc_error_set(err, st, 0, 0, "predicting %s: %s", k[i].e.alg->name, sub.message);
-        }
-    }
-    tc_mb_sampler_round(s, 0);
-    for (int i = 0; st == TC_OK && i < top; i++) {
-        qsort(t[i], (size_t)rounds + 1, sizeof t[i][0], by_value);
-        k[i].key = k[i].e.seconds = t[i][(rounds + 1) / 2];
-    }
-    return st;
+    return predict_again(s, c, p, rounds, k, top, err);
 }
 
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
@@ -183,6 +225,8 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         progress(n, n, data);
     free(order);
     free(best);
+    if (st == TC_OK && s)
+        st = interleave(s, c, p, rounds, k, r->count, err);
     if (st == TC_OK && s) {
         qsort(k, (size_t)r->count, sizeof *k, by_key);
         st = refine(s, c, p, rounds, k, r->count, err);

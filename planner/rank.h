@@ -38,7 +38,13 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * prediction (calls repeated on cached operands, one timing per call
  * shape). A CCSD(T) term: 7466 algorithms, most of them millions of level
  * 1 and 2 calls against dgemm nests of 17 ms; 242 predicted, 1.0 -> 0.66 s.
- * rounds > 0 (at most 8): the closest candidates, the best 6 within 25 %
+ * rounds >= 2: every ranked algorithm is predicted `rounds` more times,
+ * interleaved (each round over all of them, in alternating order, timing
+ * the cases anew at half the sampler's repetitions) and keeps the median
+ * of its predictions, when those rounds are estimated from the first
+ * pass's cost to take at most TC_RANK_INTERLEAVE_BUDGET_S; a slow phase
+ * of a shared host then moves one of an algorithm's predictions, not its
+ * median. rounds > 0 (at most 8): the closest candidates, the best 6 within 25 %
  * of the best as far as their rounds are estimated to take at most 0.2 s
  * (from their first predictions' cost), are predicted again in `rounds`
  * more rounds, each timing their cases anew (tc_mb_sampler_round), and
@@ -47,6 +53,7 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * tc_ranking_free().
  */
 #define TC_RANK_ROUNDS 2 /* the ranking's rounds in the tool and the library */
+#define TC_RANK_INTERLEAVE_BUDGET_S 0.25
 
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
