@@ -714,12 +714,17 @@ static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const 
  * the data the loop gives it next, whatever the steps: timed alone, its
  * misses are waited for one by one, where in the loop the next calls'
  * misses overlap them (docs/prediction.md, Tiny calls).
+ *
+ * Any other call that writes a vector the loop moves is timed as a train
+ * writing WRITTEN_TRAIN_BYTES of that vector's lines, at least TRAIN_MIN
+ * calls, at most the loop's extent (written_vector_lines).
  */
 #define TRAIN_BYTES ((int64_t)256 << 10)
 #define TRAIN_MIN 8
 #define TRAIN_MAX 256
 #define TINY_BYTES 1024
 #define TINY_CALLS 64
+#define WRITTEN_TRAIN_BYTES ((int64_t)128 << 10) /* lines of written vectors */
 
 /* Whether operand i, moved by the loop, can be laid out for a train: the
  * call sees it as the case describes it, and its span is known. */
@@ -762,6 +767,41 @@ static int tiny_train(const tc_mb_case *cs, const prepared *p)
     return bytes <= TINY_BYTES;
 }
 
+/*
+ * Lines a call writes through a vector that the loop moves (0: the case
+ * writes none, or moves an operand train_shape cannot lay out). Timed
+ * alone, such a call waits for its output's lines one by one and leaves
+ * its dirty lines behind; in the loop the next calls' misses overlap the
+ * last ones' and their dirty lines pile into the same cache sets where
+ * the strides are powers of two. On a Zen 5 VM (one thread), experiment
+ * 1 (C[a,b,c] = A[a,i] * B[i,b,c], i=8): ac-dgemv at a=b=c=128 (y =
+ * C[a,:,c], a line per element, each c 128 KiB on) ran 1.09 us per dgemv
+ * in the loop, 0.75 us alone with its lines in L3, 1.0 us as a train of
+ * 16; bc-dgemv at 256 (y = C[:,b,c], 2 KiB from memory, each c 512 KiB
+ * on) ran 326 ns per call and was predicted 431 ns alone
+ * (docs/prediction.md, Written vectors, timed as trains).
+ */
+static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs,
+                                    const prepared *p)
+{
+    int64_t lines = 0;
+    if (cs->node->kind != TC_NODE_KERNEL)
+        return 0;
+    for (int i = 0; i < p->n; i++) {
+        const tc_operand *op = &cs->operand[i].op;
+        if (cs->operand[i].loop_step == 0)
+            continue;
+        if (!trainable(cs, p, i) ||
+            (op->rank > 1 && op->extent[1] > 1 && !(op->stride[0] == 1 && op->stride[1] == op->extent[0])))
+            return 0; /* train_shape lays out vectors and runs of columns */
+        if (cs->operand[i].written && op->rank == 1)
+            lines += op->stride[0] >= s->line_doubles
+                         ? op->extent[0]
+                         : (op->extent[0] * op->stride[0] + s->line_doubles - 1) / s->line_doubles;
+    }
+    return lines;
+}
+
 static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p)
 {
     p->train = 1;
@@ -773,6 +813,9 @@ static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p
         k = k < TRAIN_MIN ? TRAIN_MIN : k > TRAIN_MAX ? TRAIN_MAX : k;
     } else if (tiny_train(cs, p)) {
         k = TINY_CALLS;
+    } else if ((bytes = 8 * s->line_doubles * written_vector_lines(s, cs, p)) > 0) {
+        k = (WRITTEN_TRAIN_BYTES + bytes - 1) / bytes;
+        k = k < TRAIN_MIN ? TRAIN_MIN : k > TRAIN_MAX ? TRAIN_MAX : k;
     } else {
         return;
     }
