@@ -791,13 +791,14 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
         const tc_operand *op = &cs->operand[i].op;
         if (cs->operand[i].loop_step == 0)
             continue;
+        int columns = op->rank > 1 && op->extent[1] > 1;
         if (!trainable(cs, p, i) ||
-            (op->rank > 1 && op->extent[1] > 1 && !(op->stride[0] == 1 && op->stride[1] == op->extent[0])))
+            (columns && !(op->stride[0] == 1 && op->stride[1] == op->extent[0])))
             return 0; /* train_shape lays out vectors and runs of columns */
-        if (cs->operand[i].written && op->rank == 1)
-            lines += op->stride[0] >= s->line_doubles
-                         ? op->extent[0]
-                         : (op->extent[0] * op->stride[0] + s->line_doubles - 1) / s->line_doubles;
+        if (!cs->operand[i].written || op->rank != 1)
+            continue; /* a matrix (dger) or a scalar (ddot) */
+        int64_t n = op->extent[0], step = op->stride[0];
+        lines += step >= s->line_doubles ? n : (n * step + s->line_doubles - 1) / s->line_doubles;
     }
     return lines;
 }

@@ -108,25 +108,23 @@ static tc_status predict_again(tc_mb_sampler *s, const tc_contraction *c, const 
  * Every ranked algorithm predicted again (rank.h): a shared host's slow
  * phases last longer than a case's timing, and a phase that falls on some
  * cases of a prediction and not on others moved single algorithms by
- * 20-33 % between two predictions of the 176-algorithm oracle, in 5-21 of
+ * 20-33 % between two predictions of the 176-algorithm oracle, in 1-21 of
  * them per pair (docs/prediction.md, Interleaved rounds); more repetitions
  * per case did not help (30 instead of 10: 160-174 of 176 within 20 %).
  * Only when all the rounds fit the budget, estimated from the first
  * pass's cost: a median of two would not reject a phase.
  */
-#define INTERLEAVE_REPS 0.5 /* of the sampler's repetitions per case: the
-                               rounds cost about as much as the first pass */
-
 static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
                             int rounds, keyed *k, int count, tc_error *err)
 {
     double cost = 0.0;
     for (int i = 0; i < count; i++)
         cost += k[i].e.cost_s;
-    if (rounds < 2 || count < 2 || rounds * cost * INTERLEAVE_REPS > TC_RANK_INTERLEAVE_BUDGET_S)
+    /* at half the repetitions a round costs about half the first pass */
+    if (rounds < 2 || count < 2 || rounds * cost / 2 > TC_RANK_INTERLEAVE_BUDGET_S)
         return TC_OK;
-    int reps = tc_mb_sampler_set_reps(s, 1);
-    tc_mb_sampler_set_reps(s, (int)(reps * INTERLEAVE_REPS + 0.5));
+    int reps = tc_mb_sampler_set_reps(s, 1); /* the number to restore */
+    tc_mb_sampler_set_reps(s, (reps + 1) / 2);
     tc_status st = predict_again(s, c, p, rounds, k, count, err);
     tc_mb_sampler_set_reps(s, reps);
     return st;
