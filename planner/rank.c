@@ -14,6 +14,7 @@ typedef struct keyed {
     double key;
     int order;
     tc_rank_entry e;
+    double first_s; /* the first prediction's cost (e.cost_s grows with rounds) */
 } keyed;
 
 static int by_key(const void *a, const void *b)
@@ -119,7 +120,7 @@ static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_
 {
     double cost = 0.0;
     for (int i = 0; i < count; i++)
-        cost += k[i].e.cost_s;
+        cost += k[i].first_s;
     /* at half the repetitions a round costs about half the first pass */
     if (rounds < 2 || count < 2 || rounds * cost / 2 > TC_RANK_INTERLEAVE_BUDGET_S)
         return TC_OK;
@@ -152,8 +153,8 @@ static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_p
     int top = 0;
     double cost = 0.0;
     while (top < count && top < REFINE_TOP && k[top].e.seconds <= REFINE_WITHIN * k[0].e.seconds &&
-           rounds * (cost + k[top].e.cost_s) <= REFINE_BUDGET_S)
-        cost += k[top++].e.cost_s;
+           rounds * (cost + k[top].first_s) <= REFINE_BUDGET_S)
+        cost += k[top++].first_s;
     if (top < 2 || rounds < 1)
         return TC_OK;
     return predict_again(s, c, p, rounds, k, top, err);
@@ -181,7 +182,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
     /* with keep: the fewest-calls algorithms first, and none predicted
      * whose call floor alone exceeds the keep-th best time so far */
     for (int i = 0; i < n; i++)
-        order[i] = (keyed){keep > 0 && s ? call_bound(s, algs[i]) : 0.0, i, {0}};
+        order[i] = (keyed){keep > 0 && s ? call_bound(s, algs[i]) : 0.0, i, {0}, 0.0};
     if (keep > 0 && s)
         qsort(order, (size_t)n, sizeof *order, by_key);
     tc_status st = TC_OK;
@@ -205,10 +206,10 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
             r->no_memory++;
         } else {
             double t1 = tc_rt_now();
-            k[r->count] = (keyed){0.0, i, {alg, 0.0, 0.0}};
+            k[r->count] = (keyed){0.0, i, {alg, 0.0, 0.0}, 0.0};
             tc_error sub; /* err may be NULL (tcgen.h) */
             st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, &sub);
-            k[r->count].e.cost_s = tc_rt_now() - t1;
+            k[r->count].e.cost_s = k[r->count].first_s = tc_rt_now() - t1;
             k[r->count].key = k[r->count].e.seconds;
             if (keep > 0)
                 keep_best(best, keep, &kept, k[r->count].e.seconds);
