@@ -792,8 +792,7 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
         if (cs->operand[i].loop_step == 0)
             continue;
         int columns = op->rank > 1 && op->extent[1] > 1;
-        if (!trainable(cs, p, i) ||
-            (columns && !(op->stride[0] == 1 && op->stride[1] == op->extent[0])))
+        if (!trainable(cs, p, i) || !one_run(op) || (columns && op->stride[0] != 1))
             return 0; /* train_shape lays out vectors and runs of columns */
         if (!cs->operand[i].written || op->rank != 1)
             continue; /* a matrix (dger) or a scalar (ddot) */

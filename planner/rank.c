@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "ast/error.h"
+#include "microbench/stats.h"
 #include "runtime/memory.h"
 #include "runtime/timer.h"
 
@@ -64,12 +65,6 @@ static void keep_best(double *best, int keep, int *have, double t)
     best[i] = t;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* k[0..m) predicted in `rounds` more rounds, each timing the cases anew
  * (tc_mb_sampler_round) in the order opposite to the round before; each
  * keeps the median of its predictions, and its cost grows by theirs. */
@@ -97,9 +92,9 @@ static tc_status predict_again(tc_mb_sampler *s, const tc_contraction *c, const 
     }
     tc_mb_sampler_round(s, 0);
     for (int i = 0; st == TC_OK && i < m; i++) {
-        double *v = t + (size_t)i * (size_t)(rounds + 1);
-        qsort(v, (size_t)rounds + 1, sizeof *v, by_value);
-        k[i].key = k[i].e.seconds = v[(rounds + 1) / 2];
+        double lo, hi;
+        tc_mb_spread(t + (size_t)i * (size_t)(rounds + 1), rounds + 1, &lo, &k[i].e.seconds, &hi);
+        k[i].key = k[i].e.seconds;
     }
     free(t);
     return st;
@@ -121,7 +116,8 @@ static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_
     double cost = 0.0;
     for (int i = 0; i < count; i++)
         cost += k[i].first_s;
-    /* at half the repetitions a round costs about half the first pass */
+    /* a round at half the repetitions, estimated at half the first pass's
+     * cost (on the 176-algorithm oracle it took about 2/3 of it) */
     if (rounds < 2 || count < 2 || rounds * cost / 2 > TC_RANK_INTERLEAVE_BUDGET_S)
         return TC_OK;
     int reps = tc_mb_sampler_set_reps(s, 1); /* the number to restore */
