@@ -5,15 +5,10 @@
 #include <string.h>
 
 #include "ast/error.h"
+#include "microbench/stats.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
 #include "runtime/timer.h"
-
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Mixed-sign values in [-1, 1) from a 64-bit LCG (no all-zero data). */
 static void fill(double *x, int64_t n, uint64_t seed)
@@ -99,9 +94,8 @@ static tc_status measure_one(const tc_contraction *c, const tc_algorithm *alg,
     for (int r = 0; r < o->reps; r++)
         if ((st = run_once(c, alg, t, o, 0.0, &times[r], NULL, err)) != TC_OK)
             return st;
-    qsort(times, (size_t)o->reps, sizeof *times, by_value);
-    e->seconds = o->reps % 2 ? times[o->reps / 2]
-                             : 0.5 * (times[o->reps / 2 - 1] + times[o->reps / 2]);
+    double lo, hi;
+    tc_mb_spread(times, o->reps, &lo, &e->seconds, &hi);
     return TC_OK;
 }
 
@@ -117,16 +111,29 @@ tc_status tc_plan_measure(const tc_contraction *c, const tc_algorithm *const *al
     tc_status st = allocate(c, &t, err);
     if (st != TC_OK)
         return st;
+    int rounds = o->rounds > 1 ? o->rounds : 1;
     tc_measurements *m = calloc(1, sizeof *m);
     tc_measure_entry *e = calloc((size_t)n + 1, sizeof *e);
     double *times = calloc((size_t)o->reps, sizeof *times);
-    if (!m || !e || !times)
+    double *per_round = calloc((size_t)n * (size_t)rounds + 1, sizeof *per_round);
+    if (!m || !e || !times || !per_round)
         st = tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory measuring");
-    for (int i = 0; st == TC_OK && i < n; i++) {
-        st = measure_one(c, algs[i], &t, o, times, &e[i], err);
-        if (progress)
-            progress(i + 1, n, data);
+    for (int r = 0; st == TC_OK && r < rounds; r++)
+        for (int k = 0; st == TC_OK && k < n; k++) {
+            int i = r % 2 ? n - 1 - k : k; /* odd rounds backwards */
+            if (!e[i].over_limit) {
+                st = measure_one(c, algs[i], &t, o, times, &e[i], err);
+                per_round[(size_t)i * rounds + r] = e[i].seconds;
+            }
+            if (progress)
+                progress(r * n + k + 1, rounds * n, data);
+        }
+    for (int i = 0; st == TC_OK && rounds > 1 && i < n; i++) {
+        double lo, hi;
+        if (!e[i].over_limit)
+            tc_mb_spread(per_round + (size_t)i * rounds, rounds, &lo, &e[i].seconds, &hi);
     }
+    free(per_round);
     free(times);
     release(&t);
     if (st != TC_OK) {

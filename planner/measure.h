@@ -9,6 +9,10 @@
  * state the dissertation measures - then `reps` timed runs; the median is
  * kept. A first run that exceeds the time limit is abandoned (the executor
  * stops at the deadline) and the algorithm reported as over the limit.
+ * With rounds > 1 the algorithms are measured that many times, each round
+ * in the order opposite to the last, and each keeps the median of its
+ * rounds: a slow phase of a shared host then falls on all of them alike
+ * (how `compare` checks its regret, docs/design.md §6).
  */
 #ifndef TC_PLANNER_MEASURE_H
 #define TC_PLANNER_MEASURE_H
@@ -20,6 +24,7 @@ typedef struct tc_measure_options {
     const tc_blas *blas;
     int reps;              /* timed runs per algorithm, >= 1 */
     double time_limit_s;   /* > 0 */
+    int rounds;            /* interleaved rounds; 0 or 1: one */
 } tc_measure_options;
 
 typedef struct tc_measure_entry {

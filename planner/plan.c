@@ -150,7 +150,7 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
         algs[k] = r->entry[pick[k]].alg;
     tc_ranking_free(r);
     tc_measure_options mo = {p->blas, o->measure_reps ? o->measure_reps : DEFAULT_MEASURE_REPS,
-                             o->time_limit_s > 0 ? o->time_limit_s : DEFAULT_TIME_LIMIT_S};
+                             o->time_limit_s > 0 ? o->time_limit_s : DEFAULT_TIME_LIMIT_S, 1};
     tc_measurements *m = NULL;
     s = tc_plan_measure(&p->c, algs, n, &mo, o->progress, o->progress_data, &m, err);
     free(pick);

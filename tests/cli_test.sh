@@ -215,9 +215,14 @@ expect 3 "measuring needs" -- measure 'C[a,b] = A[a,i] * B[i,b]' a=b=2000000,i=2
 expect 0 "" -- compare "$P" a=b=c=16,i=4 --reps 3 --kernels dgemm,dger,dgemv --family paper --format tsv
 head -1 "$tmp/out" | grep -qx "name	kernel	predicted_s	measured_s	error_pct" && ok || bad "compare: header"
 [ "$(grep -vc '^#\|^name' "$tmp/out")" -eq 12 ] && ok || bad "compare: not 12 algorithms"
-for key in mean_abs_error_pct best_predicted best_measured regret_pct predict_s measure_s; do
+for key in mean_abs_error_pct best_predicted best_measured regret_pct regret_sweep_pct \
+    regret_against predict_s measure_s; do
     grep -q "^# $key " "$tmp/out" && ok || bad "compare: no '# $key' line"
 done
+# the side-by-side regret: never negative, against an algorithm of the table
+awk '/^# regret_pct / { exit !($3 >= 0) }' "$tmp/out" && ok || bad "compare: regret_pct below 0"
+against=$(awk '/^# regret_against / { print $3 }' "$tmp/out")
+grep -q "^$against	" "$tmp/out" && ok || bad "compare: regret_against '$against' is not in the table"
 # the error column is computed from the two times
 awk -F'\t' 'NR > 1 && !/^#/ { e = ($3 - $4) / $4 * 100; if (e - $5 > 0.01 || $5 - e > 0.01) exit 1 }' \
     "$tmp/out" && ok || bad "compare: error_pct does not match the times"

@@ -20,6 +20,7 @@
 
 #include "generator/generator.h"
 #include "parser/parser.h"
+#include "planner/measure.h"
 #include "planner/plan.h"
 #include "planner/rank.h"
 #include "planner/setup.h"
@@ -1501,6 +1502,58 @@ static void test_measure_over_estimate(void)
     tc_wisdom_forget();
 }
 
+/* tc_plan_measure with interleaved rounds: every algorithm measured once per
+ * round, each kept with the median of its rounds; one over the limit in
+ * the first round is not run again. */
+static int progress_calls, progress_total;
+
+static void count_progress(int done, int total, void *data)
+{
+    (void)data;
+    progress_calls++;
+    progress_total = total;
+    CU_ASSERT_EQUAL(done, progress_calls);
+}
+
+static void test_measure_rounds(void)
+{
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=16,i=4", &c), 0);
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
+    const tc_algorithm *algs[3] = {tc_alg_set_find(set, "c-dgemm"),
+                                   tc_alg_set_find(set, "bc-dgemv"),
+                                   tc_alg_set_find(set, "abc-ddot")};
+    CU_ASSERT_FATAL(algs[0] && algs[1] && algs[2]);
+    tc_blas *blas = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_rt_blas_load(NULL, 1, &blas, &err), TC_OK);
+    for (int rounds = 1; rounds <= 4; rounds += 3) {
+        tc_measure_options o = {blas, 3, 10.0, rounds};
+        tc_measurements *m = NULL;
+        progress_calls = 0;
+        CU_ASSERT_EQUAL_FATAL(tc_plan_measure(&c, algs, 3, &o, count_progress, NULL, &m, &err),
+                              TC_OK);
+        CU_ASSERT_EQUAL(progress_total, 3 * rounds);
+        CU_ASSERT_EQUAL(progress_calls, 3 * rounds);
+        for (int i = 0; i < 3; i++) {
+            CU_ASSERT_PTR_EQUAL(m->entry[i].alg, algs[i]); /* in the order given */
+            CU_ASSERT(!m->entry[i].over_limit);
+            CU_ASSERT(m->entry[i].seconds > 0 && m->entry[i].seconds < 10.0);
+        }
+        tc_measurements_free(m);
+    }
+    /* over the limit: reported at the limit, whatever the rounds */
+    tc_measure_options o = {blas, 1, 1e-9, 3};
+    tc_measurements *m = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_plan_measure(&c, algs, 3, &o, NULL, NULL, &m, &err), TC_OK);
+    for (int i = 0; i < 3; i++)
+        CU_ASSERT(m->entry[i].over_limit && m->entry[i].seconds == 1e-9);
+    tc_measurements_free(m);
+    tc_rt_blas_unload(blas);
+    tc_alg_set_free(set);
+}
+
 /* Every candidate over the time limit: the prediction decides, and the
  * plan, its time and the emitted header say so. */
 static void test_measure_all_over_limit(void)
@@ -1567,7 +1620,8 @@ int tc_suite_plan(void)
         !CU_add_test(s, "measure: not satisfied by estimated wisdom",
                      test_measure_over_estimate) ||
         !CU_add_test(s, "measure: all over the limit, the prediction decides",
-                     test_measure_all_over_limit))
+                     test_measure_all_over_limit) ||
+        !CU_add_test(s, "measure: interleaved rounds", test_measure_rounds))
         return -1;
     return 0;
 }
