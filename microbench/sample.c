@@ -726,6 +726,18 @@ static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const 
 #define TINY_CALLS 64
 #define WRITTEN_TRAIN_BYTES ((int64_t)128 << 10) /* lines of written vectors */
 
+/* Columns that the loop moves by their own height (B[:,b,:] of ab-dgemv
+ * in experiment 1, b inner): a train's calls interleave, together runs of
+ * calls x extent[0] at the columns' stride. The most calls whose runs stay
+ * apart; 0 when op is not such columns. */
+static int64_t interleaved_calls(const tc_operand *op, int64_t step)
+{
+    if (op->rank < 2 || op->extent[1] <= 1 || op->stride[0] != 1 || step != op->extent[0] ||
+        op->stride[1] <= op->extent[0])
+        return 0;
+    return op->stride[1] / op->extent[0];
+}
+
 /* Whether operand i, moved by the loop, can be laid out for a train: the
  * call sees it as the case describes it, and its span is known. */
 static int trainable(const tc_mb_case *cs, const prepared *p, int i)
@@ -792,8 +804,9 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
         if (cs->operand[i].loop_step == 0)
             continue;
         int columns = op->rank > 1 && op->extent[1] > 1;
-        if (!trainable(cs, p, i) || !one_run(op) || (columns && op->stride[0] != 1))
-            return 0; /* train_shape lays out vectors and runs of columns */
+        if (!trainable(cs, p, i) || (columns && op->stride[0] != 1) ||
+            !(one_run(op) || interleaved_calls(op, cs->operand[i].loop_step)))
+            return 0; /* train_shape lays out vectors, runs of columns and interleaved columns */
         if (!cs->operand[i].written || op->rank != 1)
             continue; /* a matrix (dger) or a scalar (ddot) */
         int64_t n = op->extent[0], step = op->stride[0];
@@ -821,6 +834,11 @@ static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p
     }
     if (k > cs->loop_extent)
         k = cs->loop_extent;
+    for (int i = 0; i < p->n; i++) {
+        int64_t most = interleaved_calls(&p->call[i], cs->operand[i].loop_step);
+        if (most > 0 && k > most)
+            k = most;
+    }
     if (k < 2)
         return;
     p->train = (int)k;
@@ -842,12 +860,15 @@ int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
 }
 
 /* Operand i for every call of a train: one run from the first call's to
- * the last's where each call continues the last one's run, else the
- * vector of each call (dimension 0) at each call's step (dimension 1). */
+ * the last's where each call continues the last one's run; interleaved
+ * columns as one run per column; else the vector of each call (dimension
+ * 0) at each call's step (dimension 1). */
 static tc_mb_shape train_shape(const prepared *p, int i)
 {
     const tc_operand *op = &p->call[i];
     int64_t n = op->rank > 0 ? op->extent[0] : 1, stride = op->rank > 0 ? op->stride[0] : 1;
+    if (interleaved_calls(op, p->train_step[i]) > 0)
+        return (tc_mb_shape){n * p->train, op->extent[1], 1, op->stride[1]};
     if (op->rank > 1 && op->extent[1] > 1 && op->stride[1] == n && stride == 1)
         n *= op->extent[1]; /* a run of columns */
     if (stride == 1 && p->train_step[i] == n)
