@@ -152,13 +152,16 @@ AWK_AGG='
             if (v[x, "mean_abs_error_pct"] + 0 > maxerr) maxerr = v[x, "mean_abs_error_pct"] + 0
             r = v[x, "regret_pct"]; r = (r == "inf") ? 1e300 : r + 0
             if (r > worst) { worst = r; wx = x }
-            r = v[x, "regret_sweep_pct"]; r = (r == "inf") ? 1e300 : r + 0
-            if (r > worst_sweep) worst_sweep = r
+            if ((x, "regret_sweep_pct") in v) {
+                r = v[x, "regret_sweep_pct"]; r = (r == "inf") ? 1e300 : r + 0
+                if (!nsweep++ || r > worst_sweep) worst_sweep = r
+            }
             if (v[x, "best_predicted"] == v[x, "best_measured"]) hits++
             ps += v[x, "predict_s"]; ms += v[x, "measure_s"]
         }
         if (worst >= 1e300) printf "worst_regret_pct\tinf\n"; else printf "worst_regret_pct\t%.2f\n", worst
-        if (worst_sweep >= 1e300) printf "worst_regret_sweep_pct\tinf\n"; else printf "worst_regret_sweep_pct\t%.2f\n", worst_sweep
+        if (!nsweep) print "worst_regret_sweep_pct\t-"
+        else if (worst_sweep >= 1e300) printf "worst_regret_sweep_pct\tinf\n"; else printf "worst_regret_sweep_pct\t%.2f\n", worst_sweep
         printf "worst_regret_at\t%s\n", wx
         if (minsp <= 1) printf "min_spearman\t%.3f\n", minsp; else print "min_spearman\t-"
         printf "worst_size_error_pct\t%.2f\n", maxerr

@@ -23,7 +23,7 @@ enum { PREDICT = 1, MEASURE = 2, COMPARE = PREDICT | MEASURE };
 
 /* compare's regret, measured side by side: the predicted best against the
  * CONFIRM_RIVALS fastest others of the table, in CONFIRM_ROUNDS interleaved
- * rounds (docs/design.md §6). */
+ * rounds (docs/decisions.md). */
 enum { CONFIRM_RIVALS = 3, CONFIRM_ROUNDS = 5 };
 
 /* Everything one command run needs across sweep points. */
@@ -320,10 +320,15 @@ static void compare_summary(job *j, const result *res, int n, const regret *g, c
     fprintf(f, "# %sbest_measured %s\n", at, g->measured ? g->measured->name : "-");
     /* side by side, never below 0: the predicted best is one of those timed */
     if (isfinite(g->pct))
-        fprintf(f, "# %sregret_pct %.2f\n# %sregret_sweep_pct %.2f\n# %sregret_against %s\n",
-                at, g->pct > 0.0 ? g->pct : 0.0, at, g->sweep_pct, at, g->against->name);
+        fprintf(f, "# %sregret_pct %.2f\n", at, g->pct > 0.0 ? g->pct : 0.0);
     else
         fprintf(f, "# %sregret_pct inf\n", at);
+    if (isfinite(g->sweep_pct))
+        fprintf(f, "# %sregret_sweep_pct %.2f\n", at, g->sweep_pct);
+    else
+        fprintf(f, "# %sregret_sweep_pct inf\n", at);
+    if (g->against)
+        fprintf(f, "# %sregret_against %s\n", at, g->against->name);
     fprintf(f, "# %spredict_s %.3f\n# %smeasure_s %.3f\n", at, predict_s, at, measure_s);
     /* §6.3.4: one run of the algorithms of a kernel class against the time
      * their predictions took */

@@ -732,8 +732,8 @@ static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const 
  * apart; 0 when op is not such columns. */
 static int64_t interleaved_calls(const tc_operand *op, int64_t step)
 {
-    if (op->rank < 2 || op->extent[1] <= 1 || op->stride[0] != 1 || step != op->extent[0] ||
-        op->stride[1] <= op->extent[0])
+    if (op->rank < 2 || op->extent[0] <= 0 || op->extent[1] <= 1 || op->stride[0] != 1 ||
+        step != op->extent[0] || op->stride[1] <= op->extent[0])
         return 0;
     return op->stride[1] / op->extent[0];
 }
@@ -846,7 +846,10 @@ static void plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, prepared *p
         int64_t step = cs->operand[i].loop_step, more = (k - 1) * step;
         p->train_step[i] = step;
         p->span[i] += more;
-        p->used[i] += more;
+        /* interleaved columns each grow by the other calls' runs */
+        p->used[i] += interleaved_calls(&p->call[i], step) > 0 ? more * p->call[i].extent[1] : more;
+        if (p->used[i] > p->span[i])
+            p->used[i] = p->span[i];
     }
 }
 

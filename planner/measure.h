@@ -12,7 +12,7 @@
  * With rounds > 1 the algorithms are measured that many times, each round
  * in the order opposite to the last, and each keeps the median of its
  * rounds: a slow phase of a shared host then falls on all of them alike
- * (how `compare` checks its regret, docs/design.md §6).
+ * (how `compare` checks its regret, docs/decisions.md).
  */
 #ifndef TC_PLANNER_MEASURE_H
 #define TC_PLANNER_MEASURE_H
