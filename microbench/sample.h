@@ -178,6 +178,10 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs);
  * was used instead). */
 int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s);
 
+/* Bytes of the pages the operands of the last case timed lie in, its
+ * calls in a row included (0 before any): what its mapping costs. */
+int64_t tc_mb_sampler_case_bytes(const tc_mb_sampler *s);
+
 /* Bytes of the remote pool the sampler reads. */
 int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s);
 

@@ -1151,6 +1151,41 @@ static void test_trains(void)
     }
 }
 
+/* A train maps the pages its calls touch, not the span between them:
+ * ac-dgemv at a=b=15000, c=2 writes y = C[a,:,c], an element every 120 KB,
+ * and its loop moves y 1.8 GB on; the train of the loop's 2 calls maps
+ * about a page per element of each call (counted as the span, it once
+ * mapped all 3.6 GB in huge pages), and stays within the budget. */
+static void test_train_pages(void)
+{
+    tc_contraction c;
+    char msg[256];
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=15000,c=2,i=8",
+                                          &c, msg, sizeof msg), 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e), TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "ac-dgemv");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_mb_analysis *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
+    tc_mb_case *cs = NULL;
+    for (int i = 0; i < a->ncases; i++)
+        if (a->cases[i].node == alg->kernel_node && a->cases[i].kind == TC_CASE_STEADY)
+            cs = &a->cases[i];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    CU_ASSERT_EQUAL(tc_mb_case_train(s, &c, cs), 2);
+    CU_ASSERT_EQUAL(tc_mb_sample(s, &c, cs, &e), TC_OK);
+    int64_t pages = (int64_t)2 * 15000 * 4096; /* y's, both calls */
+    CU_ASSERT(tc_mb_sampler_case_bytes(s) >= pages);
+    CU_ASSERT(tc_mb_sampler_case_bytes(s) <= pages + ((int64_t)16 << 20));
+    tc_mb_sampler_free(s);
+    tc_mb_analysis_free(a);
+    tc_alg_set_free(set);
+}
+
 /* The executor's pass over C (C = A*B with a kernel that cannot apply
  * beta) is in the prediction; C += A*B has none; a dgemm nest times each
  * call with the beta the executor gives it. */
@@ -1345,7 +1380,8 @@ int tc_suite_sample(void)
            !CU_add_test(s, "reps 1 and 201: outputs stay bounded", test_repetitions) ||
            !CU_add_test(s, "option errors", test_options) ||
            !CU_add_test(s, "memo hash table", test_memo) ||
-           !CU_add_test(s, "trains of calls", test_trains)
+           !CU_add_test(s, "trains of calls", test_trains) ||
+           !CU_add_test(s, "a train maps its pages, not its span", test_train_pages)
                ? -1
                : 0;
 }
