@@ -1105,19 +1105,29 @@ static void test_physics_bound(void)
     tc_mb_sampler_free(s);
 }
 
-/* The steady case of a kernel node of algorithm `name` of fixture f, and
- * how many calls in a row the sampler times it as. */
+/* The steady case of alg's kernel node in the analysis *a of contraction
+ * c (full model; the caller frees *a). */
+static tc_mb_case *steady_case(const tc_algorithm *alg, const tc_contraction *c,
+                               tc_mb_analysis **a)
+{
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, c, &p, a, &e), TC_OK);
+    tc_mb_case *cs = NULL;
+    for (int i = 0; i < (*a)->ncases; i++)
+        if ((*a)->cases[i].node == alg->kernel_node && (*a)->cases[i].kind == TC_CASE_STEADY)
+            cs = &(*a)->cases[i];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    return cs;
+}
+
+/* How many calls in a row the sampler times the steady case of algorithm
+ * `name` of fixture f as. */
 static int steady_train(tc_mb_sampler *s, int f, const char *name)
 {
-    const tc_algorithm *alg = find_alg(f, name);
-    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
     tc_mb_analysis *a = NULL;
-    tc_error e;
-    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &fixtures[f].c, &p, &a, &e), TC_OK);
-    int train = 0;
-    for (int i = 0; i < a->ncases; i++)
-        if (a->cases[i].node == alg->kernel_node && a->cases[i].kind == TC_CASE_STEADY)
-            train = tc_mb_case_train(s, &fixtures[f].c, &a->cases[i]);
+    tc_mb_case *cs = steady_case(find_alg(f, name), &fixtures[f].c, &a);
+    int train = tc_mb_case_train(s, &fixtures[f].c, cs);
     tc_mb_analysis_free(a);
     return train;
 }
@@ -1167,14 +1177,8 @@ static void test_train_pages(void)
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &e), TC_OK);
     const tc_algorithm *alg = tc_alg_set_find(set, "ac-dgemv");
     CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
-    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
     tc_mb_analysis *a = NULL;
-    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
-    tc_mb_case *cs = NULL;
-    for (int i = 0; i < a->ncases; i++)
-        if (a->cases[i].node == alg->kernel_node && a->cases[i].kind == TC_CASE_STEADY)
-            cs = &a->cases[i];
-    CU_ASSERT_PTR_NOT_NULL_FATAL(cs);
+    tc_mb_case *cs = steady_case(alg, &c, &a);
     tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
     CU_ASSERT_EQUAL(tc_mb_case_train(s, &c, cs), 2);
     CU_ASSERT_EQUAL(tc_mb_sample(s, &c, cs, &e), TC_OK);
