@@ -34,7 +34,7 @@ for c in "${cases[@]}"; do
     IFS='|' read -r con sizes alg <<<"$c"
     n=$((n + 1))
     w="$tmp/w$n.txt"
-    "$TCGEN" "$con" "$sizes" -q --reps 1 --wisdom "$w" -o /dev/null
+    "$TCGEN" "$con" "$sizes" -q --reps 1 --wisdom "$w" -o "$tmp/plan$n.c"
     # point the entry at the algorithm under test (field 7)
     awk -F'\t' -v OFS='\t' -v alg="$alg" '/^#/ {print; next} {$7 = alg; print}' "$w" > "$w.2"
     "$TCGEN" emit "$con" "$sizes" --algorithm "$alg" --function bench_fn -o "$tmp/f$n.c"

@@ -40,6 +40,17 @@ static int import_wisdom(const tc_cli *cli)
     return 0;
 }
 
+/* --wisdom FILE: a failure to save is a warning (the exit status stays 0). */
+static void save_wisdom(const tc_cli *cli)
+{
+    tc_error err, w;
+    if (tc_wisdom_export_file(cli->wisdom, &err) == TC_OK)
+        return;
+    w = err;
+    snprintf(w.message, sizeof w.message, "wisdom not saved: %.480s", err.message);
+    tc_cli_warn(cli, &w, err.line > 0 ? cli->wisdom : NULL);
+}
+
 /* -v when standard error is not a terminal: a line at every tenth. */
 static void progress_lines(int done, int total, void *data)
 {
@@ -77,10 +88,8 @@ int tc_cmd_main(const tc_cli *cli)
             fputs("\n", stderr);
         return tc_cli_fail(&err, NULL);
     }
-    if (cli->wisdom && tc_wisdom_export_file(cli->wisdom, &err) != TC_OK) {
-        tc_plan_destroy(plan);
-        return tc_cli_fail(&err, NULL);
-    }
+    if (cli->wisdom) /* the decision is lost to later runs, the C is still written */
+        save_wisdom(cli);
     if (!cli->quiet)
         fprintf(stderr, "tcgen: %s, %s %.3g s; %s in %.2f s\n", tc_plan_algorithm(plan),
                 tc_plan_time_kind(plan), tc_plan_predicted_seconds(plan),

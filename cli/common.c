@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "generator/generator.h"
@@ -222,7 +223,9 @@ int tc_cli_check_emit_names(const tc_cli *cli)
     if (cli->fortran && (!cli->fortran[0] || strcmp(cli->fortran, "-") == 0))
         return tc_cli_failf(TC_EUSAGE, "--fortran needs a file name (the C goes to -o FILE "
                                        "or standard output)");
-    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0)
+    struct stat st; /* the same device or pipe twice is fine: `> /dev/null` twice */
+    if (cli->fortran && cli->output && strcmp(cli->fortran, cli->output) == 0 &&
+        !(stat(cli->output, &st) == 0 && !S_ISREG(st.st_mode)))
         return tc_cli_failf(TC_EUSAGE, "--fortran and -o name the same file '%s'",
                             cli->fortran);
     return 0;

@@ -3,8 +3,8 @@
  * inline data blocks, one per algorithm and quantity) to a temporary file,
  * runs gnuplot on it and reports gnuplot's first error. gnuplot never sees
  * the user's file name (a name starting with '|' would make it run a shell
- * command): it draws to its standard output, which is a temporary file
- * tcgen created beside the target and renames over it on success.
+ * command): it draws to its standard output, which is tcgen's one file
+ * writer's descriptor (runtime/file.h).
  *
  * Layout (the dissertation's Figure 6.9): GFLOP/s over the swept size, one
  * line per algorithm, a colour per kernel, predicted solid, measured dashed.
@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "runtime/file.h"
 
 #define MANY_ALGORITHMS 12  /* above: the key names kernels, not algorithms */
 #define MAX_TIC_NAMES 60    /* bars: up to this many algorithm names on the x axis */
@@ -910,29 +912,20 @@ static int run_gnuplot(const char *gnuplot, const char *script, const char *file
                         WEXITSTATUS(st));
 }
 
-/* Draws into a temporary beside p->file, renamed over it when gnuplot
- * succeeded; removed otherwise, so a failure leaves any old plot intact. */
+/* Draws through the one file writer (runtime/file.h): into a temporary
+ * renamed over the file when gnuplot succeeded and removed otherwise, so a
+ * failure leaves any old plot intact. */
 static int draw(const char *gnuplot, const char *script, const char *file)
 {
-    size_t n = strlen(file) + 32;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return tc_cli_failf(TC_ERESOURCE, "out of memory");
-    snprintf(tmp, n, "%s.tmp.%ld", file, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    int status;
-    if (fd < 0) {
-        status = tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", file, strerror(errno));
-    } else {
-        status = run_gnuplot(gnuplot, script, file, fd);
-        if (close(fd) != 0 && status == 0)
-            status = tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", file, strerror(errno));
-        if (status == 0 && rename(tmp, file) != 0)
-            status = tc_cli_failf(TC_ERESOURCE, "cannot write '%s': %s", file, strerror(errno));
-        if (status != 0)
-            unlink(tmp);
-    }
-    free(tmp);
+    tc_rt_file out;
+    tc_error err;
+    if (tc_rt_file_open(file, &out, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    int status = run_gnuplot(gnuplot, script, file, out.fd);
+    if (status != 0)
+        tc_rt_file_abort(&out);
+    else if (tc_rt_file_commit(&out, &err) != TC_OK)
+        status = tc_cli_fail(&err, NULL);
     return status;
 }
 

@@ -6,7 +6,8 @@
 #
 #   scripts/test.sh full            make test: every CUnit suite (one line per
 #                                   suite, from run_tests), the examples
-#                                   (make examples-run), every tests/*_test.sh
+#                                   (make examples-run), every tests/*_test.sh,
+#                                   /dev/null checked before and after
 #   scripts/test.sh check TEST...   make check: run_tests TEST..., then
 #                                   tests/symbols_test.sh and scripts/smoke.sh
 #
@@ -73,17 +74,31 @@ unit() {
     report run_tests "$rc" "$start" "$log"
 }
 
+# The suite runs as root in CI: /dev/null must be the device before and
+# after it (a writer that renamed over it once made it a regular file).
+dev_null() {
+    if [ -c /dev/null ]; then
+        echo "dev-null $1: 1 passed, 0 failed"
+    else
+        ls -l /dev/null
+        echo "dev-null $1: 0 passed, 1 failed"
+        return 1
+    fi
+}
+
 start=$(now)
 case $mode in
 full)
     [ $# -eq 0 ] || { echo "usage: scripts/test.sh full" >&2; exit 2; }
     scripts=(tests/*_test.sh)
-    total=$((2 + ${#scripts[@]}))
+    total=$((4 + ${#scripts[@]}))
+    step dev-null-before dev_null before
     unit
     step examples-run "$MAKE" --no-print-directory examples-run
     for t in "${scripts[@]}"; do
         step "$(basename "$t")" bash "$t"
     done
+    step dev-null-after dev_null after
     what="make test"
     ;;
 check)

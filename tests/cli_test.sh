@@ -257,7 +257,7 @@ expect 0 "" -- list "$P" a=b=c=8,i=8 --layout row --family paper --format tsv
 n=0; fails=0
 for name in $(awk -F'\t' 'NR > 1 && !/^#/ {print $1}' "$tmp/out"); do
     n=$((n + 1))
-    "$TCGEN" emit "$P" a=b=c=8,i=8 --layout row --algorithm "$name" -o /dev/null 2>/dev/null \
+    "$TCGEN" emit "$P" a=b=c=8,i=8 --layout row --algorithm "$name" -o "$tmp/row.c" 2>/dev/null \
         || fails=$((fails + 1))
 done
 [ "$n" -eq 36 ] && [ "$fails" -eq 0 ] && ok || bad "list --layout row: $fails of $n names refused by emit --layout row"
@@ -284,7 +284,7 @@ for con in 'C[p] = A[p] * B[p]' 'C[p,q] = A[p,q] * B[q,p]' 'C[] = A[] * B[]'; do
     done
 done
 # -v: progress lines and what the ranking rests on, even off a terminal.
-expect 0 "ranked with model full" -- "$E" a=b=i=8 -v --reps 1 -o /dev/null
+expect 0 "ranked with model full" -- "$E" a=b=i=8 -v --reps 1 -o "$tmp/v.c"
 grep -q "predicting 1/" "$tmp/err" && ok || bad "-v shows no progress"
 # -= and a leading sign are how coupled-cluster terms are written: alpha -1.
 expect 0 "" -- parse 'R[a,b] -= W[a,e] * T[e,b]' --format tsv
