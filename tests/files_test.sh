@@ -39,6 +39,9 @@ is_c "$tmp/from_fifo" && ok || bad "-o FIFO: the reader got no C ($(wc -c < "$tm
 is_c "$tmp/piped" && ok || bad "-o /dev/stdout into a pipe: $(cat "$tmp/err")"
 "$TCGEN" "$X" "$S" -q -o /dev/stdout > "$tmp/redirected" 2>"$tmp/err"
 is_c "$tmp/redirected" && ok || bad "-o /dev/stdout into a file: $(cat "$tmp/err")"
+"$TCGEN" "$X" "$S" -q -o >(cat > "$tmp/substituted") 2>"$tmp/err" # /dev/fd/N
+for _ in 1 2 3 4 5 6 7 8 9 10; do is_c "$tmp/substituted" && break; sleep 0.2; done
+is_c "$tmp/substituted" && ok || bad "-o >(cat): $(cat "$tmp/err")"
 
 # 4. A symbolic link: the link kept, its target replaced with its mode.
 echo old > "$tmp/target.c"
