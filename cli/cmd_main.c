@@ -36,7 +36,7 @@ static int import_wisdom(const tc_cli *cli)
         return 0;
     tc_error err;
     if (tc_wisdom_import_file(cli->wisdom, &err) != TC_OK)
-        return tc_cli_fail(&err, cli->wisdom);
+        return tc_cli_fail(&err, err.line > 0 ? cli->wisdom : NULL); /* else named already */
     return 0;
 }
 

@@ -34,6 +34,12 @@ wait "$reader"
 [ -p "$tmp/fifo" ] && ok || bad "-o FIFO: no longer a FIFO"
 is_c "$tmp/from_fifo" && ok || bad "-o FIFO: the reader got no C ($(wc -c < "$tmp/from_fifo") bytes)"
 
+# Wisdom is read, merged and written back: a FIFO there is refused, not waited on.
+timeout 20 "$TCGEN" "$X" "$S" -q --wisdom "$tmp/fifo" -o "$tmp/wfifo.c" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q "wisdom file '$tmp/fifo' is not a regular file" "$tmp/err" && ok \
+    || bad "--wisdom FIFO: exit $rc: $(cat "$tmp/err")"
+
 # 3. /dev/stdout: into a pipe, and into a file the shell opened.
 "$TCGEN" "$X" "$S" -q -o /dev/stdout 2>"$tmp/err" | cat > "$tmp/piped"
 is_c "$tmp/piped" && ok || bad "-o /dev/stdout into a pipe: $(cat "$tmp/err")"
