@@ -77,6 +77,7 @@ int tc_cmd_main(const tc_cli *cli)
             fputs("\n", stderr);
         return tc_cli_fail(&err, NULL);
     }
+    tc_cli_profile_note(cli, plan->profile_note);
     if (cli->wisdom && tc_wisdom_export_file(cli->wisdom, &err) != TC_OK) {
         tc_plan_destroy(plan);
         return tc_cli_fail(&err, NULL);

@@ -639,6 +639,18 @@ static tc_status save(const char *path, const tc_mb_profile *p, tc_error *err)
     return st;
 }
 
+/* The note of a profile measured but not written: which file, why, and
+ * that the measurement serves this run only; then why an older file was
+ * refused, if it was, as far as it fits. */
+static void unsaved(tc_mb_profile_origin *o, const char *why)
+{
+    char before[sizeof o->note];
+    snprintf(before, sizeof before, "%s", o->note);
+    snprintf(o->note, sizeof o->note,
+             "cannot save %.160s (%.220s): this machine was measured for this run only%s%.60s",
+             o->path, why, before[0] ? "; " : "", before);
+}
+
 tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refresh,
                             tc_mb_profile_progress progress, void *data, tc_mb_profile *p,
                             tc_mb_profile_origin *origin, tc_error *err)
@@ -654,7 +666,7 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
     int have_path = tc_mb_profile_path(blas->name, o->path, sizeof o->path, &e) == TC_OK;
     if (!have_path) {
         o->path[0] = '\0';
-        snprintf(o->note, sizeof o->note, "%.400s; measured for this run only", e.message);
+        snprintf(o->note, sizeof o->note, "%.400s; this machine was measured for this run only", e.message);
     }
     if (have_path && !refresh && try_load(o->path, &detected, blas, p, o->note,
                                           sizeof o->note) == 1) {
@@ -663,10 +675,11 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
     }
     /* one process measures; the others wait and then read its result */
     int lock = -1;
-    if (have_path && make_parent(o->path, &e) == TC_OK)
+    tc_status kept = TC_OK; /* why the file cannot be written (in e) */
+    if (have_path && (kept = make_parent(o->path, &e)) == TC_OK) {
         lock = tc_rt_file_lock(o->path, &e);
-    if (have_path && lock < 0)
-        snprintf(o->note, sizeof o->note, "%s", e.message);
+        kept = lock < 0 ? TC_ERESOURCE : TC_OK;
+    }
     if (lock >= 0 && !refresh) {
         char again[TC_ERROR_MESSAGE_MAX] = "";
         if (try_load(o->path, &detected, blas, p, again, sizeof again) == 1) {
@@ -677,12 +690,14 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
         }
     }
     tc_status st = tc_mb_profile_measure(&detected, blas, timer, progress, data, p, err);
-    if (st == TC_OK && lock >= 0) {
-        if (save(o->path, p, &e) == TC_OK)
-            o->saved = 1;
-        else
-            snprintf(o->note, sizeof o->note, "%s", e.message);
-    }
+    if (st == TC_OK && tc_mb_profile_usable(p, &e) != TC_OK) /* a bug in the measurement */
+        st = tc_error_set(err, TC_EINTERNAL, 0, 0, "this machine's measurement: %s", e.message);
+    if (st == TC_OK && lock >= 0)
+        kept = save(o->path, p, &e);
+    if (st == TC_OK && kept == TC_OK && lock >= 0)
+        o->saved = 1;
+    else if (st == TC_OK && have_path)
+        unsaved(o, e.message);
     tc_rt_file_unlock(lock);
     return st;
 }

@@ -82,7 +82,10 @@ typedef struct tc_mb_profile_origin {
     char path[4096];                   /* the file ("" when none could be named) */
     int loaded;                        /* 1 read from path, 0 measured now */
     int saved;                         /* measured and written to path */
-    char note[TC_ERROR_MESSAGE_MAX];   /* why a file was refused or not written */
+    char note[TC_ERROR_MESSAGE_MAX];   /* why a file was refused ("refused PATH:
+                                          WHY; measured anew") or not written
+                                          ("cannot save PATH (WHY): this machine
+                                          was measured for this run only"); "" when neither */
 } tc_mb_profile_origin;
 
 /* The profile file for BLAS library `blas_name` (its name, e.g. "openblas";
@@ -129,7 +132,9 @@ tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err)
 
 /* TC_EINPUT, saying which value, when the model would refuse what p
  * hands it (tc_mb_model_input_check of its hierarchy in use and figures,
- * model_input.h): tc_mb_profile_parse refuses such a profile. */
+ * model_input.h): tc_mb_profile_parse refuses such a profile, and
+ * tc_mb_profile_get fails (TC_EINTERNAL) rather than use a measurement
+ * that yields one. */
 tc_status tc_mb_profile_usable(const tc_mb_profile *p, tc_error *err);
 
 /* TC_EINPUT when p was measured on another machine (its signature differs
@@ -155,7 +160,9 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
  * valid and `refresh` is 0; otherwise measured (under the file's lock,
  * re-reading first in case another process measured it meanwhile) and
  * written atomically. A profile that cannot be written is still returned
- * (origin->note says why). Errors: those of tc_mb_profile_measure.
+ * (origin->note says which file, why, and that the measurement serves this
+ * run only). Errors: those of tc_mb_profile_measure; TC_EINTERNAL when
+ * what it measured is not usable (tc_mb_profile_usable).
  * origin may be NULL.
  */
 tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refresh,

@@ -510,6 +510,36 @@ static void test_get_load_and_remeasure(void)
     tc_rt_blas_unload(blas);
 }
 
+/* A profile that cannot be written (its directory's parent is a regular
+ * file: refused to root too) is measured, used, and the note says which
+ * file, why, and that the measurement serves this run only. */
+static void test_get_unsaved(void)
+{
+    tc_blas *blas = NULL;
+    tc_timer timer;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_rt_blas_load(NULL, 1, &blas, &err), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(tc_rt_timer_init(&timer, &err), TC_OK);
+    char file[128], xdg[160];
+    snprintf(file, sizeof file, "%s/a-file", dir);
+    FILE *f = fopen(file, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fclose(f);
+    snprintf(xdg, sizeof xdg, "%s/cache", file);
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    tc_mb_profile p;
+    tc_mb_profile_origin o;
+    CU_ASSERT_EQUAL(tc_mb_profile_get(blas, &timer, 0, NULL, NULL, &p, &o, &err), TC_OK);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    CU_ASSERT_EQUAL(o.loaded, 0);
+    CU_ASSERT_EQUAL(o.saved, 0);
+    CU_ASSERT(p.used.nlevels >= 1 && p.peak_flops > 0.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, o.path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "Not a directory"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "this machine was measured for this run only"));
+    tc_rt_blas_unload(blas);
+}
+
 /* The LLC's edge: the share interpolated between the curve's points, 1
  * before them and 0 after; an unknown curve a step at the LLC; the
  * chase's share from an X-Ray curve. */
@@ -564,6 +594,7 @@ int tc_suite_profile(void)
         {"llc: its edge", test_llc_edge},
         {"path: XDG, HOME, names", test_path},
         {"get: load, refuse, measure", test_get_load_and_remeasure},
+        {"get: unsaved says so", test_get_unsaved},
     };
     CU_pSuite s = CU_add_suite("profile", suite_init, suite_clean);
     if (!s)
