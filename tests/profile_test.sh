@@ -54,8 +54,7 @@ has "$tmp/out" "^# profile_origin measured now, saved" "garbage profile"
 # 4b. Values the model cannot use (a line that is no whole number of
 #     doubles, a 1 PiB LLC, a level edited alone, ...): refused at load, the
 #     warning naming the file once on stderr, measured anew; the run succeeds.
-"$TCGEN" info --measure --format tsv >/dev/null 2>&1
-cp "$profile" "$tmp/good"
+cp "$profile" "$tmp/good" # step 4 measured it anew
 # reseal FILE KEY VALUE: FILE with KEY's first line holding VALUE, checksum fixed
 reseal() {
     python3 - "$@" <<'PY'
