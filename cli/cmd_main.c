@@ -88,6 +88,7 @@ int tc_cmd_main(const tc_cli *cli)
             fputs("\n", stderr);
         return tc_cli_fail(&err, NULL);
     }
+    tc_cli_profile_note(cli, plan->profile_note);
     if (cli->wisdom) /* the decision is lost to later runs, the C is still written */
         save_wisdom(cli);
     if (!cli->quiet)

@@ -80,7 +80,14 @@ int tc_cli_predictor_open(const tc_cli *cli, tc_cli_predictor *p)
     tc_error err;
     if (tc_plan_setup_open(&o, p, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
+    tc_cli_profile_note(cli, p->origin.note);
     return 0;
+}
+
+void tc_cli_profile_note(const tc_cli *cli, const char *note)
+{
+    if (!cli->quiet && note && note[0])
+        fprintf(stderr, "tcgen: warning: profile: %s\n", note);
 }
 
 void tc_cli_predictor_close(tc_cli_predictor *p)

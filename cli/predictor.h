@@ -28,6 +28,12 @@ void tc_cli_predictor_close(tc_cli_predictor *p);
 int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
                 const tc_algorithm *const *algs, int n, tc_ranking **out);
 
+/* The machine profile's origin note (setup.h's origin.note, a plan's
+ * profile_note), once per run: a file refused and measured anew, or a
+ * measurement that could not be saved and serves this run only.
+ * "tcgen: warning: profile: NOTE" on stderr; nothing for "" or under -q. */
+void tc_cli_profile_note(const tc_cli *cli, const char *note);
+
 /* Progress of measuring the machine profile (the first run on a machine):
  * "\rtcgen: measuring this machine once (STEP, done/total)" on stderr. */
 void tc_cli_profile_progress(const char *step, int done, int total, void *data);

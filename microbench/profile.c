@@ -22,6 +22,7 @@
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
+#include "microbench/model_input.h"
 #include "microbench/tlb.h"
 #include "runtime/file.h"
 
@@ -285,15 +286,15 @@ static int read_double(const char *s, double lo, double hi, double *v)
     return 0;
 }
 
-/* The LLC's edge: TC_EDGE_POINTS shares in [0, 1], non-increasing. */
+/* The LLC's edge: TC_EDGE_POINTS numbers (what the model takes of them is
+ * its check's, model_input.h). */
 static int read_edge(const char *s, double share[TC_EDGE_POINTS])
 {
     for (int k = 0; k < TC_EDGE_POINTS; k++) {
         char *end;
         errno = 0;
         double x = strtod(s, &end);
-        if (end == s || errno || !(x >= 0.0 && x <= 1.0) || (k > 0 && x > share[k - 1]) ||
-            (*end != ' ' && (*end != '\0' || k + 1 < TC_EDGE_POINTS)))
+        if (end == s || errno || (*end != ' ' && (*end != '\0' || k + 1 < TC_EDGE_POINTS)))
             return -1;
         share[k] = x;
         s = end;
@@ -314,7 +315,7 @@ static int read_level(const char *s, tc_cache_level *l)
             return -1;
         p = end + (i < 4);
     }
-    if (v[0] < 1 || v[0] > 9 || v[1] < 1 || v[1] > ((long long)1 << 50) || v[2] < 0 ||
+    if (v[0] < 1 || v[0] > 9 || v[1] < 1 || v[1] > TC_MB_LLC_MAX || v[2] < 0 ||
         v[2] > 4096 || v[3] < -1 || v[3] > 1 << 16 || v[4] < 0 || v[4] > 1 << 20)
         return -1;
     *l = (tc_cache_level){(int)v[0], v[1], (int)v[2], (int)v[3], (int)v[4]};
@@ -324,7 +325,7 @@ static int read_level(const char *s, tc_cache_level *l)
 static int read_measured(const char *s, int64_t *bytes, double *ns)
 {
     long long b;
-    if (read_ll(s, 1, (long long)1 << 50, &b) != 0)
+    if (read_ll(s, 1, TC_MB_PROFILE_SCAN_MAX, &b) != 0)
         return -1;
     const char *sp = strchr(s, ' ');
     if (!sp || read_double(sp + 1, 0.0, 1e9, ns) != 0)
@@ -388,7 +389,8 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
             snprintf(p->detected.source, sizeof p->detected.source, "%s", v);
     } else if (strcmp(key, "detected_line") == 0) {
         bit = HAVE_DLINE;
-        bad = read_int(v, 8, 4096, &p->detected.line_bytes);
+        bad = read_int(v, 8, TC_MB_LINE_MAX, &p->detected.line_bytes) != 0 ||
+              p->detected.line_bytes % 8 != 0;
     } else if (strcmp(key, "detected") == 0) {
         bad = p->detected.nlevels == TC_MB_MAX_LEVELS ||
               read_level(v, &p->detected.level[p->detected.nlevels]) != 0;
@@ -396,7 +398,8 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
             p->detected.nlevels++;
     } else if (strcmp(key, "measured_line") == 0) {
         bit = HAVE_MLINE;
-        bad = read_int(v, 0, 4096, &p->xray.line_bytes);
+        bad = read_int(v, 0, TC_MB_LINE_MAX, &p->xray.line_bytes) != 0 ||
+              p->xray.line_bytes % 8 != 0; /* 0: could not tell */
     } else if (strcmp(key, "measured_seconds") == 0) {
         bit = HAVE_MSECONDS;
         bad = read_double(v, 0.0, 1e6, &p->xray.seconds);
@@ -414,12 +417,12 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
     } else if (strcmp(key, "measured_llc") == 0) {
         long long b;
         bit = HAVE_LLC;
-        bad = read_ll(v, 0, (long long)1 << 50, &b) != 0 || strchr(v, ' ');
+        bad = read_ll(v, 0, TC_MB_PROFILE_SCAN_MAX, &b) != 0 || strchr(v, ' ');
         if (!bad)
             p->llc_measured = b;
     } else if (strcmp(key, "stream_lines") == 0) {
         bit = HAVE_STREAM;
-        bad = read_int(v, 0, 4096, &p->stream_lines);
+        bad = read_int(v, 0, TC_MB_STREAM_MAX, &p->stream_lines);
     } else if (strcmp(key, "tlb_pages") == 0) {
         long long n;
         bit = HAVE_TLB;
@@ -525,7 +528,34 @@ tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err)
     /* derived: the detected description's summary and the hierarchy in use */
     tc_hardware *d = &p->detected;
     d->llc_bytes = d->level[d->nlevels - 1].bytes;
+    /* the detected lines are the machine line's (which tc_mb_profile_check
+     * holds against this machine): a level edited alone is refused */
+    char sig[TC_MB_SIGNATURE_MAX];
+    tc_mb_hardware_signature(d, sig, sizeof sig);
+    if (strcmp(sig, p->machine) != 0) {
+        tc_error_set(err, TC_EINPUT, 0, 0,
+                     "the profile's detected lines ('%.200s') are not its machine line's "
+                     "('%.200s')",
+                     sig, p->machine);
+        memset(p, 0, sizeof *p);
+        return TC_EINPUT;
+    }
     tc_mb_profile_choose(p);
+    st = tc_mb_profile_usable(p, err);
+    if (st != TC_OK)
+        memset(p, 0, sizeof *p);
+    return st;
+}
+
+tc_status tc_mb_profile_usable(const tc_mb_profile *p, tc_error *err)
+{
+    tc_mb_sampler_options o;
+    memset(&o, 0, sizeof o);
+    tc_mb_model_input(p, &p->used, &o);
+    tc_error e;
+    if (tc_mb_model_input_check(&o, &e) != TC_OK)
+        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile holds what the model cannot use: %s",
+                            e.message);
     return TC_OK;
 }
 
@@ -609,6 +639,18 @@ static tc_status save(const char *path, const tc_mb_profile *p, tc_error *err)
     return st;
 }
 
+/* The note of a profile measured but not written: which file, why, and
+ * that the measurement serves this run only; then why an older file was
+ * refused, if it was, as far as it fits. */
+static void unsaved(tc_mb_profile_origin *o, const char *why)
+{
+    char before[sizeof o->note];
+    snprintf(before, sizeof before, "%s", o->note);
+    snprintf(o->note, sizeof o->note,
+             "cannot save %.160s (%.220s): this machine was measured for this run only%s%.60s",
+             o->path, why, before[0] ? "; " : "", before);
+}
+
 tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refresh,
                             tc_mb_profile_progress progress, void *data, tc_mb_profile *p,
                             tc_mb_profile_origin *origin, tc_error *err)
@@ -624,7 +666,7 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
     int have_path = tc_mb_profile_path(blas->name, o->path, sizeof o->path, &e) == TC_OK;
     if (!have_path) {
         o->path[0] = '\0';
-        snprintf(o->note, sizeof o->note, "%.400s; measured for this run only", e.message);
+        snprintf(o->note, sizeof o->note, "%.400s; this machine was measured for this run only", e.message);
     }
     if (have_path && !refresh && try_load(o->path, &detected, blas, p, o->note,
                                           sizeof o->note) == 1) {
@@ -633,10 +675,11 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
     }
     /* one process measures; the others wait and then read its result */
     int lock = -1;
-    if (have_path && make_parent(o->path, &e) == TC_OK)
+    tc_status kept = TC_OK; /* why the file cannot be written (in e) */
+    if (have_path && (kept = make_parent(o->path, &e)) == TC_OK) {
         lock = tc_rt_file_lock(o->path, &e);
-    if (have_path && lock < 0)
-        snprintf(o->note, sizeof o->note, "%s", e.message);
+        kept = lock < 0 ? TC_ERESOURCE : TC_OK;
+    }
     if (lock >= 0 && !refresh) {
         char again[TC_ERROR_MESSAGE_MAX] = "";
         if (try_load(o->path, &detected, blas, p, again, sizeof again) == 1) {
@@ -647,12 +690,14 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
         }
     }
     tc_status st = tc_mb_profile_measure(&detected, blas, timer, progress, data, p, err);
-    if (st == TC_OK && lock >= 0) {
-        if (save(o->path, p, &e) == TC_OK)
-            o->saved = 1;
-        else
-            snprintf(o->note, sizeof o->note, "%s", e.message);
-    }
+    if (st == TC_OK && tc_mb_profile_usable(p, &e) != TC_OK) /* a bug in the measurement */
+        st = tc_error_set(err, TC_EINTERNAL, 0, 0, "this machine's measurement: %s", e.message);
+    if (st == TC_OK && lock >= 0)
+        kept = save(o->path, p, &e);
+    if (st == TC_OK && kept == TC_OK && lock >= 0)
+        o->saved = 1;
+    else if (st == TC_OK && have_path)
+        unsaved(o, e.message);
     tc_rt_file_unlock(lock);
     return st;
 }

@@ -16,8 +16,9 @@
  * The file is $XDG_CACHE_HOME/tcgen/profile-BLAS.txt (else
  * $HOME/.cache/tcgen/...): "key value" lines in the C locale, ending with
  * a checksum line. A file that is damaged (bad checksum, a missing or
- * malformed line) or foreign (another machine, another BLAS version) is
- * refused as a whole and the profile measured anew; it is replaced
+ * malformed line), foreign (another machine, another BLAS version) or
+ * unusable (a value the model refuses, model_input.h) is refused as a
+ * whole and the profile measured anew; it is replaced
  * atomically under an advisory lock, so concurrent processes never see a
  * half-written profile and measure it once.
  */
@@ -44,6 +45,9 @@
  * kept (update_bandwidth) */
 #define TC_MB_PROFILE_VERSION 6
 #define TC_MB_SIGNATURE_MAX 512
+/* The cache scan goes no further (past it TLB misses add a step of their
+ * own): no measured capacity is larger. */
+#define TC_MB_PROFILE_SCAN_MAX ((int64_t)128 << 20)
 
 /* Where a level of the hierarchy in use comes from. */
 typedef enum { TC_LEVEL_DETECTED = 0, TC_LEVEL_MEASURED = 1 } tc_mb_level_source;
@@ -78,7 +82,10 @@ typedef struct tc_mb_profile_origin {
     char path[4096];                   /* the file ("" when none could be named) */
     int loaded;                        /* 1 read from path, 0 measured now */
     int saved;                         /* measured and written to path */
-    char note[TC_ERROR_MESSAGE_MAX];   /* why a file was refused or not written */
+    char note[TC_ERROR_MESSAGE_MAX];   /* why a file was refused ("refused PATH:
+                                          WHY; measured anew") or not written
+                                          ("cannot save PATH (WHY): this machine
+                                          was measured for this run only"); "" when neither */
 } tc_mb_profile_origin;
 
 /* The profile file for BLAS library `blas_name` (its name, e.g. "openblas";
@@ -116,9 +123,19 @@ int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes);
 size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n);
 
 /* Reads text written by tc_mb_profile_format. TC_EINPUT with a message
- * saying what is wrong when the text is damaged in any way (nothing of it
- * is used then). */
+ * saying what is wrong when the text is damaged in any way, when its
+ * detected lines are not those its machine line names, or when it holds a
+ * value the model cannot use (tc_mb_profile_usable; a measured capacity
+ * beyond TC_MB_PROFILE_SCAN_MAX is one the scan cannot have found).
+ * Nothing of it is used then. */
 tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err);
+
+/* TC_EINPUT, saying which value, when the model would refuse what p
+ * hands it (tc_mb_model_input_check of its hierarchy in use and figures,
+ * model_input.h): tc_mb_profile_parse refuses such a profile, and
+ * tc_mb_profile_get fails (TC_EINTERNAL) rather than use a measurement
+ * that yields one. */
+tc_status tc_mb_profile_usable(const tc_mb_profile *p, tc_error *err);
 
 /* TC_EINPUT when p was measured on another machine (its signature differs
  * from that of `detected`) or with another BLAS library or version. */
@@ -143,7 +160,9 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
  * valid and `refresh` is 0; otherwise measured (under the file's lock,
  * re-reading first in case another process measured it meanwhile) and
  * written atomically. A profile that cannot be written is still returned
- * (origin->note says why). Errors: those of tc_mb_profile_measure.
+ * (origin->note says which file, why, and that the measurement serves this
+ * run only). Errors: those of tc_mb_profile_measure; TC_EINTERNAL when
+ * what it measured is not usable (tc_mb_profile_usable).
  * origin may be NULL.
  */
 tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refresh,

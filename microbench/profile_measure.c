@@ -26,7 +26,6 @@
 
 #define MIB ((int64_t)1 << 20)
 #define XRAY_FLOOR (64 * MIB)    /* scan at least this far */
-#define XRAY_CEILING (128 * MIB) /* past it TLB misses add a step of their own */
 #define BW_MIN (64 * MIB)        /* streamed buffer: well beyond the caches */
 #define BW_MAX (256 * MIB)
 #define BW_PASSES 4
@@ -280,7 +279,9 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
 
     report(progress, data, "caches", 0);
     int64_t scan = 2 * detected->llc_bytes;
-    scan = scan < XRAY_FLOOR ? XRAY_FLOOR : scan > XRAY_CEILING ? XRAY_CEILING : scan;
+    scan = scan < XRAY_FLOOR               ? XRAY_FLOOR
+           : scan > TC_MB_PROFILE_SCAN_MAX ? TC_MB_PROFILE_SCAN_MAX
+                                           : scan;
     tc_status st = tc_mb_xray_measure_until(scan, &p->xray, err);
     if (st != TC_OK)
         return st;

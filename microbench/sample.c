@@ -24,6 +24,7 @@
 
 #include "ast/error.h"
 #include "microbench/memo.h"
+#include "microbench/model_input.h"
 #include "microbench/pool.h"
 #include "microbench/tlb.h"
 #include "microbench/touch.h"
@@ -1793,25 +1794,14 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
     if (o->reps < 1)
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "the sampler needs at least 1 repetition (got %d)", o->reps);
-    if (o->line_bytes < 8 || o->line_bytes % 8 != 0)
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "the cache line must be a positive multiple of 8 bytes (got %d)",
-                            o->line_bytes);
-    if (o->llc_bytes <= 0 || o->llc_bytes > (int64_t)1 << 50)
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "the last-level cache size must be from 1 byte to 1 PiB (got %lld)",
-                            (long long)o->llc_bytes);
     if (o->flush != TC_FLUSH_CLFLUSH && o->flush != TC_FLUSH_REMOTE)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "unknown flush mode %d", (int)o->flush);
-    if (o->nlevels < 0 || o->nlevels > TC_MB_MAX_LEVELS)
-        return tc_error_set(err, TC_EUSAGE, 0, 0, "the sampler takes 0 to %d cache levels, not %d",
-                            TC_MB_MAX_LEVELS, o->nlevels);
     if (o->memory_budget < 0)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "the memory budget must be positive");
-    if (o->stream_lines < 0 || o->stream_lines > 4096)
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "the stream-prefetch depth must be 0 to 4096 lines (got %d)",
-                            o->stream_lines);
+    /* the machine's facts: the profile's reader refuses the same (model_input.h) */
+    tc_status checked = tc_mb_model_input_check(o, err);
+    if (checked != TC_OK)
+        return checked;
 
     tc_mb_sampler *s = calloc(1, sizeof *s);
     if (!s)

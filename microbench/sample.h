@@ -96,8 +96,10 @@ typedef struct tc_mb_sampler_options {
 typedef struct tc_mb_sampler tc_mb_sampler;
 
 /* Takes the remote pool (the process's shared one, or a new one faulted
- * in). TC_ERESOURCE when it does not fit in the budget or in available
- * memory. Free with tc_mb_sampler_free(). */
+ * in). TC_EUSAGE when the options' machine facts are ones the model cannot
+ * use (tc_mb_model_input_check, model_input.h); TC_ERESOURCE when the pool
+ * does not fit in the budget or in available memory. Free with
+ * tc_mb_sampler_free(). */
 tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
                             tc_error *err);
 void tc_mb_sampler_free(tc_mb_sampler *s);

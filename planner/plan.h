@@ -37,6 +37,10 @@ struct tc_plan {
     double planning_s;          /* wall time of tc_plan_create */
     char setup[512];            /* how it was ranked (tc_plan_setup_describe) */
     char machine[512];          /* tc_plan_machine_signature */
+    char profile_note[TC_ERROR_MESSAGE_MAX]; /* the machine profile's origin
+                                   note when ranking read or measured it: a
+                                   file refused, or one that could not be
+                                   written (setup.h); "" otherwise */
 };
 
 /*

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "ast/error.h"
+#include "microbench/model_input.h"
 
 #define DEFAULT_REPS 10
 
@@ -79,20 +80,10 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
         s->params.line_bytes = s->hw.line_bytes;
         s->options.blas = s->blas;
         s->options.timer = &s->timer;
-        s->options.llc_bytes = s->hw.llc_bytes;
-        s->options.line_bytes = s->hw.line_bytes;
         s->options.reps = o->reps ? o->reps : DEFAULT_REPS;
         s->options.flush = o->flush;
-        s->options.peak_flops = s->profile.peak_flops;
-        s->options.memory_bandwidth = s->profile.memory_bandwidth;
-        s->options.update_bandwidth = s->profile.update_bandwidth;
         s->options.threads = s->blas->threads;
-        s->options.tlb_pages = s->profile.tlb_pages;
-        s->options.stream_lines = s->profile.stream_lines;
-        memcpy(s->options.llc_edge, s->profile.llc_edge, sizeof s->options.llc_edge);
-        s->options.nlevels = s->hw.nlevels;
-        for (int k = 0; k < s->hw.nlevels; k++)
-            s->options.level_bytes[k] = s->hw.level[k].bytes;
+        tc_mb_model_input(&s->profile, &s->hw, &s->options);
         st = tc_mb_sampler_new(&s->options, &s->sampler, err);
     }
     if (st != TC_OK)

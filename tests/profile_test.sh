@@ -2,9 +2,11 @@
 # profile_test.sh - the machine profile as a user meets it: measured by the
 # first command on a machine and stored under $XDG_CACHE_HOME/tcgen (else
 # ~/.cache/tcgen), loaded by later ones (tcgen info says which), refused
-# and measured anew when damaged, refreshed by info --measure, written
-# whole by concurrent first runs, --cache-size labelled as such. Each step
-# runs in a temporary cache directory: the user's is never touched.
+# and measured anew when damaged or holding what the model cannot use (a
+# warning naming the file), said once when it cannot be saved, refreshed
+# by info --measure, written whole by concurrent first runs, --cache-size
+# labelled as such. Each step runs in a temporary cache directory: the
+# user's is never touched.
 # Ends with "profile_test: N passed, N failed". No assertion on time.
 set -u
 TCGEN=${TCGEN:-build/tcgen}
@@ -49,6 +51,42 @@ printf 'garbage\0\n' >"$profile"
 "$TCGEN" info --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info (garbage)"
 has "$tmp/out" "^# profile_origin measured now, saved" "garbage profile"
 
+# 4b. Values the model cannot use (a line that is no whole number of
+#     doubles, a 1 PiB LLC, a level edited alone, ...): refused at load, the
+#     warning naming the file once on stderr, measured anew; the run succeeds.
+cp "$profile" "$tmp/good" # step 4 measured it anew
+# reseal FILE KEY VALUE: FILE with KEY's first line holding VALUE, checksum fixed
+reseal() {
+    python3 - "$@" <<'PY'
+import sys
+path, key, value = sys.argv[1:4]
+lines = open(path).read().split("\n")
+body, done = [], False
+for l in lines:
+    if l.startswith("check "):
+        break
+    if not done and l.split(" ", 1)[0] == key:
+        l, done = key + " " + value, True
+    body.append(l)
+text = "\n".join(body) + "\n"
+h = 0xcbf29ce484222325
+for b in text.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+open(path, "w").write(text + "check %016x\n" % h)
+PY
+}
+for kv in "measured_line 12" "detected_line 12" "measured_llc 1125899906842624" \
+          "detected 1 1125899906842624 64 8 1" "stream_lines 5000" \
+          "llc_edge 1 1 1 1 1 1 1 1 1 1 2"; do
+    cp "$tmp/good" "$profile"
+    reseal "$profile" ${kv%% *} "${kv#* }"
+    "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>"$tmp/err" && ok || bad "'$kv': $(cat "$tmp/err")"
+    [ "$(grep -c "^tcgen: warning: profile: refused $profile: .*measured anew\$" "$tmp/err")" = 1 ] && ok || bad "'$kv': no single refusal naming the file: $(cat "$tmp/err")"
+    grep -q "^$kv\$" "$profile" && bad "'$kv' survived" || ok
+done
+"$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>"$tmp/err" && ok || bad "predict after the refusals"
+[ -s "$tmp/err" ] && bad "a stored profile warned: $(cat "$tmp/err")" || ok
+
 # 5. info --measure measures anew even when the file is valid.
 "$TCGEN" info --measure --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info --measure"
 has "$tmp/out" "^# profile_origin measured now, saved" "info --measure"
@@ -56,6 +94,14 @@ has "$tmp/out" "^# profile_origin measured now, saved" "info --measure"
 # 6. HOME/.cache when XDG_CACHE_HOME is unset; an unwritable place still works.
 (unset XDG_CACHE_HOME; HOME="$tmp/home" "$TCGEN" info --format tsv >"$tmp/out" 2>&1) && ok || bad "info with HOME only"
 [ -s "$tmp/home/.cache/tcgen/profile-openblas.txt" ] && ok || bad "no profile under HOME/.cache"
+# A cache under a regular file (unwritable to root too): the main job
+# measures for this run only, says so once on stderr, and succeeds.
+: >"$tmp/afile"
+XDG_CACHE_HOME="$tmp/afile/cache" "$TCGEN" 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 -o "$tmp/main.c" >"$tmp/out" 2>"$tmp/err" && ok || bad "main job, unwritable cache: $(cat "$tmp/err")"
+[ "$(grep -c "^tcgen: warning: profile: cannot save $tmp/afile/cache/tcgen/profile-openblas.txt (.*Not a directory.*): this machine was measured for this run only\$" "$tmp/err")" = 1 ] && ok || bad "main job, unwritable cache: no single warning: $(cat "$tmp/err")"
+[ "$(grep -c "profile" "$tmp/err")" = 1 ] && ok || bad "main job, unwritable cache: more than one profile line"
+XDG_CACHE_HOME="$tmp/afile/cache" "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>"$tmp/err" && ok || bad "predict, unwritable cache"
+[ "$(grep -c "cannot save .*: this machine was measured for this run only" "$tmp/err")" = 1 ] && ok || bad "predict, unwritable cache: no single warning: $(cat "$tmp/err")"
 mkdir -p "$tmp/ro" && chmod 500 "$tmp/ro"
 if [ ! -w "$tmp/ro" ]; then # (root writes anywhere: nothing to show then)
     XDG_CACHE_HOME="$tmp/ro" "$TCGEN" info --format tsv >"$tmp/out" 2>&1 && ok || bad "info, unwritable cache"

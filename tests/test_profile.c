@@ -181,6 +181,81 @@ static void edit_resealed(char *text, const char *from, const char *to)
     snprintf(check, 24, "check %016llx\n", (unsigned long long)h);
 }
 
+/* A copy of text with the first line of `key` holding `value` instead,
+ * resealed (malloc'd). */
+static char *with_line(const char *text, const char *key, const char *value)
+{
+    char head[64];
+    snprintf(head, sizeof head, "\n%s ", key);
+    const char *at = strstr(text, head);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+    at++;
+    const char *end = strchr(at, '\n');
+    size_t n = strlen(text) + strlen(value) + 64;
+    char *out = malloc(n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+    snprintf(out, n, "%.*s%s %s%s", (int)(at - text), text, key, value, end);
+    char *check = strstr(out, "check ");
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (char *c = out; c < check; c++) {
+        h ^= (unsigned char)*c;
+        h *= 0x100000001b3ULL;
+    }
+    snprintf(check, 24, "check %016llx\n", (unsigned long long)h);
+    return out;
+}
+
+/* Values the model cannot use, each refused at load with a message naming
+ * it (the line, or the model's own words), not accepted to fail every
+ * run later. */
+static const struct {
+    const char *key, *value, *named;
+} unusable[] = {
+    {"measured_line", "12", "measured_line"},     /* not a whole number of doubles */
+    {"measured_line", "4", "measured_line"},      /* below one double */
+    {"detected_line", "12", "detected_line"},
+    {"detected_line", "8192", "detected_line"},   /* beyond any line */
+    {"measured_llc", "1125899906842624", "measured_llc"}, /* 1 PiB: beyond the scan */
+    {"measured", "1125899906842624 1.5", "measured"},
+    {"detected", "1 1125899906842624 64 12 1", "machine line"}, /* not this machine's */
+    {"stream_lines", "5000", "stream_lines"},
+    {"tlb_pages", "99999", "tlb_pages"},
+    {"peak_flops", "0", "peak_flops"},
+    {"peak_flops", "inf", "peak_flops"},
+    {"memory_bandwidth", "nan", "memory_bandwidth"},
+    {"update_bandwidth", "-1", "update_bandwidth"},
+    {"llc_edge", "1 1 0.9 0.7 0.5 0.3 0.2 0.1 0 0 2", "edge"}, /* a share above 1 */
+    {"llc_edge", "1 1 0.9 0.7 0.5 0.3 0.2 0.1 0 0 -0.5", "edge"},
+};
+
+static void test_unusable_refused(void)
+{
+    tc_mb_profile p, q;
+    tc_error err;
+    sample_profile(&p);
+    char *text = format(&p);
+    for (size_t k = 0; k < sizeof unusable / sizeof unusable[0]; k++) {
+        char *bad = with_line(text, unusable[k].key, unusable[k].value);
+        CU_ASSERT_EQUAL(tc_mb_profile_parse(bad, &q, &err), TC_EINPUT);
+        if (!strstr(err.message, unusable[k].named))
+            fprintf(stderr, "\n  %s %s: '%s'\n", unusable[k].key, unusable[k].value,
+                    err.message);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err.message, unusable[k].named));
+        CU_ASSERT_EQUAL(q.used.nlevels, 0); /* nothing of it used */
+        free(bad);
+    }
+    /* the model's check is the sampler's: what it refuses, the profile does */
+    CU_ASSERT_EQUAL(tc_mb_profile_usable(&p, &err), TC_OK);
+    p.used.line_bytes = 12;
+    CU_ASSERT_EQUAL(tc_mb_profile_usable(&p, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "cache line"));
+    sample_profile(&p);
+    p.used.level[1].bytes = p.used.level[0].bytes; /* levels that do not grow */
+    CU_ASSERT_EQUAL(tc_mb_profile_usable(&p, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "grow"));
+    free(text);
+}
+
 static void test_damaged_refused(void)
 {
     tc_mb_profile p, q;
@@ -217,10 +292,16 @@ static void test_damaged_refused(void)
     copy = strdup(text); /* an edge that rises again */
     edit_resealed(copy, "llc_edge 1 1 0.9 0.7", "llc_edge 1 1 0.7 0.9");
     CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "llc_edge"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "edge"));
     free(copy);
     copy = strdup(text); /* an edge point malformed */
     edit_resealed(copy, " 0 0 0\n", " 0 0 -\n");
+    CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
+    free(copy);
+
+    copy = malloc(len + 32); /* a stray line after the checksum */
+    CU_ASSERT_PTR_NOT_NULL_FATAL(copy);
+    snprintf(copy, len + 32, "%speak_flops 1\n", text);
     CU_ASSERT_EQUAL(tc_mb_profile_parse(copy, &q, &err), TC_EINPUT);
     free(copy);
 
@@ -403,13 +484,19 @@ static void test_get_load_and_remeasure(void)
     CU_ASSERT_EQUAL(q.peak_flops, 1234567890.0);
     CU_ASSERT_EQUAL(q.used.llc_bytes, p.used.llc_bytes);
 
-    f = fopen(path, "a"); /* a stray line after the checksum */
-    fputs("peak_flops 1\n", f);
+    /* a line the model cannot use: refused at load, naming the file and
+     * the line, and measured anew */
+    char *bad = with_line(text, "measured_line", "12");
+    f = fopen(path, "w");
+    fputs(bad, f);
     fclose(f);
+    free(bad);
     CU_ASSERT_EQUAL(tc_mb_profile_get(blas, &timer, 0, NULL, NULL, &q, &o, &err), TC_OK);
     CU_ASSERT_EQUAL(o.loaded, 0);
     CU_ASSERT_EQUAL(o.saved, 1);
     CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "refused"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "measured_line"));
     CU_ASSERT(q.peak_flops != 1234567890.0 && q.peak_flops > 0.0);
     CU_ASSERT(q.memory_bandwidth > 0.0);
     CU_ASSERT(q.update_bandwidth > 0.0);
@@ -420,6 +507,36 @@ static void test_get_load_and_remeasure(void)
     CU_ASSERT_EQUAL(o.loaded, 1);
     check_same(&q, &r);
     free(text);
+    tc_rt_blas_unload(blas);
+}
+
+/* A profile that cannot be written (its directory's parent is a regular
+ * file: refused to root too) is measured, used, and the note says which
+ * file, why, and that the measurement serves this run only. */
+static void test_get_unsaved(void)
+{
+    tc_blas *blas = NULL;
+    tc_timer timer;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_rt_blas_load(NULL, 1, &blas, &err), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(tc_rt_timer_init(&timer, &err), TC_OK);
+    char file[128], xdg[160];
+    snprintf(file, sizeof file, "%s/a-file", dir);
+    FILE *f = fopen(file, "w");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    fclose(f);
+    snprintf(xdg, sizeof xdg, "%s/cache", file);
+    setenv("XDG_CACHE_HOME", xdg, 1);
+    tc_mb_profile p;
+    tc_mb_profile_origin o;
+    CU_ASSERT_EQUAL(tc_mb_profile_get(blas, &timer, 0, NULL, NULL, &p, &o, &err), TC_OK);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    CU_ASSERT_EQUAL(o.loaded, 0);
+    CU_ASSERT_EQUAL(o.saved, 0);
+    CU_ASSERT(p.used.nlevels >= 1 && p.peak_flops > 0.0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, o.path));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "Not a directory"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(o.note, "this machine was measured for this run only"));
     tc_rt_blas_unload(blas);
 }
 
@@ -471,11 +588,13 @@ int tc_suite_profile(void)
         {"text: C locale under de_DE", test_locale},
         {"damaged: refused whole", test_damaged_refused},
         {"foreign: machine or BLAS", test_foreign_refused},
+        {"unusable: refused at load", test_unusable_refused},
         {"choose: measured beyond 2x", test_choose},
         {"llc: at the cliff to memory", test_llc_from_curve},
         {"llc: its edge", test_llc_edge},
         {"path: XDG, HOME, names", test_path},
         {"get: load, refuse, measure", test_get_load_and_remeasure},
+        {"get: unsaved says so", test_get_unsaved},
     };
     CU_pSuite s = CU_add_suite("profile", suite_init, suite_clean);
     if (!s)

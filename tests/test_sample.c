@@ -19,6 +19,7 @@
 #include "generator/generator.h"
 #include "microbench/analyze.h"
 #include "microbench/memo.h"
+#include "microbench/model_input.h"
 #include "microbench/pool.h"
 #include "microbench/predict.h"
 #include "microbench/sample.h"
@@ -1325,6 +1326,24 @@ static void test_options(void)
     o.nlevels = TC_MB_MAX_LEVELS + 1;
     CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
     o.nlevels = 0;
+    /* the machine's facts: refused with the words of the one check the
+     * profile's reader applies too (model_input.h) */
+    for (int k = 0; k < 6; k++) {
+        tc_mb_sampler_options bad = o;
+        switch (k) {
+        case 0: bad.nlevels = 2, bad.level_bytes[0] = 1 << 20, bad.level_bytes[1] = 1 << 15; break;
+        case 1: bad.stream_lines = 5000; break;
+        case 2: bad.tlb_pages = -1; break;
+        case 3: bad.peak_flops = INFINITY; break;
+        case 4: bad.memory_bandwidth = -1.0; break;
+        default: bad.llc_edge[3] = 0.5, bad.llc_edge[4] = 0.9; break;
+        }
+        tc_error m;
+        CU_ASSERT_EQUAL(tc_mb_model_input_check(&bad, &m), TC_EUSAGE);
+        CU_ASSERT_EQUAL(tc_mb_sampler_new(&bad, &s, &e), TC_EUSAGE);
+        CU_ASSERT_STRING_EQUAL(e.message, m.message);
+        CU_ASSERT_PTR_NULL(s);
+    }
     o.timer = NULL;
     CU_ASSERT_EQUAL(tc_mb_sampler_new(&o, &s, &e), TC_EUSAGE);
     CU_ASSERT_EQUAL(tc_mb_sample(NULL, NULL, NULL, &e), TC_EUSAGE);
