@@ -584,7 +584,7 @@ tc_status tc_mb_profile_check(const tc_mb_profile *p, const tc_hardware *detecte
 /* The file's text in buf; -1 when it cannot be read or is too long. */
 static int read_file(const char *path, char *buf, size_t n)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = tc_rt_file_open_regular(path);
     if (!f)
         return -1;
     size_t len = fread(buf, 1, n - 1, f);
@@ -633,6 +633,9 @@ static tc_status save(const char *path, const tc_mb_profile *p, tc_error *err)
     tc_status st = len > PROFILE_TEXT_MAX
                        ? tc_error_set(err, TC_EINTERNAL, 0, 0, "the profile text is too long")
                        : make_parent(path, err);
+    struct stat sb; /* read back by every run: a device or a FIFO there is no store */
+    if (st == TC_OK && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        st = tc_error_set(err, TC_ERESOURCE, 0, 0, "it is not a regular file");
     if (st == TC_OK)
         st = tc_rt_file_replace(path, text, len, err);
     free(text);

@@ -20,15 +20,12 @@
 #include "planner/wisdom.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
@@ -521,29 +518,15 @@ static tc_status read_entries(FILE *f, store *out, tc_error *err)
  * missing_ok. Messages name the file. */
 static tc_status read_file(const char *path, int missing_ok, store *out, tc_error *err)
 {
-    /* O_NONBLOCK: a FIFO without a writer must not hang the open */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
+    FILE *f = tc_rt_file_open_regular(path);
+    if (!f && errno == EINVAL)
+        return tc_error_set(err, TC_EINPUT, 0, 0, "wisdom file '%s' is not a regular file "
+                            "(wisdom is read, merged and written back)", path);
+    if (!f) {
         if (missing_ok && errno == ENOENT)
             return TC_OK;
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot read wisdom file '%s': %s", path,
                             strerror(errno));
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return tc_error_set(err, TC_EINPUT, 0, 0, "wisdom file '%s' is not a regular file "
-                            "(wisdom is read, merged and written back)", path);
-    }
-    FILE *f = fdopen(fd, "r");
-    if (!f || fcntl(fd, F_SETFL, 0) != 0) {
-        int e = errno;
-        if (f)
-            fclose(f);
-        else
-            close(fd);
-        return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot read wisdom file '%s': %s", path,
-                            strerror(e));
     }
     tc_error sub;
     tc_status s = read_entries(f, out, &sub);

@@ -326,6 +326,27 @@ tc_status tc_rt_file_replace(const char *path, const char *text, size_t len, tc_
     return tc_rt_file_commit(&f, err);
 }
 
+FILE *tc_rt_file_open_regular(const char *path)
+{
+    /* O_NONBLOCK: a FIFO without a writer must not hang the open */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        errno = EINVAL;
+        return NULL;
+    }
+    FILE *f = fcntl(fd, F_SETFL, 0) == 0 ? fdopen(fd, "r") : NULL;
+    if (!f) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return f;
+}
+
 /* ---- the advisory lock ---------------------------------------------------- */
 
 static int lock_fd(int fd, const char *name, tc_error *err)

@@ -24,6 +24,7 @@
 #define TC_RUNTIME_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "tcgen.h"
 
@@ -51,6 +52,12 @@ void tc_rt_file_abort(tc_rt_file *f);
 
 /* Writes `len` bytes of `text` to path: open, write, commit. */
 tc_status tc_rt_file_replace(const char *path, const char *text, size_t len, tc_error *err);
+
+/* Opens path for reading when it is a regular file (a link to one
+ * included), without waiting on a FIFO: NULL with errno set, EINVAL when
+ * it exists but is no regular file. What tcgen reads back (wisdom, the
+ * profile) is read through this. */
+FILE *tc_rt_file_open_regular(const char *path);
 
 /*
  * Takes an exclusive advisory lock (flock) for the file at path (its

@@ -40,6 +40,14 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q "wisdom file '$tmp/fifo' is not a regular file" "$tmp/err" && ok \
     || bad "--wisdom FIFO: exit $rc: $(cat "$tmp/err")"
 
+# So is the machine profile: a FIFO there is measured around, not waited on.
+mkdir -p "$tmp/fifo_cache/tcgen"
+for b in openblas blis; do mkfifo "$tmp/fifo_cache/tcgen/profile-$b.txt"; done
+XDG_CACHE_HOME=$tmp/fifo_cache timeout 60 "$TCGEN" "$X" "$S" -o "$tmp/pfifo.c" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] && is_c "$tmp/pfifo.c" && grep -q "cannot save $tmp/fifo_cache/tcgen/profile-.*(it is not a regular file)" "$tmp/err" \
+    && ok || bad "profile FIFO: exit $rc: $(cat "$tmp/err")"
+
 # 3. /dev/stdout: into a pipe, and into a file the shell opened.
 "$TCGEN" "$X" "$S" -q -o /dev/stdout 2>"$tmp/err" | cat > "$tmp/piped"
 is_c "$tmp/piped" && ok || bad "-o /dev/stdout into a pipe: $(cat "$tmp/err")"
