@@ -1003,6 +1003,7 @@ static void emit_prototype(emitter *e, const char *fname)
         fputs(".\n", out);
     }
     fputs(e->opt->row_major ? " * Row-major (C order) tensors.\n" : "", out);
+    fputs(u->alpha == 0.0 ? " * With alpha = 0 it only scales C by beta, as BLAS does.\n" : "", out);
     if (e->nkept)
         fprintf(out, " * Its tensor-sized temporaries are kept between calls, one set per\n"
                      " * thread (TCGEN_NO_KEPT: allocated per call); %s_release() frees\n"
