@@ -137,8 +137,12 @@ int tc_cmd_explain(const tc_cli *cli)
         return rc;
     tc_algorithm_set *set = NULL;
     tc_error err;
-    if (tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &err) !=
-        TC_OK)
+    /* only the kernel the name ends in: a contraction with more algorithms
+     * than tcgen enumerates at once may have few of it (as emit does) */
+    const char *dash = strrchr(name, '-');
+    int kernel = tc_kernel_from_name(dash ? dash + 1 : name);
+    if (tc_gen_enumerate_families(&c, kernel >= 0 ? 1u << kernel : TC_KERNEL_MASK_ALL,
+                                  TC_FAMILY_MASK_ALL, &set, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
     const tc_algorithm *alg = tc_alg_set_find(set, name);
     if (!alg) {

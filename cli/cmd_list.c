@@ -27,7 +27,7 @@ int tc_cmd_list(const tc_cli *cli)
         tc_contraction_transpose(&c, &c);
     tc_algorithm_set *set = NULL;
     if (tc_gen_enumerate_families(&c, mask, families, &set, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
+        return tc_cli_fail_enumerate(&err);
     tc_table *t = tc_table_new(4, headers, "ssll");
     int bad = t == NULL;
     for (int i = 0; i < set->count && !bad; i++) {

@@ -38,6 +38,10 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
 
 /* --reps (default 5) and --time-limit (default 10 s) for measuring; on error
  * prints it and returns the exit status. */
+/* Reports a failed enumeration of a command that takes --kernels: too
+ * many algorithms (TC_EINPUT) gets that remedy. Returns the exit code. */
+int tc_cli_fail_enumerate(const tc_error *err);
+
 int tc_cli_measure_options(const tc_cli *cli, tc_measure_options *o);
 
 #endif

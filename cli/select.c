@@ -18,7 +18,7 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
     if (rc)
         return rc;
     if (tc_gen_enumerate_families(c, mask, families, set, &err) != TC_OK)
-        return tc_cli_fail(&err, NULL);
+        return tc_cli_fail_enumerate(&err);
     *sel = calloc((size_t)(*set)->count + 1, sizeof **sel);
     if (!*sel) {
         tc_alg_set_free(*set);
@@ -54,6 +54,16 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
                         "need more than the %lld bytes of memory available\n",
                 no_memory, (long long)avail);
     return 0;
+}
+
+int tc_cli_fail_enumerate(const tc_error *err)
+{
+    tc_error e = *err;
+    size_t n = strlen(e.message);
+    if (e.code == TC_EINPUT && n < sizeof e.message)
+        snprintf(e.message + n, sizeof e.message - n, "; restrict --kernels or use fewer "
+                                                      "indices");
+    return tc_cli_fail(&e, NULL);
 }
 
 int tc_cli_measure_options(const tc_cli *cli, tc_measure_options *o)

@@ -1003,6 +1003,7 @@ static void emit_prototype(emitter *e, const char *fname)
         fputs(".\n", out);
     }
     fputs(e->opt->row_major ? " * Row-major (C order) tensors.\n" : "", out);
+    fputs(u->alpha == 0.0 ? " * With alpha = 0 it only scales C by beta, as BLAS does.\n" : "", out);
     if (e->nkept)
         fprintf(out, " * Its tensor-sized temporaries are kept between calls, one set per\n"
                      " * thread (TCGEN_NO_KEPT: allocated per call); %s_release() frees\n"
@@ -1145,6 +1146,42 @@ static void emit_constants(const emitter *e)
     fputs("        return 0;\n    }\n", out);
 }
 
+/*
+ * The body for alpha = 0: C = beta * C alone, as BLAS defines it, so A and
+ * B are not read and an Inf or NaN in them cannot become a NaN in C that
+ * one algorithm makes and another does not. Declares only what it uses
+ * (C's sizes; beta other than 0 and 1), so the file stays warning-free.
+ */
+static void emit_zero_alpha(const emitter *e)
+{
+    const tc_contraction *c = e->c;
+    const tc_tensor *x = &c->tensor[TC_C];
+    FILE *out = e->out;
+    int scale = c->beta != 1.0;
+    fputs("    /* alpha = 0: C = beta * C alone, as in BLAS; A and B are not read\n"
+          "     * (0 * Inf would be NaN) */\n    (void)A;\n    (void)B;\n", out);
+    for (int i = 0; e->opt->generic && i < c->nindex; i++)
+        if (!scale || !tc_tensor_has_index(x, i))
+            fprintf(out, "    (void)%s;\n", e->param[i]);
+    if (!scale) {
+        fputs("    (void)C; /* beta = 1: C stays as it is */\n", out);
+        return;
+    }
+    for (int k = 0; k < x->rank; k++) {
+        int i = x->index[k];
+        fputs(k ? ", " : "    const long ", out);
+        if (e->opt->generic)
+            fprintf(out, "%s = (long)%s", e->size[i], e->param[i]);
+        else
+            fprintf(out, "%s = %lld", e->size[i], (long long)c->index[i].size);
+    }
+    fputs(x->rank ? ";\n" : "", out);
+    char num[64];
+    if (c->beta != 0.0)
+        fprintf(out, "    const double beta = %s;\n", number(c->beta, num, sizeof num));
+    emit_beta(e, 1);
+}
+
 /* Frees the temporaries a call does not keep: the slices, and the
  * tensor-sized ones where there is no thread-local storage. */
 static void emit_free(const emitter *e, const char *indent)
@@ -1198,9 +1235,16 @@ static void emit_temporaries(const emitter *e)
     }
 }
 
-/* FNAME_release(): frees what the calling thread keeps. */
+/* FNAME_release(): frees what the calling thread keeps. With alpha = 0
+ * nothing is kept, but the function is there as for any other alpha (the
+ * Fortran interface and callers name it). */
 static void emit_release(const emitter *e)
 {
+    if (!e->nkept && e->c->alpha == 0.0 && tc_alg_whole_temps(e->alg)) {
+        fprintf(e->out, "\n/* Nothing to free: with alpha = 0 %s keeps no temporaries. */\n"
+                        "void %s_release(void)\n{\n}\n", e->fname, e->fname);
+        return;
+    }
     if (!e->nkept)
         return;
     fprintf(e->out,
@@ -1220,6 +1264,12 @@ static void emit_function(emitter *e, const char *fname)
     emit_kernel_text(e);
     emit_kept_slots(e, 0);
     emit_prototype(e, fname);
+    if (e->c->alpha == 0.0) {
+        emit_zero_alpha(e);
+        fputs("    return 0;\n}\n", out);
+        emit_release(e);
+        return;
+    }
     emit_constants(e);
     emit_temporaries(e);
     fputs("\n", out);
@@ -1260,7 +1310,7 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     em.opt = opt;
     em.out = out;
     em.fname = fname;
-    em.nkept = tc_alg_whole_temps(alg);
+    em.nkept = c->alpha == 0.0 ? 0 : tc_alg_whole_temps(alg); /* alpha 0: no temporaries */
     if (opt->row_major)
         tc_contraction_transpose(c, &em.user);
     else

@@ -106,7 +106,11 @@ typedef struct builder {
     const tc_contraction *c;
     tc_algorithm_set *set;
     tc_kernel kernel;
-    unsigned families;            /* bits 1u << tc_family to build */
+    unsigned kernels_of[TC_FAMILY_COUNT]; /* per family, the kernels to build */
+    /* Counting (tc_gen_count_classes): NULL when building. Each candidate
+     * adds 1 to counts[family][kernel] instead of being built; every loop
+     * order of a choice at once where all of them are candidates. */
+    uint64_t (*counts)[TC_KERNEL_COUNT];
     tc_family family;             /* of the current choice */
     int nkept;                    /* kernel dimensions */
     kdim dim[3];
@@ -425,6 +429,10 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         if (position(&b->orig->tensor[TC_C], order[p]) <
             position(&b->orig->tensor[TC_C], order[p + 1]))
             return TC_OK;
+    if (b->counts) {
+        b->counts[b->family][b->kernel]++;
+        return TC_OK;
+    }
     tc_algorithm *alg = tc_alg_new(set, b->kernel);
     if (!alg)
         goto oom;
@@ -571,7 +579,19 @@ oom:
     return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory while enumerating algorithms");
 }
 
-/* Every order of the looped indices, lexicographic in index position. */
+/* 0 when no order starting with order[0..depth] passes build()'s tests of
+ * a blocked candidate: the blocks outermost in their order, the loops
+ * inside them in C's order from its last index. */
+static int blocked_order_may_hold(const builder *b, const int *order, int depth)
+{
+    if (depth < b->nblock)
+        return order[depth] == b->block[depth];
+    return depth == b->nblock || position(&b->orig->tensor[TC_C], order[depth - 1]) >=
+                                     position(&b->orig->tensor[TC_C], order[depth]);
+}
+
+/* Every order of the looped indices, lexicographic in index position
+ * (a blocked candidate's: only those build() takes). */
 static tc_status permute(const builder *b, const int *looped, int n, int *order,
                          int depth, int *used, tc_error *err)
 {
@@ -580,8 +600,10 @@ static tc_status permute(const builder *b, const int *looped, int n, int *order,
     for (int i = 0; i < n; i++) {
         if (used[i])
             continue;
-        used[i] = 1;
         order[depth] = looped[i];
+        if (b->nblock && !blocked_order_may_hold(b, order, depth))
+            continue;
+        used[i] = 1;
         tc_status s = permute(b, looped, n, order, depth + 1, used, err);
         used[i] = 0;
         if (s != TC_OK)
@@ -617,13 +639,18 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
         b->family = TC_FAMILY_PERMUTED;
     } else {
         b->family = fused ? TC_FAMILY_FUSED : TC_FAMILY_PAPER;
-        if (!(b->families & (1u << b->family)))
-            return TC_OK;
     }
+    if (!(b->kernels_of[b->family] & (1u << b->kernel)))
+        return TC_OK;
     int looped[TC_MAX_INDICES], n = 0, order[TC_MAX_INDICES], used[TC_MAX_INDICES] = {0};
     for (int i = 0; i < b->c->nindex; i++)
         if (!b->is_kept[i])
             looped[n++] = i;
+    if (b->counts && !b->nblock) { /* every order, or none (build()'s first test) */
+        if (b->family == TC_FAMILY_PAPER || !needs_copy(b))
+            b->counts[b->family][b->kernel] += factorial(n);
+        return TC_OK;
+    }
     return permute(b, looped, n, order, 0, used, err);
 }
 
@@ -892,22 +919,60 @@ tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
     return tc_gen_enumerate_families(c, kernel_mask, 1u << TC_FAMILY_PAPER, out, err);
 }
 
-tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,
-                                    unsigned family_mask, tc_algorithm_set **out, tc_error *err)
+/* Builds (or counts: b->counts) every candidate of the classes b asks for. */
+static tc_status traverse(builder *b, tc_error *err)
+{
+    const tc_contraction *c = b->c;
+    unsigned kernels = 0;
+    for (int f = 0; f < TC_FAMILY_COUNT; f++)
+        kernels |= b->kernels_of[f];
+    for (int i = 0; i < c->nindex; i++)
+        if (strlen(c->index[i].name) > 1)
+            b->dot_names = 1;
+    kdims fa, fb, kc;
+    int fuse = b->kernels_of[TC_FAMILY_FUSED] != 0;
+    role_dims(c, TC_ROLE_FREE_A, TC_A, TC_C, fuse, &fa);
+    role_dims(c, TC_ROLE_FREE_B, TC_B, TC_C, fuse, &fb);
+    role_dims(c, TC_ROLE_CONTRACTED, TC_A, TC_B, fuse, &kc);
+    for (int k = TC_KERNEL_COUNT - 1; k >= 0; k--) {
+        if (!(kernels & (1u << k)))
+            continue;
+        b->kernel = (tc_kernel)k;
+        tc_status s = enumerate_kernel(b, &fa, &fb, &kc, err);
+        if (s != TC_OK)
+            return s;
+    }
+    if (b->kernels_of[TC_FAMILY_PERMUTED] & (1u << TC_KERNEL_DGEMM))
+        return enumerate_permuted(b, err);
+    return TC_OK;
+}
+
+void tc_gen_count_classes(const tc_contraction *c, const unsigned kernels_of[TC_FAMILY_COUNT],
+                          uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT])
+{
+    builder b;
+    memset(&b, 0, sizeof b);
+    memset(count, 0, sizeof(uint64_t) * TC_FAMILY_COUNT * TC_KERNEL_COUNT);
+    b.c = b.orig = c;
+    memcpy(b.kernels_of, kernels_of, sizeof b.kernels_of);
+    b.counts = count;
+    traverse(&b, NULL); /* counting allocates nothing: it cannot fail */
+}
+
+uint64_t tc_gen_classes_total(uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT])
+{
+    uint64_t total = 0;
+    for (int f = 0; f < TC_FAMILY_COUNT; f++)
+        for (int k = 0; k < TC_KERNEL_COUNT; k++)
+            total = total + count[f][k] < total ? UINT64_MAX : total + count[f][k];
+    return total;
+}
+
+tc_status tc_gen_enumerate_classes(const tc_contraction *c,
+                                   const unsigned kernels_of[TC_FAMILY_COUNT],
+                                   tc_algorithm_set **out, tc_error *err)
 {
     *out = NULL;
-    uint64_t total = 0;
-    for (int k = 0; k < TC_KERNEL_COUNT; k++)
-        if (kernel_mask & (1u << k)) {
-            uint64_t n = tc_gen_count(c, (tc_kernel)k);
-            total = total + n < total ? UINT64_MAX : total + n;
-        }
-    if (total > TC_GEN_MAX_ALGORITHMS)
-        return tc_error_set(err, TC_EINPUT, 0, 0,
-                            "the contraction has %llu algorithms with the requested "
-                            "kernels, more than tcgen enumerates (%d); restrict "
-                            "--kernels or use fewer indices",
-                            (unsigned long long)total, TC_GEN_MAX_ALGORITHMS);
     tc_algorithm_set *set = tc_alg_set_new();
     if (!set)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory");
@@ -915,36 +980,34 @@ tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mas
     memset(&b, 0, sizeof b);
     b.c = b.orig = c;
     b.set = set;
-    b.families = family_mask;
-    for (int i = 0; i < c->nindex; i++)
-        if (strlen(c->index[i].name) > 1)
-            b.dot_names = 1;
-    kdims fa, fb, kc;
-    int fuse = (family_mask & (1u << TC_FAMILY_FUSED)) != 0;
-    role_dims(c, TC_ROLE_FREE_A, TC_A, TC_C, fuse, &fa);
-    role_dims(c, TC_ROLE_FREE_B, TC_B, TC_C, fuse, &fb);
-    role_dims(c, TC_ROLE_CONTRACTED, TC_A, TC_B, fuse, &kc);
-    for (int k = TC_KERNEL_COUNT - 1; k >= 0; k--) {
-        if (!(kernel_mask & (1u << k)))
-            continue;
-        b.kernel = (tc_kernel)k;
-        tc_status s = enumerate_kernel(&b, &fa, &fb, &kc, err);
-        if (s != TC_OK) {
-            tc_alg_set_free(set);
-            return s;
-        }
-    }
-    if ((family_mask & (1u << TC_FAMILY_PERMUTED)) && (kernel_mask & (1u << TC_KERNEL_DGEMM))) {
-        tc_status s = enumerate_permuted(&b, err);
-        if (s != TC_OK) {
-            tc_alg_set_free(set);
-            return s;
-        }
+    memcpy(b.kernels_of, kernels_of, sizeof b.kernels_of);
+    tc_status s = traverse(&b, err);
+    if (s != TC_OK) {
+        tc_alg_set_free(set);
+        return s;
     }
     if (set->count > 1)
         qsort(set->alg, (size_t)set->count, sizeof set->alg[0], compare);
     *out = set;
     return TC_OK;
+}
+
+tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,
+                                    unsigned family_mask, tc_algorithm_set **out, tc_error *err)
+{
+    *out = NULL;
+    unsigned kernels_of[TC_FAMILY_COUNT];
+    for (int f = 0; f < TC_FAMILY_COUNT; f++)
+        kernels_of[f] = family_mask & (1u << f) ? kernel_mask : 0;
+    uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT];
+    tc_gen_count_classes(c, kernels_of, count);
+    uint64_t total = tc_gen_classes_total(count);
+    if (total > TC_GEN_MAX_ALGORITHMS)
+        return tc_error_set(err, TC_EINPUT, 0, 0,
+                            "the contraction has %llu algorithms with the requested "
+                            "kernels, more than tcgen enumerates at once (%d)",
+                            (unsigned long long)total, TC_GEN_MAX_ALGORITHMS);
+    return tc_gen_enumerate_classes(c, kernels_of, out, err);
 }
 
 size_t tc_gen_format_loops(const tc_algorithm *alg, const tc_contraction *c,

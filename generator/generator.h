@@ -40,7 +40,8 @@
 #include "ast/contraction.h"
 
 /* Enumeration refuses (TC_EINPUT) contractions with more algorithms than
- * this in the requested kernels. */
+ * this in the requested kernels and families (counted first, nothing
+ * built); tc_gen_enumerate_bounded builds a stated subset instead. */
 #define TC_GEN_MAX_ALGORITHMS 100000 /* about 2 KiB each */
 
 /*
@@ -72,6 +73,42 @@ tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
 tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,
                                     unsigned family_mask, tc_algorithm_set **out,
                                     tc_error *err);
+
+/*
+ * The candidates of each class (family f, kernel k) of *c that
+ * kernels_of[f] (bits 1u << tc_kernel) asks for, counted without building
+ * any: count[f][k] is the number tc_gen_enumerate_classes builds.
+ */
+void tc_gen_count_classes(const tc_contraction *c, const unsigned kernels_of[TC_FAMILY_COUNT],
+                          uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT]);
+/* Their sum (UINT64_MAX when it does not fit). */
+uint64_t tc_gen_classes_total(uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT]);
+
+/* The algorithms of the classes kernels_of asks for, however many (the
+ * caller bounds them), sorted as tc_gen_enumerate's. Errors: TC_ERESOURCE. */
+tc_status tc_gen_enumerate_classes(const tc_contraction *c,
+                                   const unsigned kernels_of[TC_FAMILY_COUNT],
+                                   tc_algorithm_set **out, tc_error *err);
+
+/* What tc_gen_enumerate_bounded built. */
+typedef struct tc_gen_subset {
+    uint64_t candidates; /* every kernel of the families asked for */
+    int partial;         /* 1: the set holds only some of them, ... */
+    char which[96];      /* ... these: "the dgemm-based families" */
+} tc_gen_subset;
+
+/*
+ * Every algorithm of the families in family_mask, every kernel, when there
+ * are at most `bound`; else, without building the others, the classes in
+ * this order while their sum stays within the bound: the fused dgemms, the
+ * permuted dgemms, the paper's dgemms, then per kernel (dger, dgemv, daxpy,
+ * ddot) its paper and fused algorithms; *sub says which (docs/design.md
+ * §3.2). The main job and tc_plan_create rank this set. Errors: TC_EINPUT
+ * (even the fused dgemms are more than the bound; the message names no
+ * option), TC_ERESOURCE.
+ */
+tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask, int bound,
+                                   tc_algorithm_set **out, tc_gen_subset *sub, tc_error *err);
 
 /* The closed-form count of algorithms with kernel k (docs/design.md §4). */
 uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k);

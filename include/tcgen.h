@@ -92,7 +92,9 @@ typedef struct tc_plan tc_plan;
  * count and machine is planned without any benchmarking. Otherwise the
  * algorithms are ranked as the flags say and the decision is added to the
  * wisdom. With TC_MEASURE, a decision remembered from an estimate is not
- * used: the problem is measured. Numbers in `contraction` are read in the
+ * used: the problem is measured. A contraction with more candidate
+ * algorithms than tcgen ranks at once (100 000) is planned from a stated
+ * subset, the dgemm-based families first (docs/design.md §4). Numbers in `contraction` are read in the
  * C locale whatever the program's locale ("0.5", never "0,5"). err may be
  * NULL here and everywhere. Returns a new plan, freed by tc_plan_destroy(),
  * or NULL with *err set: TC_EINPUT (bad contraction or sizes, located in the string: line 1
@@ -105,7 +107,8 @@ TC_API tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsig
 
 /*
  * C = alpha * A * B + beta * C by the plan's algorithm (beta is 0 for "=",
- * 1 for "+="). A, B and C must not overlap. Re-entrant: temporaries are
+ * 1 for "+="; as in BLAS, beta 0 does not read C and alpha 0 does not read
+ * A or B). A, B and C must not overlap. Re-entrant: temporaries are
  * allocated per call. The status says all there is to say: TC_EUSAGE (a
  * NULL argument; nothing done), TC_ERESOURCE (no memory for a temporary;
  * C then holds a partial result).

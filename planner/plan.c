@@ -189,6 +189,25 @@ static unsigned families(const tc_plan_options *o)
     return o->families ? o->families : TC_FAMILY_MASK_ALL;
 }
 
+/* p->decided: how the choice was made, with the subset ranked if partial. */
+static void describe_decision(tc_plan *p)
+{
+    const char *how = p->over_limit ? "every candidate run over the time limit, ranked by "
+                                      "prediction"
+                      : p->measured ? "best candidates run"
+                      : p->ranked   ? "ranked by prediction"
+                                    : "from wisdom";
+    const tc_gen_subset *u = &p->subset;
+    if (!u->partial || !p->ranked)
+        snprintf(p->decided, sizeof p->decided, "%s", how);
+    else if (p->ranked && !p->measured && !p->over_limit)
+        snprintf(p->decided, sizeof p->decided, "ranked %d of %llu candidates by prediction (%s)",
+                 p->set->count, (unsigned long long)u->candidates, u->which);
+    else
+        snprintf(p->decided, sizeof p->decided, "%s (of %d of %llu candidates: %s)", how,
+                 p->set->count, (unsigned long long)u->candidates, u->which);
+}
+
 static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
                        tc_error *err)
 {
@@ -218,8 +237,8 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     tc_plan_machine_signature(&hw, p->machine, sizeof p->machine);
     tc_status s = tc_plan_blas_load(o, &p->blas, err);
     if (s == TC_OK)
-        s = tc_gen_enumerate_families(&p->c, TC_KERNEL_MASK_ALL, families(o), &p->set,
-                                      err);
+        s = tc_gen_enumerate_bounded(&p->c, families(o), TC_GEN_MAX_ALGORITHMS, &p->set,
+                                     &p->subset, err);
     if (s != TC_OK) {
         tc_plan_destroy(p);
         return NULL;
@@ -258,6 +277,7 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
         }
     }
     p->planning_s = tc_rt_now() - start;
+    describe_decision(p);
     return p;
 }
 
@@ -328,12 +348,7 @@ const char *tc_plan_time_kind(const tc_plan *p)
 
 const char *tc_plan_decided_by(const tc_plan *p)
 {
-    if (!p)
-        return NULL;
-    if (p->over_limit)
-        return "every candidate run over the time limit, ranked by prediction";
-    return p->measured ? "best candidates run" :
-           p->ranked   ? "ranked by prediction" : "from wisdom";
+    return p ? p->decided : NULL;
 }
 
 const char *tc_plan_origin(const tc_plan *p)

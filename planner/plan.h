@@ -18,7 +18,8 @@ struct tc_plan {
     unsigned flags;
     tc_contraction user;        /* as given (row-major under TC_ROW_MAJOR) */
     tc_contraction c;           /* storage form: column-major */
-    tc_algorithm_set *set;
+    tc_algorithm_set *set;      /* the candidates: all, or a stated subset */
+    tc_gen_subset subset;       /* how many there are, which were enumerated */
     const tc_algorithm *alg;    /* the choice, in set */
     double seconds;             /* its predicted (or measured) time */
     const char *origin;         /* "estimate", "measure", "wisdom" */
@@ -36,6 +37,7 @@ struct tc_plan {
     double time_limit_s;        /* the limit they ran under */
     double planning_s;          /* wall time of tc_plan_create */
     char setup[512];            /* how it was ranked (tc_plan_setup_describe) */
+    char decided[384];          /* tc_plan_decided_by */
     char machine[512];          /* tc_plan_machine_signature */
     char profile_note[TC_ERROR_MESSAGE_MAX]; /* the machine profile's origin
                                    note when ranking read or measured it: a
@@ -60,7 +62,10 @@ const char *tc_plan_time_kind(const tc_plan *p);
 
 /* How the choice was made, for a message: "ranked by prediction", "best
  * candidates run", "from wisdom", or that every candidate run was over the
- * time limit so the prediction decided (NULL for a NULL plan). */
+ * time limit so the prediction decided; when only a subset of the
+ * candidates was ranked, which and how many ("ranked 86436 of 489726
+ * candidates by prediction (the dgemm- and dger-based families)"). It
+ * names no option. NULL for a NULL plan. */
 const char *tc_plan_decided_by(const tc_plan *p);
 
 /* tc_plan_create for a parsed problem (*user, with sizes) and options.

@@ -53,6 +53,10 @@ static void notes(const tc_plan *p, char *buf, size_t n)
     else if (p->ranked)
         put(buf, n, &len, "ranked       %d algorithms predicted in %.2f s\n", p->ranked,
             p->planning_s);
+    if (p->subset.partial && p->ranked)
+        put(buf, n, &len, "candidates   %d of %llu ranked (%s; tcgen ranks at most %d)\n",
+            p->set->count, (unsigned long long)p->subset.candidates, p->subset.which,
+            TC_GEN_MAX_ALGORITHMS);
     put(buf, n, &len, "on           %s\nmachine      %s", p->setup, p->machine);
 }
 

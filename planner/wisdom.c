@@ -323,8 +323,9 @@ static int checker_has(checker *c, const char *contraction, const char *layout,
     int k = store_find(&c->seen, key, len, h);
     if (k < 0) {
         tc_algorithm_set *set = NULL;
-        *st = tc_gen_enumerate_families(storage, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set,
-                                        err);
+        tc_gen_subset sub; /* the candidates the planner ranks (all, or a subset) */
+        *st = tc_gen_enumerate_bounded(storage, TC_FAMILY_MASK_ALL, TC_GEN_MAX_ALGORITHMS, &set,
+                                       &sub, err);
         if (*st != TC_OK)
             return -1;
         if (c->algorithms + set->count > CACHE_MAX_ALGORITHMS)

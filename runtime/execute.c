@@ -308,6 +308,17 @@ static void exec_list(run *r, const tc_node *n)
     }
 }
 
+/* C = beta * C over the whole of C; beta 0 writes 0 without reading C,
+ * beta 1 leaves it alone. */
+static void scale_c(const tc_contraction *c, double *C)
+{
+    int64_t nc = c->tensor[TC_C].elements;
+    if (c->beta == 1.0)
+        return;
+    for (int64_t e = 0; e < nc; e++)
+        C[e] = c->beta == 0.0 ? 0.0 : C[e] * c->beta;
+}
+
 tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
                         const tc_contraction *c, const double *A,
                         const double *B, double *C, tc_error *err)
@@ -327,6 +338,12 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
     if (!alg->fits_int)
         return tc_error_set(err, TC_EINPUT, 0, 0, "cannot execute %s: %s", alg->name,
                             alg->why);
+    if (c->alpha == 0.0) { /* C = beta * C, A and B not read: 0 * Inf is no NaN here */
+        scale_c(c, C);
+        if (stopped)
+            *stopped = 0;
+        return TC_OK;
+    }
     run r;
     memset(&r, 0, sizeof r);
     r.blas = blas;
@@ -359,9 +376,7 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
             if (c->index[alg->loop[l]].role == TC_ROLE_CONTRACTED)
                 r.contracted |= 1u << alg->loop[l];
     } else if (tc_alg_needs_beta_pass(alg, c)) {
-        int64_t nc = c->tensor[TC_C].elements;
-        for (int64_t e = 0; e < nc; e++)
-            C[e] = c->beta == 0.0 ? 0.0 : C[e] * c->beta;
+        scale_c(c, C);
     }
     exec_list(&r, alg->body);
     if (stopped)

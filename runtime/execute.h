@@ -11,7 +11,9 @@
  * set), column-major. Beta is applied by the kernel calls of the first
  * contracted iteration where the kernel owns it (tc_alg_kernel_owns_beta),
  * else by one pass over C before the loops; beta 0 never reads C, so
- * garbage and NaN there do not survive. Temporaries are allocated for this call (aligned,
+ * garbage and NaN there do not survive. Alpha 0 (BLAS's convention) is
+ * C = beta * C alone, whatever the algorithm: A and B are not read, so an
+ * Inf or NaN in them does not turn into NaN. Temporaries are allocated for this call (aligned,
  * tc_rt_alloc) and freed before it returns. Re-entrant: no static state, so
  * several threads may execute the same algorithm on different tensors.
  * Errors: TC_EUSAGE (no sizes, NULL argument), TC_EINPUT (alg->fits_int is

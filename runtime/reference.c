@@ -77,6 +77,10 @@ void tc_rt_reference(const tc_contraction *c, const double *A,
     int64_t off[3] = {0, 0, 0};
     do {
         double sum = 0.0;
+        if (c->alpha == 0.0) { /* BLAS: C = beta * C, A and B not read */
+            C[off[TC_C]] = c->beta == 0.0 ? 0.0 : c->beta * C[off[TC_C]];
+            continue;
+        }
         if (!no_terms) {
             int64_t ioff[3] = {off[0], off[1], off[2]};
             do

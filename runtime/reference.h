@@ -6,7 +6,9 @@
 
 /*
  * C = alpha * A * B + beta * C with plain loops over every index, in the
- * column-major layout of *c (sizes must be set). Never calls BLAS.
+ * column-major layout of *c (sizes must be set). Never calls BLAS. As in
+ * BLAS, alpha 0 is C = beta * C without reading A and B, and beta 0 does
+ * not read C.
  */
 void tc_rt_reference(const tc_contraction *c, const double *A,
                      const double *B, double *C);

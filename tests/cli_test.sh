@@ -94,6 +94,18 @@ grep -q $'^(bc)-dgemm\tdgemm\t-\t-$' "$tmp/out" && grep -qx "# families: paper 3
 expect 0 "" -- list 'C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]' --kernels dgemm --format tsv
 grep -q $'^A^C^-dgemm\tdgemm\t-\tC^,A^$' "$tmp/out" && ok || bad "list: no permuted A^C^-dgemm"
 expect 2 "unknown family 'x'" -- list "$E" --family x
+# More algorithms than tcgen builds at once: list (which takes --kernels)
+# names that remedy; emit and explain of a kernel that has few of them work,
+# and where that kernel alone is too many, the message names no option.
+BIG='C[a,b,o,p,d,g,h,q] = A[p,o,g,n] * B[q,a,h,b,d,n]'
+BIGS='a=1,b=3,d=8,g=2,h=8,n=2,o=10,p=3,q=4'
+expect 1 "restrict --kernels" -- list "$BIG"
+expect 0 "" -- list "$BIG" --kernels dgemm --format tsv
+expect 0 "" -- emit "$BIG" "$BIGS" --algorithm 'B^C^-dgemm' -o "$tmp/bigemit.c"
+expect 1 "more than tcgen enumerates" -- emit "$BIG" "$BIGS" --algorithm 'abcdefgh-daxpy'
+grep -q -- "--" "$tmp/err" && bad "emit names an option it lacks: $(cat "$tmp/err")" || ok
+expect 1 "more than tcgen enumerates" -- explain "$BIG" "$BIGS" 'abcdefgh-daxpy'
+grep -q -- "--" "$tmp/err" && bad "explain names an option it lacks: $(cat "$tmp/err")" || ok
 
 # emit: an algorithm by name, errors for unknown or missing names.
 expect 0 "" -- emit "$E" a=b=4,i=2 --algorithm dgemm --function my_mm -o "$tmp/mm.c"

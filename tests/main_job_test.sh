@@ -79,6 +79,33 @@ cp "$tmp/bad.txt" "$tmp/bad.orig"
 grep -qF "$tmp/bad.txt:2:1:" "$tmp/bad.err" && ok || bad "damaged wisdom: no file:line:column: $(cat "$tmp/bad.err")"
 cmp -s "$tmp/bad.txt" "$tmp/bad.orig" && ok || bad "damaged wisdom file was overwritten"
 
+# More candidates than tcgen ranks at once (489726 here, the bound is
+# 100000): the main job ranks a stated subset, says so on stderr and in the
+# header, naming no option it refuses, and its C matches the reference
+# loops (runtime/reference.c, from libtcgen.a).
+BIG='C[a,b,o,p,d,g,h,q] = A[p,o,g,n] * B[q,a,h,b,d,n]'
+BIGS='a=1,b=3,d=8,g=2,h=8,n=2,o=10,p=3,q=4'
+LIB_A=${BUILD:-build}/libtcgen.a
+if "$TCGEN" "$BIG" "$BIGS" -o "$tmp/big.c" 2>"$tmp/big.err"; then
+    ok
+    grep -qE "^tcgen: .*ranked [0-9]+ of [0-9]+ candidates by prediction \(the dgemm" "$tmp/big.err" \
+        && ok || bad "big contraction: stderr does not say which candidates: $(cat "$tmp/big.err")"
+    grep -qE "candidates   [0-9]+ of [0-9]+ ranked \(the dgemm" "$tmp/big.c" && ok \
+        || bad "big contraction: the header does not say which candidates"
+    ! grep -q -- "--kernels" "$tmp/big.err" "$tmp/big.c" && ok \
+        || bad "big contraction: a message names --kernels, which the main job refuses"
+    if $CC $EMITTED_CFLAGS -I"$inc" -c -o "$tmp/big.o" "$tmp/big.c" 2>"$tmp/big.cc" &&
+       $CC ${SAN:-} -std=c99 -O1 -Iinclude -I. -o "$tmp/big" "$DATA/main_job/reference_driver.c" \
+           "$tmp/big.o" "$LIB_A" -lopenblas -lhwloc -ldl -lm -lpthread 2>>"$tmp/big.cc"; then
+        "$tmp/big" "$BIG" "$BIGS" >"$tmp/big.out" 2>&1 && ok \
+            || bad "big contraction: emitted C differs from the reference: $(cat "$tmp/big.out")"
+    else
+        bad "big contraction: does not build: $(head -c 400 "$tmp/big.cc")"
+    fi
+else
+    bad "big contraction: tcgen failed: $(head -c 300 "$tmp/big.err")"
+fi
+
 # Errors: bad layout (2), bad candidates (2), missing size (1); nothing on stdout or in -o.
 expect_status() {
     local want=$1 msg=$2; shift 2

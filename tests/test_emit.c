@@ -4,12 +4,14 @@
  * with a main that runs each on fixed random data and compares with the
  * reference result written into the file; the file is compiled with
  * cc -std=c99 -Wall -Wextra -pedantic -Wconversion -Wsign-conversion
- * -Wshadow -Werror and run. Plus one golden
+ * -Wshadow -Werror and run. Alpha 0 with Inf and NaN in A and B, every
+ * algorithm of the corpus in one file. Plus one golden
  * emitted file, byte for byte, and the emitter's errors.
  */
 #include <CUnit/CUnit.h>
 #include <glob.h>
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,11 +65,19 @@ static int suite_clean(void)
     return 0;
 }
 
+/* The array as C (Inf and NaN as math.h's INFINITY and NAN). */
 static void write_array(FILE *f, const char *name, const double *x, int64_t n)
 {
     fprintf(f, "static const double %s[%lld] = {", name, (long long)n);
-    for (int64_t k = 0; k < n; k++)
-        fprintf(f, "%s%.17g", k == 0 ? "\n    " : k % 4 ? ", " : ",\n    ", x[k]);
+    for (int64_t k = 0; k < n; k++) {
+        fputs(k == 0 ? "\n    " : k % 4 ? ", " : ",\n    ", f);
+        if (isnan(x[k]))
+            fputs("NAN", f);
+        else if (isinf(x[k]))
+            fputs(x[k] > 0 ? "INFINITY" : "-INFINITY", f);
+        else
+            fprintf(f, "%.17g", x[k]);
+    }
     fprintf(f, "};\n");
 }
 
@@ -352,6 +362,121 @@ static void test_permute_portable(void)
     }
     cc_std = "-std=c99";
     CU_ASSERT(permuted >= 8);
+}
+
+/*
+ * C = 0 * A * B + beta * C with Inf and NaN in A and B: every algorithm of
+ * every corpus contraction (one in 16 also generic) in one file (one compile:
+ * with alpha 0 no function calls BLAS), run against the reference (beta *
+ * C, C not read for beta 0); beta 0, 1 and 0.5 in turn over the corpus.
+ */
+static void test_zero_alpha(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), functions = 0;
+    static const double betas[] = {0.0, 1.0, 0.5};
+    char path[280];
+    snprintf(path, sizeof path, "%s/zero_alpha.c", tmpdir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    tc_emit_includes(f);
+    fputs("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n", f);
+    FILE *table = tmpfile(); /* the main's table, appended at the end */
+    CU_ASSERT_FATAL(table != NULL);
+    for (int i = 0; i < n; i++) {
+        tc_contraction c = corpus[i].c;
+        c.alpha = 0.0;
+        c.beta = betas[i % 3];
+        tc_algorithm_set *set = NULL;
+        tc_error e;
+        CU_ASSERT_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                                  &set, &e) == TC_OK);
+        int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements;
+        int64_t nc = c.tensor[TC_C].elements;
+        double *A = malloc((size_t)na * sizeof *A), *B = malloc((size_t)nb * sizeof *B);
+        double *C0 = malloc((size_t)nc * sizeof *C0), *want = malloc((size_t)nc * sizeof *want);
+        CU_ASSERT_FATAL(A && B && C0 && want);
+        CU_ASSERT_FATAL(nc <= 4096); /* the main's C */
+        uint64_t state = 61 + (uint64_t)i;
+        tc_corpus_fill(A, na, &state);
+        tc_corpus_fill(B, nb, &state);
+        tc_corpus_fill(C0, nc, &state);
+        A[0] = B[nb - 1] = INFINITY;
+        A[na / 2] = B[0] = NAN;
+        if (c.beta == 0.0) /* not to be read */
+            for (int64_t k = 0; k < nc; k += 2)
+                C0[k] = NAN;
+        memcpy(want, C0, (size_t)nc * sizeof *want);
+        tc_rt_reference(&c, A, B, want);
+        char name[64];
+        snprintf(name, sizeof name, "A%d", i);
+        write_array(f, name, A, na);
+        snprintf(name, sizeof name, "B%d", i);
+        write_array(f, name, B, nb);
+        snprintf(name, sizeof name, "C0_%d", i);
+        write_array(f, name, C0, nc);
+        snprintf(name, sizeof name, "want%d", i);
+        write_array(f, name, want, nc);
+        tc_emit_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.no_header = 1;
+        for (int a = 0; a < set->count; a++)
+            for (int g = 0; g < 1 + (a % 16 == 0); g++) { /* generic: one in 16 */
+                snprintf(name, sizeof name, "z%d_%d%s", i, a, g ? "g" : "");
+                opt.function = name;
+                opt.generic = g;
+                CU_ASSERT_EQUAL(tc_emit_c(set->alg[a], &c, &opt, f, &e), TC_OK);
+                if (g) { /* called through the plain signature */
+                    fprintf(f, "static int z%d_%dcall(const double *A, const double *B, "
+                               "double *C)\n{\n    return z%d_%dg(", i, a, i, a);
+                    for (int x = 0; x < c.nindex; x++)
+                        fprintf(f, "%lld, ", (long long)c.index[x].size);
+                    fputs("A, B, C);\n}\n", f);
+                }
+                fprintf(table, "    {z%d_%d%s, \"%s%s\", A%d, B%d, C0_%d, want%d, %lld},\n",
+                        i, a, g ? "call" : "", set->alg[a]->name, g ? " (generic)" : "", i, i,
+                        i, i, (long long)nc);
+                functions++;
+            }
+        free(A);
+        free(B);
+        free(C0);
+        free(want);
+        tc_alg_set_free(set);
+    }
+    fputs("\nstatic const struct {\n"
+          "    int (*fn)(const double *, const double *, double *);\n"
+          "    const char *name;\n"
+          "    const double *A, *B, *C0, *want;\n"
+          "    long n;\n"
+          "} run[] = {\n", f);
+    rewind(table);
+    int ch;
+    while ((ch = fgetc(table)) != EOF)
+        fputc(ch, f);
+    fclose(table);
+    fprintf(f, "};\n\n"
+               "int main(void)\n{\n"
+               "    static double C[4096];\n"
+               "    int bad = 0;\n"
+               "    for (int i = 0; i < %d; i++) {\n"
+               "        memcpy(C, run[i].C0, (size_t)run[i].n * sizeof C[0]);\n"
+               "        int r = run[i].fn(run[i].A, run[i].B, C);\n"
+               "        for (long k = 0; k < run[i].n; k++)\n"
+               "            if (r != 0 || !(C[k] == run[i].want[k])) {\n"
+               "                printf(\"%%s: C[%%ld] = %%g, not %%g\\n\", run[i].name, k, C[k],\n"
+               "                       run[i].want[k]);\n"
+               "                bad++;\n"
+               "                break;\n"
+               "            }\n"
+               "    }\n"
+               "    printf(\"%%d functions, %%d wrong\\n\", %d, bad);\n"
+               "    return bad ? 1 : 0;\n}\n",
+            functions, functions);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    CU_ASSERT(functions > 2500);
+    if (lib_include[0][0])
+        CU_ASSERT_EQUAL(compile_and_run(path, 0, "alpha 0 with Inf and NaN"), 0);
 }
 
 /* One emitted file, byte for byte. */
@@ -773,6 +898,8 @@ int tc_suite_emit(void)
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
            !CU_add_test(s, "permutations without SSE2", test_permute_portable) ||
+           !CU_add_test(s, "alpha 0 with Inf and NaN in A and B: beta * C, every "
+                           "algorithm, plain and generic", test_zero_alpha) ||
            !CU_add_test(s, "golden emitted file", test_golden) ||
            !CU_add_test(s, "errors and options", test_errors) ||
            !CU_add_test(s, "31-character names, rank-8 tensors, every kernel", test_limits) ||

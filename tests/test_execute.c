@@ -2,7 +2,8 @@
  * test_execute.c - every algorithm of every corpus contraction executed by
  * tc_rt_execute with OpenBLAS and with BLIS (every family: the paper's,
  * fused, permuted), compared with the naive
- * reference (1e-12 relative); beta 0 overwrites NaN; C copies; errors.
+ * reference (1e-12 relative); beta 0 overwrites NaN; alpha 0 with Inf and
+ * NaN in A and B is beta * C for every algorithm; C copies; errors.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -188,6 +189,74 @@ static void test_random(void)
             family_runs[TC_FAMILY_FUSED], family_runs[TC_FAMILY_PERMUTED], blocked_runs);
 }
 
+/* Random data with an Inf, a -Inf and a NaN in it (where it has room). */
+static void fill_poisoned(double *x, int64_t n, uint64_t *state)
+{
+    tc_corpus_fill(x, n, state);
+    x[0] = INFINITY;
+    x[n / 2] = NAN;
+    x[n - 1] = n > 2 ? -INFINITY : x[n - 1];
+}
+
+/* C = 0 * A * B (+ beta * C) with Inf and NaN in A and B: every algorithm
+ * of every corpus contraction gives the reference's beta * C exactly, for
+ * beta 0 (C not read: NaN there does not survive), 1 and 0.5. Before, 0 *
+ * Inf made NaN in some algorithms and not in others. */
+static void test_zero_alpha(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), runs = 0, bad = 0;
+    static const double betas[] = {0.0, 1.0, 0.5};
+    CU_ASSERT_FATAL(libs[0] != NULL);
+    for (int i = 0; i < n; i++) {
+        tc_algorithm_set *set = NULL;
+        tc_error e;
+        CU_ASSERT_FATAL(tc_gen_enumerate_families(&corpus[i].c, TC_KERNEL_MASK_ALL,
+                                                  TC_FAMILY_MASK_ALL, &set, &e) == TC_OK);
+        for (int b = 0; b < 3; b++) {
+            tc_contraction c = corpus[i].c;
+            c.alpha = 0.0;
+            c.beta = betas[b];
+            int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements;
+            int64_t nc = c.tensor[TC_C].elements;
+            double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
+            double *C0 = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL),
+                   *got = tc_rt_alloc(nc, NULL);
+            CU_ASSERT_FATAL(A && B && C0 && want && got);
+            uint64_t state = 31 + (uint64_t)i;
+            fill_poisoned(A, na, &state);
+            fill_poisoned(B, nb, &state);
+            tc_corpus_fill(C0, nc, &state);
+            if (c.beta == 0.0)
+                for (int64_t k = 0; k < nc; k += 2)
+                    C0[k] = NAN;
+            memcpy(want, C0, (size_t)nc * sizeof *want);
+            tc_rt_reference(&c, A, B, want);
+            for (int64_t k = 0; k < nc; k++) /* the reference is beta * C itself */
+                CU_ASSERT(want[k] == (c.beta == 0.0 ? 0.0 : c.beta * C0[k]));
+            for (int a = 0; a < set->count; a++) {
+                memcpy(got, C0, (size_t)nc * sizeof *got);
+                tc_status s = tc_rt_execute(libs[0], set->alg[a], &c, A, B, got, &e);
+                runs++;
+                if (s != TC_OK || tc_corpus_relerr(got, want, nc) != 0.0) {
+                    if (bad++ < 10)
+                        fprintf(stderr, "\n  0 * (%s), beta %g: %s gives another C\n",
+                                corpus[i].text, c.beta, set->alg[a]->name);
+                }
+            }
+            tc_rt_free(A);
+            tc_rt_free(B);
+            tc_rt_free(C0);
+            tc_rt_free(want);
+            tc_rt_free(got);
+        }
+        tc_alg_set_free(set);
+    }
+    CU_ASSERT_EQUAL(bad, 0);
+    CU_ASSERT(runs > 3 * 2500);
+    fprintf(stderr, "[%d executions with alpha 0]\n", runs);
+}
+
 static void test_errors(void)
 {
     tc_contraction c, nosizes;
@@ -218,6 +287,8 @@ int tc_suite_execute(void)
     return !CU_add_test(s, "every algorithm of the corpus, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "oracles at sizes 1 and mixed sizes", test_oracle_sizes) ||
            !CU_add_test(s, "40 random contractions, every algorithm", test_random) ||
+           !CU_add_test(s, "alpha 0 with Inf and NaN in A and B: beta * C, every "
+                           "algorithm", test_zero_alpha) ||
            !CU_add_test(s, "errors: no sizes, NULL arguments", test_errors)
                ? -1
                : 0;

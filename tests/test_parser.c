@@ -90,7 +90,11 @@ static void test_roles_and_strides(void)
                  {"R[a] -= 0.5 * W[a,e] * T[e]", -0.5, 1.0},
                  {"R[a] -= -W[a,e] * T[e]", 1.0, 1.0},
                  {"R_a -= W_ae T_e", -1.0, 1.0},
-                 {"R[a] = +W[a,e] * T[e]", 1.0, 0.0}};
+                 {"R[a] = +W[a,e] * T[e]", 1.0, 0.0},
+                 /* a factor 0 is kept (C = beta * C, runtime/execute.h) */
+                 {"R[a] = 0 * W[a,e] * T[e]", 0.0, 0.0},
+                 {"R[a] += 0 * W[a,e] * T[e]", 0.0, 1.0},
+                 {"R[a] -= 0.0 W[a,e] * T[e]", 0.0, 1.0}};
     for (size_t k = 0; k < sizeof signs / sizeof signs[0]; k++) {
         parse_sized(signs[k].text, "a=2,e=3", &c);
         CU_ASSERT_EQUAL(c.alpha, signs[k].alpha);
