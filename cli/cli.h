@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "ast/contraction.h"
+#include "generator/generator.h"
 
 typedef enum { TC_FMT_TABLE, TC_FMT_TSV, TC_FMT_JSON } tc_format;
 
@@ -105,6 +106,11 @@ void tc_cli_warn(const tc_cli *cli, const tc_error *w, const char *where);
 FILE *tc_cli_open_output(const tc_cli *cli);
 /* Closes what tc_cli_open_output gave; returns exit status (3 on I/O error). */
 int tc_cli_close_output(FILE *f);
+
+/* --fortran FILE: the Fortran interface of alg written whole through the
+ * one file writer (runtime/file.h). Returns the exit status. */
+int tc_cli_write_fortran(const tc_cli *cli, const tc_algorithm *alg, const tc_contraction *c,
+                         const tc_emit_options *opt);
 
 /* The command line, shell-quoted where needed, for emitted headers
  * (malloc'ed; NULL when out of memory). */

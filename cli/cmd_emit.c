@@ -93,8 +93,8 @@ int tc_cmd_emit(const tc_cli *cli)
     job.opt.command_line = cmd;
     rc = cmd ? tc_cli_write_c(cli, emit_job_run, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");
     /* --fortran FILE: written only when the C was */
-    if (!rc && cli->fortran && tc_emit_fortran_file(alg, &c, &job.opt, cli->fortran, &err) != TC_OK)
-        rc = tc_cli_fail(&err, NULL);
+    if (!rc && cli->fortran)
+        rc = tc_cli_write_fortran(cli, alg, &c, &job.opt);
     free(cmd);
     tc_alg_set_free(set);
     return rc;

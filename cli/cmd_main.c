@@ -107,8 +107,7 @@ int tc_cmd_main(const tc_cli *cli)
     rc = cmd ? tc_cli_write_c(cli, emit_plan, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");
     if (!rc && cli->fortran) { /* --fortran FILE: written only when the C was */
         job.opt.row_major = row_major;
-        if (tc_emit_fortran_file(plan->alg, &plan->c, &job.opt, cli->fortran, &err) != TC_OK)
-            rc = tc_cli_fail(&err, NULL);
+        rc = tc_cli_write_fortran(cli, plan->alg, &plan->c, &job.opt);
     }
     free(cmd);
     tc_plan_destroy(plan);

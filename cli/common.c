@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+
+#include "ast/error.h"
 #include "generator/generator.h"
 #include "parser/parser.h"
 #include "runtime/file.h"
@@ -154,6 +156,25 @@ int tc_cli_close_output(FILE *f)
     pending.text = NULL;
     pending.path = NULL;
     return rc;
+}
+
+int tc_cli_write_fortran(const tc_cli *cli, const tc_algorithm *alg, const tc_contraction *c,
+                         const tc_emit_options *opt)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem)
+        return tc_cli_failf(TC_ERESOURCE, "cannot write '%s': out of memory", cli->fortran);
+    tc_error err;
+    tc_status s = tc_emit_fortran(alg, c, opt, mem, &err);
+    if (fclose(mem) != 0 && s == TC_OK)
+        s = tc_error_set(&err, TC_ERESOURCE, 0, 0, "cannot write '%s': out of memory",
+                         cli->fortran);
+    if (s == TC_OK)
+        s = tc_rt_file_replace(cli->fortran, text, len, &err);
+    free(text);
+    return s == TC_OK ? 0 : tc_cli_fail(&err, NULL);
 }
 
 void tc_cli_json_string(FILE *f, const char *s)

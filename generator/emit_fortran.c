@@ -18,7 +18,6 @@
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
-#include "runtime/file.h"
 
 #define FNAME_MAX 64           /* Fortran 2003: 63 characters */
 #define MODULE_SUFFIX "_interface"
@@ -402,23 +401,4 @@ tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot write the Fortran interface: "
                                                      "write error");
     return TC_OK;
-}
-
-tc_status tc_emit_fortran_file(const tc_algorithm *alg, const tc_contraction *c,
-                               const tc_emit_options *opt, const char *path, tc_error *err)
-{
-    if (!path)
-        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_emit_fortran_file: NULL path");
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem)
-        return tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot write '%s': out of memory", path);
-    tc_status s = tc_emit_fortran(alg, c, opt, mem, err);
-    if (fclose(mem) != 0 && s == TC_OK)
-        s = tc_error_set(err, TC_ERESOURCE, 0, 0, "cannot write '%s': out of memory", path);
-    if (s == TC_OK)
-        s = tc_rt_file_replace(path, text, len, err);
-    free(text);
-    return s;
 }

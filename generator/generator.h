@@ -209,11 +209,6 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err);
 tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,
                           const tc_emit_options *opt, FILE *out, tc_error *err);
 
-/* tc_emit_fortran into the file path, replaced whole or not at all
- * (runtime/file.h); on any error path is untouched. */
-tc_status tc_emit_fortran_file(const tc_algorithm *alg, const tc_contraction *c,
-                               const tc_emit_options *opt, const char *path, tc_error *err);
-
 /* Writes the #include lines of an emitted file (cblas.h, with BLIS's unused
  * static helpers silenced, and stdlib.h): for callers that put several
  * functions (no_header = 1) into one file. */

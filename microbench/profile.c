@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -344,15 +345,120 @@ enum {
     HAVE_UPDATE = 1 << 20, HAVE_EDGE = 1 << 21, HAVE_ALL = (1 << 22) - 1
 };
 
+/* The lines that need more than a number or a text: 0 when v is good. */
+static int read_source(tc_mb_profile *p, const char *v, unsigned have)
+{
+    (void)have;
+    if (strlen(v) >= sizeof p->detected.source || !*v)
+        return -1;
+    snprintf(p->detected.source, sizeof p->detected.source, "%s", v);
+    return 0;
+}
+
+static int read_detected(tc_mb_profile *p, const char *v, unsigned have)
+{
+    (void)have;
+    if (p->detected.nlevels == TC_MB_MAX_LEVELS ||
+        read_level(v, &p->detected.level[p->detected.nlevels]) != 0)
+        return -1;
+    p->detected.nlevels++;
+    return 0;
+}
+
+static int read_measured_level(tc_mb_profile *p, const char *v, unsigned have)
+{
+    int k = p->xray.nlevels;
+    if (k == TC_MB_MAX_LEVELS || (have & HAVE_MEMLAT) ||
+        read_measured(v, &p->xray.bytes[k], &p->xray.latency_ns[k]) != 0)
+        return -1;
+    p->xray.nlevels++;
+    return 0;
+}
+
+static int read_memory_latency(tc_mb_profile *p, const char *v, unsigned have)
+{
+    (void)have; /* after the levels: the slot past the last one */
+    return read_double(v, 0.0, 1e9, &p->xray.latency_ns[p->xray.nlevels]);
+}
+
+static int read_llc_edge(tc_mb_profile *p, const char *v, unsigned have)
+{
+    (void)have;
+    return read_edge(v, p->llc_edge);
+}
+
+/* Every line but the first (PROFILE_MAGIC): its key, the bit it sets (0:
+ * it may repeat), and how its value is read into the profile at offset. */
+typedef enum { F_TEXT, F_INT, F_INT8, F_INT64, F_REAL, F_CUSTOM } field_kind;
+static const struct field {
+    const char *key;
+    unsigned bit;
+    field_kind kind;
+    double lo, hi;   /* F_INT*, F_REAL: the range */
+    size_t offset;   /* where in tc_mb_profile; F_TEXT: size is the member's */
+    size_t size;
+    int (*read)(tc_mb_profile *p, const char *v, unsigned have); /* F_CUSTOM */
+} fields[] = {
+#define AT(member) offsetof(tc_mb_profile, member), sizeof(((tc_mb_profile *)0)->member)
+    {"machine", HAVE_MACHINE, F_TEXT, 0, 0, AT(machine), NULL},
+    {"blas", HAVE_BLAS, F_TEXT, 0, 0, AT(blas), NULL},
+    {"blas_version", HAVE_BLAS_VERSION, F_TEXT, 0, 0, AT(blas_version), NULL},
+    {"measured_at", HAVE_AT, F_REAL, 0.0, 1e12, AT(measured_at), NULL},
+    {"measure_seconds", HAVE_SECONDS, F_REAL, 0.0, 1e6, AT(measure_seconds), NULL},
+    {"cpu_model", HAVE_CPU, F_TEXT, 0, 0, AT(detected.cpu_model), NULL},
+    {"cpus", HAVE_CPUS, F_INT, 1, 1 << 20, AT(detected.cpus), NULL},
+    {"detected_source", HAVE_DSOURCE, F_CUSTOM, 0, 0, 0, 0, read_source},
+    {"detected_line", HAVE_DLINE, F_INT8, 8, TC_MB_LINE_MAX, AT(detected.line_bytes), NULL},
+    {"detected", 0, F_CUSTOM, 0, 0, 0, 0, read_detected},
+    /* 0: the measurement could not tell */
+    {"measured_line", HAVE_MLINE, F_INT8, 0, TC_MB_LINE_MAX, AT(xray.line_bytes), NULL},
+    {"measured_seconds", HAVE_MSECONDS, F_REAL, 0.0, 1e6, AT(xray.seconds), NULL},
+    {"measured", 0, F_CUSTOM, 0, 0, 0, 0, read_measured_level},
+    {"memory_latency_ns", HAVE_MEMLAT, F_CUSTOM, 0, 0, 0, 0, read_memory_latency},
+    {"measured_llc", HAVE_LLC, F_INT64, 0, (double)TC_MB_PROFILE_SCAN_MAX, AT(llc_measured), NULL},
+    {"stream_lines", HAVE_STREAM, F_INT, 0, TC_MB_STREAM_MAX, AT(stream_lines), NULL},
+    {"tlb_pages", HAVE_TLB, F_INT64, 0, TC_MB_TLB_MAX_PAGES, AT(tlb_pages), NULL},
+    {"timer_resolution_s", HAVE_RES, F_REAL, 0.0, 1.0, AT(timer_resolution_s), NULL},
+    {"timer_overhead_s", HAVE_OVER, F_REAL, 0.0, 1.0, AT(timer_overhead_s), NULL},
+    {"peak_flops", HAVE_PEAK, F_REAL, 1e6, 1e16, AT(peak_flops), NULL},
+    {"memory_bandwidth", HAVE_BW, F_REAL, 1e6, 1e16, AT(memory_bandwidth), NULL},
+    {"update_bandwidth", HAVE_UPDATE, F_REAL, 1e6, 1e16, AT(update_bandwidth), NULL},
+    {"llc_edge", HAVE_EDGE, F_CUSTOM, 0, 0, 0, 0, read_llc_edge},
+#undef AT
+};
+
+/* Reads v as field f into p: 0 when it is a good value. */
+static int read_field(tc_mb_profile *p, const struct field *f, const char *v, unsigned have)
+{
+    char *at = (char *)p + f->offset;
+    long long x;
+    switch (f->kind) {
+    case F_TEXT:
+        snprintf(at, f->size, "%s", v);
+        return 0;
+    case F_INT:
+    case F_INT8:
+        return read_int(v, (long long)f->lo, (long long)f->hi, (int *)(void *)at) != 0 ||
+               (f->kind == F_INT8 && *(int *)(void *)at % 8 != 0);
+    case F_INT64:
+        if (read_ll(v, (long long)f->lo, (long long)f->hi, &x) != 0 || strchr(v, ' '))
+            return -1;
+        *(int64_t *)(void *)at = x;
+        return 0;
+    case F_REAL:
+        return read_double(v, f->lo, f->hi, (double *)(void *)at);
+    case F_CUSTOM:
+        return f->read(p, v, have);
+    }
+    return -1;
+}
+
 static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, unsigned *have,
                             char *why, size_t n)
 {
-    unsigned bit = 0;
-    int bad = 0;
-    double mem_ns;
+    const struct field *f = NULL;
     if (strcmp(key, PROFILE_MAGIC) == 0) {
         int version;
-        bit = HAVE_MAGIC;
         if (read_int(v, 0, 1000000, &version) != 0 || version != TC_MB_PROFILE_VERSION) {
             snprintf(why, n, "format version '%.40s', this tcgen writes %d", v,
                      TC_MB_PROFILE_VERSION);
@@ -361,100 +467,20 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
     } else if (!(*have & HAVE_MAGIC)) {
         snprintf(why, n, "it does not start with '%s %d'", PROFILE_MAGIC, TC_MB_PROFILE_VERSION);
         return TC_EINPUT;
-    } else if (strcmp(key, "machine") == 0) {
-        bit = HAVE_MACHINE;
-        snprintf(p->machine, sizeof p->machine, "%s", v);
-    } else if (strcmp(key, "blas") == 0) {
-        bit = HAVE_BLAS;
-        snprintf(p->blas, sizeof p->blas, "%s", v);
-    } else if (strcmp(key, "blas_version") == 0) {
-        bit = HAVE_BLAS_VERSION;
-        snprintf(p->blas_version, sizeof p->blas_version, "%s", v);
-    } else if (strcmp(key, "measured_at") == 0) {
-        bit = HAVE_AT;
-        bad = read_double(v, 0.0, 1e12, &p->measured_at);
-    } else if (strcmp(key, "measure_seconds") == 0) {
-        bit = HAVE_SECONDS;
-        bad = read_double(v, 0.0, 1e6, &p->measure_seconds);
-    } else if (strcmp(key, "cpu_model") == 0) {
-        bit = HAVE_CPU;
-        snprintf(p->detected.cpu_model, sizeof p->detected.cpu_model, "%s", v);
-    } else if (strcmp(key, "cpus") == 0) {
-        bit = HAVE_CPUS;
-        bad = read_int(v, 1, 1 << 20, &p->detected.cpus);
-    } else if (strcmp(key, "detected_source") == 0) {
-        bit = HAVE_DSOURCE;
-        bad = strlen(v) >= sizeof p->detected.source || !*v;
-        if (!bad)
-            snprintf(p->detected.source, sizeof p->detected.source, "%s", v);
-    } else if (strcmp(key, "detected_line") == 0) {
-        bit = HAVE_DLINE;
-        bad = read_int(v, 8, TC_MB_LINE_MAX, &p->detected.line_bytes) != 0 ||
-              p->detected.line_bytes % 8 != 0;
-    } else if (strcmp(key, "detected") == 0) {
-        bad = p->detected.nlevels == TC_MB_MAX_LEVELS ||
-              read_level(v, &p->detected.level[p->detected.nlevels]) != 0;
-        if (!bad)
-            p->detected.nlevels++;
-    } else if (strcmp(key, "measured_line") == 0) {
-        bit = HAVE_MLINE;
-        bad = read_int(v, 0, TC_MB_LINE_MAX, &p->xray.line_bytes) != 0 ||
-              p->xray.line_bytes % 8 != 0; /* 0: could not tell */
-    } else if (strcmp(key, "measured_seconds") == 0) {
-        bit = HAVE_MSECONDS;
-        bad = read_double(v, 0.0, 1e6, &p->xray.seconds);
-    } else if (strcmp(key, "measured") == 0) {
-        int k = p->xray.nlevels;
-        bad = k == TC_MB_MAX_LEVELS || (*have & HAVE_MEMLAT) ||
-              read_measured(v, &p->xray.bytes[k], &p->xray.latency_ns[k]) != 0;
-        if (!bad)
-            p->xray.nlevels++;
-    } else if (strcmp(key, "memory_latency_ns") == 0) {
-        bit = HAVE_MEMLAT;
-        bad = read_double(v, 0.0, 1e9, &mem_ns);
-        if (!bad)
-            p->xray.latency_ns[p->xray.nlevels] = mem_ns;
-    } else if (strcmp(key, "measured_llc") == 0) {
-        long long b;
-        bit = HAVE_LLC;
-        bad = read_ll(v, 0, TC_MB_PROFILE_SCAN_MAX, &b) != 0 || strchr(v, ' ');
-        if (!bad)
-            p->llc_measured = b;
-    } else if (strcmp(key, "stream_lines") == 0) {
-        bit = HAVE_STREAM;
-        bad = read_int(v, 0, TC_MB_STREAM_MAX, &p->stream_lines);
-    } else if (strcmp(key, "tlb_pages") == 0) {
-        long long n;
-        bit = HAVE_TLB;
-        bad = read_ll(v, 0, TC_MB_TLB_MAX_PAGES, &n) != 0 || strchr(v, ' ');
-        if (!bad)
-            p->tlb_pages = n;
-    } else if (strcmp(key, "timer_resolution_s") == 0) {
-        bit = HAVE_RES;
-        bad = read_double(v, 0.0, 1.0, &p->timer_resolution_s);
-    } else if (strcmp(key, "timer_overhead_s") == 0) {
-        bit = HAVE_OVER;
-        bad = read_double(v, 0.0, 1.0, &p->timer_overhead_s);
-    } else if (strcmp(key, "peak_flops") == 0) {
-        bit = HAVE_PEAK;
-        bad = read_double(v, 1e6, 1e16, &p->peak_flops);
-    } else if (strcmp(key, "memory_bandwidth") == 0) {
-        bit = HAVE_BW;
-        bad = read_double(v, 1e6, 1e16, &p->memory_bandwidth);
-    } else if (strcmp(key, "update_bandwidth") == 0) {
-        bit = HAVE_UPDATE;
-        bad = read_double(v, 1e6, 1e16, &p->update_bandwidth);
-    } else if (strcmp(key, "llc_edge") == 0) {
-        bit = HAVE_EDGE;
-        bad = read_edge(v, p->llc_edge);
     } else {
-        snprintf(why, n, "unknown line '%.40s'", key);
-        return TC_EINPUT;
+        for (size_t k = 0; k < sizeof fields / sizeof fields[0] && !f; k++)
+            if (strcmp(key, fields[k].key) == 0)
+                f = &fields[k];
+        if (!f) {
+            snprintf(why, n, "unknown line '%.40s'", key);
+            return TC_EINPUT;
+        }
+        if (read_field(p, f, v, *have) != 0) {
+            snprintf(why, n, "malformed or out-of-range '%.40s' line", key);
+            return TC_EINPUT;
+        }
     }
-    if (bad) {
-        snprintf(why, n, "malformed or out-of-range '%.40s' line", key);
-        return TC_EINPUT;
-    }
+    unsigned bit = f ? f->bit : HAVE_MAGIC;
     if (bit && (*have & bit)) {
         snprintf(why, n, "the '%.40s' line appears twice", key);
         return TC_EINPUT;
@@ -463,27 +489,42 @@ static tc_status parse_line(tc_mb_profile *p, const char *key, const char *v, un
     return TC_OK;
 }
 
-tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err)
+/* The checksum line, which covers every byte before it; NULL (err set)
+ * when it is missing or does not match. */
+static const char *checked_end(const char *text, tc_error *err)
 {
-    memset(p, 0, sizeof *p);
     size_t len = strlen(text);
-    if (len == 0 || len > PROFILE_TEXT_MAX)
-        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile is %s",
-                            len ? "too long to be one" : "empty");
-    /* the checksum line covers every byte before it */
+    if (len == 0 || len > PROFILE_TEXT_MAX) {
+        tc_error_set(err, TC_EINPUT, 0, 0, "the profile is %s",
+                     len ? "too long to be one" : "empty");
+        return NULL;
+    }
     const char *check = NULL;
     for (const char *q = strstr(text, "check "); q; q = strstr(q + 1, "check "))
         if (q == text || q[-1] == '\n')
             check = q;
     char expect[32];
-    if (!check || text[len - 1] != '\n')
-        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile has no checksum line at its end "
-                                                  "(a truncated write?)");
+    if (!check || text[len - 1] != '\n') {
+        tc_error_set(err, TC_EINPUT, 0, 0, "the profile has no checksum line at its end "
+                                           "(a truncated write?)");
+        return NULL;
+    }
     snprintf(expect, sizeof expect, "check %016llx\n",
              (unsigned long long)fnv1a(text, (size_t)(check - text)));
-    if (strcmp(check, expect) != 0)
-        return tc_error_set(err, TC_EINPUT, 0, 0, "the profile's checksum does not match its "
-                                                  "content (damaged or edited)");
+    if (strcmp(check, expect) != 0) {
+        tc_error_set(err, TC_EINPUT, 0, 0, "the profile's checksum does not match its "
+                                           "content (damaged or edited)");
+        return NULL;
+    }
+    return check;
+}
+
+tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err)
+{
+    memset(p, 0, sizeof *p);
+    const char *check = checked_end(text, err);
+    if (!check)
+        return TC_EINPUT;
     locale_t saved = tc_c_locale_enter();
     unsigned have = 0;
     char why[TC_ERROR_MESSAGE_MAX] = "";
