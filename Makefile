@@ -60,6 +60,7 @@ all: $(TCGEN) $(LIB_A) $(LIB_SO)
 # (scripts/install.mk). Included after `all`, which stays the default goal.
 include examples/examples.mk
 include scripts/install.mk
+include tests/alloc/alloc.mk
 
 # Installs missing Debian packages once (re-run when the script changes).
 deps: $(DEPS_OK)
@@ -132,10 +133,10 @@ demo: all
 # What scripts/test.sh, scripts/smoke.sh and every tests/*_test.sh get. A
 # tests/*_test.sh runs from the top directory, ends with "NAME: N passed, N
 # failed" and exits non-zero on a failure; make test runs each one it finds.
-TEST_ENV = TCGEN='$(TCGEN)' BUILD='$(BUILD)' RUNNER='$(RUNNER)' CC='$(CC)' SAN='$(SAN)' MAKE='$(MAKE)'
+TEST_ENV = TCGEN='$(TCGEN)' BUILD='$(BUILD)' RUNNER='$(RUNNER)' ALLOC_FAIL='$(ALLOC_FAIL)' ALLOC_CLI='$(ALLOC_CLI)' CC='$(CC)' SAN='$(SAN)' MAKE='$(MAKE)'
 
 # The full suite: all of `all` first, so that the install test rebuilds nothing.
-test: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO) $(EX_CCSD)
+test: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO) $(EX_CCSD) $(ALLOC_FAIL) $(ALLOC_CLI)
 	$(Q)$(TEST_ENV) bash scripts/test.sh full
 
 # make check: what every edit can afford. Every suite runs whole except the

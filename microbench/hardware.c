@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <hwloc.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,9 +377,25 @@ tc_status tc_mb_hardware_detect_from(unsigned sources, const char *sysfs_root,
     return TC_OK;
 }
 
+/* The machine does not change under a process: detected once, by the
+ * first caller (every plan asks; hwloc's topology costs milliseconds and
+ * many allocations each time). */
+static pthread_once_t detect_once = PTHREAD_ONCE_INIT;
+static tc_hardware detected;
+static tc_error detected_note;
+
+static void detect_now(void)
+{
+    tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL, &detected, &detected_note);
+}
+
 tc_status tc_mb_hardware_detect(tc_hardware *hw, tc_error *err)
 {
-    return tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL, hw, err);
+    pthread_once(&detect_once, detect_now);
+    *hw = detected;
+    if (err)
+        *err = detected_note;
+    return TC_OK;
 }
 
 void tc_mb_hardware_signature(const tc_hardware *hw, char *buf, size_t n)

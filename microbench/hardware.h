@@ -34,7 +34,9 @@ typedef struct tc_hardware {
 /*
  * Fills *hw from hwloc, else from /sys/devices/system/cpu/cpu0/cache, else
  * with defaults (64 B lines, 32 KiB L1, 8 MiB LLC; source "default").
- * Always returns TC_OK with a usable description; err is for future use.
+ * Always returns TC_OK with a usable description; err (if non-NULL) gets
+ * the note tc_mb_hardware_detect_from leaves. Detection runs once per
+ * process, on the first call (thread-safe); later calls copy its result.
  */
 tc_status tc_mb_hardware_detect(tc_hardware *hw, tc_error *err);
 
@@ -51,8 +53,9 @@ tc_status tc_mb_hardware_detect(tc_hardware *hw, tc_error *err);
  * and shared_cpu_list), then the defaults. Always TC_OK. When a source was
  * tried and failed, err (if non-NULL) keeps why, as a note with code TC_OK
  * ("sysfs: ..."); its message is empty when the first source tried worked.
- * tc_mb_hardware_detect(hw, err) is
- * tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL, hw, err).
+ * Not cached: every call detects. tc_mb_hardware_detect(hw, err) is the
+ * first tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL,
+ * hw, err) of the process.
  */
 tc_status tc_mb_hardware_detect_from(unsigned sources, const char *sysfs_root,
                                      tc_hardware *hw, tc_error *err);

@@ -11,6 +11,12 @@
 %define api.token.prefix {TOK_}
 %define parse.error custom
 %define parse.lac full
+/* The grammar is flat (its lists are left-recursive): the stacks stay a
+ * dozen entries deep whatever the input, so Bison keeps them on the C stack
+ * and never allocates (parse.c jumps over tc_yyparse on a fatal error of
+ * the scanner). Were they ever full, tc_yyparse returns 2 and tc_parse
+ * reports TC_ERESOURCE. */
+%define parse.lac.es-capacity-initial {200}
 %locations
 %param {void *scanner}
 %parse-param {tc_builder *b}
@@ -31,6 +37,8 @@ int tc_yylex(TC_YYSTYPE *lval, TC_YYLTYPE *lloc, void *scanner);
 %code {
 #include <stdio.h>
 #include <string.h>
+
+#define YYMAXDEPTH YYINITDEPTH
 
 static void tc_yyerror(TC_YYLTYPE *loc, void *scanner, tc_builder *b, const char *msg)
 {

@@ -1,6 +1,7 @@
 /* parse.c - the parser driver: text -> builder (Bison/Flex) -> tc_contraction. */
 #include "parser.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -75,10 +76,34 @@ static int blank(const char *s)
     return 1;
 }
 
+/* Runs the scanner and the parser over text; *rc is tc_yyparse's. A fatal
+ * error of the scanner (out of memory, an internal error) jumps back here;
+ * Bison's stacks never leave the C stack (grammar.y), so the jump over
+ * tc_yyparse leaks nothing of the parser and the scanner's blocks are
+ * freed. Locals set after setjmp are not used after the jump. */
+static tc_status scan_and_parse(const char *text, tc_builder *b, int *rc)
+{
+    yyscan_t scanner;
+    if (setjmp(b->fatal) != 0) {
+        tc_scan_release(b);
+        if (b->out_of_memory)
+            return tc_error_set(b->err, TC_ERESOURCE, 0, 0, "out of memory in the scanner");
+        return tc_error_set(b->err, TC_EINTERNAL, 0, 0, "scanner: %s", b->fatal_message);
+    }
+    if (tc_yylex_init_extra(b, &scanner) != 0) {
+        tc_scan_release(b);
+        return tc_error_set(b->err, TC_ERESOURCE, 0, 0, "out of memory starting the scanner");
+    }
+    YY_BUFFER_STATE buf = tc_yy_scan_string(text, scanner);
+    *rc = tc_yyparse(scanner, b);
+    tc_yy_delete_buffer(buf, scanner);
+    tc_yylex_destroy(scanner);
+    return TC_OK;
+}
+
 tc_status tc_parse_at(const char *text, int line, tc_contraction *out, tc_error *err)
 {
     tc_builder b;
-    yyscan_t scanner;
     tc_error local;
 
     if (!err)
@@ -93,14 +118,13 @@ tc_status tc_parse_at(const char *text, int line, tc_contraction *out, tc_error 
     b.err = err;
     b.line = line;
     b.column = 1;
-    if (tc_yylex_init_extra(&b, &scanner) != 0)
-        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory starting the scanner");
-    YY_BUFFER_STATE buf = tc_yy_scan_string(text, scanner);
-    int rc = buf ? tc_yyparse(scanner, &b) : 2;
-    if (buf)
-        tc_yy_delete_buffer(buf, scanner);
-    tc_yylex_destroy(scanner);
-    if (rc == 2 && !b.failed)
+    int rc;
+    tc_status s = scan_and_parse(text, &b, &rc);
+    if (s != TC_OK)
+        return s;
+    /* 2: Bison ran out of stack (its "memory exhausted" went through
+     * tc_yyerror as if it were a syntax error) */
+    if (rc == 2)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory while parsing");
     if (b.failed || rc != 0)
         return err->code != TC_OK ? err->code

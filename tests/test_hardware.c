@@ -119,6 +119,31 @@ static void test_detect_this_machine(void)
     }
 }
 
+/* The cached detection (once per process) is what a fresh one finds, note
+ * included: a plan and `tcgen info` see the machine as before. */
+static void test_detect_cached(void)
+{
+    tc_hardware a, b;
+    tc_error ea, eb;
+    memset(&ea, 0x55, sizeof ea);
+    CU_ASSERT_EQUAL(tc_mb_hardware_detect(&a, &ea), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_hardware_detect_from(TC_MB_HW_HWLOC | TC_MB_HW_SYSFS, NULL, &b, &eb),
+                    TC_OK);
+    CU_ASSERT_EQUAL(ea.code, TC_OK);
+    CU_ASSERT_STRING_EQUAL(ea.message, eb.message);
+    CU_ASSERT_EQUAL(a.nlevels, b.nlevels);
+    CU_ASSERT_EQUAL(a.llc_bytes, b.llc_bytes);
+    CU_ASSERT_EQUAL(a.line_bytes, b.line_bytes);
+    CU_ASSERT_EQUAL(a.cpus, b.cpus);
+    CU_ASSERT_STRING_EQUAL(a.source, b.source);
+    CU_ASSERT_STRING_EQUAL(a.cpu_model, b.cpu_model);
+    for (int k = 0; k < a.nlevels && k < b.nlevels; k++) {
+        CU_ASSERT_EQUAL(a.level[k].bytes, b.level[k].bytes);
+        CU_ASSERT_EQUAL(a.level[k].ways, b.level[k].ways);
+        CU_ASSERT_EQUAL(a.level[k].shared_by, b.level[k].shared_by);
+    }
+}
+
 static void test_sysfs_fake_tree(void)
 {
     tc_hardware hw;
@@ -288,6 +313,7 @@ int tc_suite_hardware(void)
         void (*fn)(void);
     } tests[] = {
         {"detect: this machine", test_detect_this_machine},
+        {"detect: cached, as a fresh detection", test_detect_cached},
         {"sysfs: fake tree, exact values", test_sysfs_fake_tree},
         {"sysfs: malformed and missing files", test_sysfs_malformed},
         {"detect: forced defaults", test_forced_defaults},

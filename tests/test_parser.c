@@ -179,6 +179,24 @@ static void test_malformed_corpus(void)
     CU_ASSERT(count >= 40);
 }
 
+/* The parser's stacks hold 200 entries and never grow (parser/grammar.y):
+ * a right-hand side of 1000 tensors is a located input error, not
+ * "out of memory", which a right-recursive list would give. */
+static void test_long_input(void)
+{
+    size_t n = 16 + 1000 * 16;
+    char *text = malloc(n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    size_t len = (size_t)snprintf(text, n, "C[a] = A[a]");
+    for (int k = 0; k < 999; k++)
+        len += (size_t)snprintf(text + len, n - len, " * T%d[a]", k);
+    tc_contraction c;
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_parse(text, &c, &err), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "found 1000"));
+    free(text);
+}
+
 static void test_sizes(void)
 {
     tc_sizes s;
@@ -242,6 +260,7 @@ int tc_suite_parser(void)
            !CU_add_test(s, "roles, strides, alpha, beta", test_roles_and_strides) ||
            !CU_add_test(s, "golden normal forms", test_normal_forms) ||
            !CU_add_test(s, "malformed corpus: status, position, message", test_malformed_corpus) ||
+           !CU_add_test(s, "a long right-hand side fits the stacks", test_long_input) ||
            !CU_add_test(s, "sizes: groups, repeats, limits, unused", test_sizes) ||
            !CU_add_test(s, "contraction files (-f)", test_files);
 }
