@@ -641,13 +641,13 @@ static int read_file(const char *path, char *buf, size_t n)
 }
 
 /* Reads and checks path's profile: 1 valid (*p filled), 0 absent, -1
- * refused (why in note). */
+ * refused (why in note), -2 out of memory. */
 static int try_load(const char *path, const tc_hardware *detected, const tc_blas *blas,
                     tc_mb_profile *p, char *note, size_t n)
 {
     char *buf = malloc(PROFILE_TEXT_MAX + 2);
     if (!buf)
-        return 0;
+        return -2;
     int r = read_file(path, buf, PROFILE_TEXT_MAX + 2);
     if (r != 0) {
         free(buf);
@@ -712,11 +712,14 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
         o->path[0] = '\0';
         snprintf(o->note, sizeof o->note, "%.400s; this machine was measured for this run only", e.message);
     }
-    if (have_path && !refresh && try_load(o->path, &detected, blas, p, o->note,
-                                          sizeof o->note) == 1) {
+    int got = have_path && !refresh ? try_load(o->path, &detected, blas, p, o->note,
+                                                sizeof o->note) : 0;
+    if (got == 1) {
         o->loaded = 1;
         return TC_OK;
     }
+    if (got == -2) /* not a reason to measure the machine again */
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory reading the profile");
     /* one process measures; the others wait and then read its result */
     int lock = -1;
     tc_status kept = TC_OK; /* why the file cannot be written (in e) */
@@ -726,11 +729,13 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
     }
     if (lock >= 0 && !refresh) {
         char again[TC_ERROR_MESSAGE_MAX] = "";
-        if (try_load(o->path, &detected, blas, p, again, sizeof again) == 1) {
+        got = try_load(o->path, &detected, blas, p, again, sizeof again);
+        if (got == 1 || got == -2) {
             tc_rt_file_unlock(lock);
-            o->loaded = 1;
+            o->loaded = got == 1;
             o->note[0] = '\0';
-            return TC_OK;
+            return got == 1 ? TC_OK : tc_error_set(err, TC_ERESOURCE, 0, 0,
+                                                   "out of memory reading the profile");
         }
     }
     tc_status st = tc_mb_profile_measure(&detected, blas, timer, progress, data, p, err);

@@ -36,6 +36,8 @@ static tc_status build(const tc_builder *b, tc_contraction *out, tc_error *err)
     tc_contraction c;
     memset(&c, 0, sizeof c);
     c.alpha = b->subtract ? -b->alpha : b->alpha;
+    if (c.alpha == 0.0) /* -0 (from '-= 0 *' or '-0 *') is 0: one wisdom key, one text */
+        c.alpha = 0.0;
     c.beta = b->accumulate ? 1.0 : 0.0;
     for (int t = 0; t < 3; t++) {
         const tc_raw_tensor *r = &b->tensor[t];

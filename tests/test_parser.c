@@ -1,5 +1,6 @@
 /* test_parser.c - the parser: both notations, normal forms, malformed corpus, sizes, files. */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,7 @@ static void test_roles_and_strides(void)
         parse_sized(signs[k].text, "a=2,e=3", &c);
         CU_ASSERT_EQUAL(c.alpha, signs[k].alpha);
         CU_ASSERT_EQUAL(c.beta, signs[k].beta);
+        CU_ASSERT_FALSE(signbit(c.alpha) && c.alpha == 0.0); /* -0: another wisdom key */
     }
     parse_sized("C[] = A[i] * B[i]", "i=3", &c);
     CU_ASSERT_EQUAL(c.tensor[TC_C].rank, 0);
