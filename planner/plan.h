@@ -45,17 +45,6 @@ struct tc_plan {
                                    written (setup.h); "" otherwise */
 };
 
-/*
- * Parses a problem: the contraction and sizes as the user wrote them
- * (*user) and the column-major form the algorithms work on (*storage: the
- * transpose under TC_ROW_MAJOR). Errors are TC_EINPUT located in the
- * string they are in (line 1); *which (if not NULL) says which: 0 the
- * contraction, 1 the sizes.
- */
-tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned flags,
-                          tc_contraction *user, tc_contraction *storage, int *which,
-                          tc_error *err);
-
 /* What the plan's time is: "predicted", "measured" or "remembered"
  * (NULL for a NULL plan). */
 const char *tc_plan_time_kind(const tc_plan *p);

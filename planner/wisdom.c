@@ -30,7 +30,7 @@
 #include "ast/c_locale.h"
 #include "ast/error.h"
 #include "generator/generator.h"
-#include "planner/plan.h"
+#include "planner/problem.h"
 #include "runtime/file.h"
 
 #define HEADER "# tcgen wisdom 1"

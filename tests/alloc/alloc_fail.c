@@ -24,6 +24,7 @@
 #include "ast/error.h"
 #include "parser/parser.h"
 #include "planner/plan.h"
+#include "planner/problem.h"
 #include "runtime/reference.h"
 #include "tcgen.h"
 

@@ -1,0 +1,25 @@
+/*
+ * problem.h - a problem as text (contraction and sizes) parsed into the
+ * form the planner and the wisdom file check work on. Its own file so that
+ * plan.c and wisdom.c, which each use the other's ends of a decision, do
+ * not call each other: plan.c reads and adds wisdom, wisdom.c checks its
+ * entries' problems here.
+ */
+#ifndef TC_PLANNER_PROBLEM_H
+#define TC_PLANNER_PROBLEM_H
+
+#include "ast/contraction.h"
+#include "tcgen.h"
+
+/*
+ * Parses a problem: the contraction and sizes as the user wrote them
+ * (*user) and the column-major form the algorithms work on (*storage: the
+ * transpose under TC_ROW_MAJOR). Errors are TC_EINPUT located in the
+ * string they are in (line 1); *which (if not NULL) says which: 0 the
+ * contraction, 1 the sizes.
+ */
+tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned flags,
+                          tc_contraction *user, tc_contraction *storage, int *which,
+                          tc_error *err);
+
+#endif
