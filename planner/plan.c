@@ -70,6 +70,56 @@ static int by_seconds(const void *a, const void *b)
     return (x->seconds > y->seconds) - (x->seconds < y->seconds);
 }
 
+/* TC_MEASURE: runs the best candidates of ranking r (freed here) and
+ * takes the fastest measured, unless every one ran over the time limit. */
+static tc_status measure_best(tc_plan *p, const tc_plan_options *o, tc_ranking *r,
+                              tc_error *err)
+{
+    int *pick = malloc((size_t)r->count * sizeof *pick);
+    const tc_algorithm **algs = malloc((size_t)r->count * sizeof *algs);
+    if (!pick || !algs) {
+        free(pick);
+        free(algs);
+        tc_ranking_free(r);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory choosing candidates");
+    }
+    int n = pick_candidates(r, o->candidates ? o->candidates : DEFAULT_CANDIDATES, pick);
+    for (int k = 0; k < n; k++)
+        algs[k] = r->entry[pick[k]].alg;
+    tc_ranking_free(r);
+    tc_measure_options mo = {p->blas, o->measure_reps ? o->measure_reps : DEFAULT_MEASURE_REPS,
+                             o->time_limit_s > 0 ? o->time_limit_s : DEFAULT_TIME_LIMIT_S, 1};
+    tc_measurements *m = NULL;
+    tc_status s = tc_plan_measure(&p->c, algs, n, &mo, o->progress, o->progress_data, &m, err);
+    free(pick);
+    free(algs);
+    if (s != TC_OK)
+        return s;
+    qsort(m->entry, (size_t)m->count, sizeof m->entry[0], by_seconds);
+    p->measured = m->count;
+    p->time_limit_s = mo.time_limit_s;
+    if (m->count == 0 || m->entry[0].over_limit) {
+        /* Every candidate ran over the limit: no time was measured, so the
+         * prediction decides and the plan says so (origin estimate). */
+        p->over_limit = 1;
+        tc_measurements_free(m);
+        return TC_OK;
+    }
+    p->origin = "measure";
+    p->alg = m->entry[0].alg;
+    p->seconds = m->entry[0].seconds;
+    p->nrunners = 0;
+    for (int k = 1; k < m->count && p->nrunners < TC_PLAN_RUNNERS; k++) {
+        if (m->entry[k].over_limit)
+            break;
+        snprintf(p->runner[p->nrunners].name, sizeof p->runner[0].name, "%s",
+                 m->entry[k].alg->name);
+        p->runner[p->nrunners++].seconds = m->entry[k].seconds;
+    }
+    tc_measurements_free(m);
+    return TC_OK;
+}
+
 /* Ranks (and measures) the algorithms and fills the choice and runner-ups. */
 static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
 {
@@ -108,50 +158,7 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
         tc_ranking_free(r);
         return TC_OK;
     }
-
-    int *pick = malloc((size_t)r->count * sizeof *pick);
-    const tc_algorithm **algs = malloc((size_t)r->count * sizeof *algs);
-    if (!pick || !algs) {
-        free(pick);
-        free(algs);
-        tc_ranking_free(r);
-        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory choosing candidates");
-    }
-    int n = pick_candidates(r, o->candidates ? o->candidates : DEFAULT_CANDIDATES, pick);
-    for (int k = 0; k < n; k++)
-        algs[k] = r->entry[pick[k]].alg;
-    tc_ranking_free(r);
-    tc_measure_options mo = {p->blas, o->measure_reps ? o->measure_reps : DEFAULT_MEASURE_REPS,
-                             o->time_limit_s > 0 ? o->time_limit_s : DEFAULT_TIME_LIMIT_S, 1};
-    tc_measurements *m = NULL;
-    s = tc_plan_measure(&p->c, algs, n, &mo, o->progress, o->progress_data, &m, err);
-    free(pick);
-    free(algs);
-    if (s != TC_OK)
-        return s;
-    qsort(m->entry, (size_t)m->count, sizeof m->entry[0], by_seconds);
-    p->measured = m->count;
-    p->time_limit_s = mo.time_limit_s;
-    if (m->count == 0 || m->entry[0].over_limit) {
-        /* Every candidate ran over the limit: no time was measured, so the
-         * prediction decides and the plan says so (origin estimate). */
-        p->over_limit = 1;
-        tc_measurements_free(m);
-        return TC_OK;
-    }
-    p->origin = "measure";
-    p->alg = m->entry[0].alg;
-    p->seconds = m->entry[0].seconds;
-    p->nrunners = 0;
-    for (int k = 1; k < m->count && p->nrunners < TC_PLAN_RUNNERS; k++) {
-        if (m->entry[k].over_limit)
-            break;
-        snprintf(p->runner[p->nrunners].name, sizeof p->runner[0].name, "%s",
-                 m->entry[k].alg->name);
-        p->runner[p->nrunners++].seconds = m->entry[k].seconds;
-    }
-    tc_measurements_free(m);
-    return TC_OK;
+    return measure_best(p, o, r, err);
 }
 
 /* The families ranked: the options' (all by default). */
