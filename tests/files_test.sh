@@ -108,10 +108,10 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv > /dev/null && id nobody > /dev/nu
     chmod 755 "$tmp"
     mkdir -p "$tmp/bin" "$tmp/cache/tcgen" "$tmp/shared"
     cp "$TCGEN" "$tmp/bin/tcgen"
+    "$TCGEN" "$X" a=b=11,i=4 -q --wisdom "$tmp/shared/w.wisdom" -o "$tmp/root.c" # the profile too
     cache=${XDG_CACHE_HOME:-$HOME/.cache}/tcgen
     cp "$cache"/profile-*.txt "$tmp/cache/tcgen/" 2>/dev/null
     chmod -R a+rX "$tmp/bin" "$tmp/cache"
-    "$TCGEN" "$X" a=b=11,i=4 -q --wisdom "$tmp/shared/w.wisdom" -o "$tmp/root.c"
     chmod 666 "$tmp/shared/w.wisdom"
     before=$(ls -A "$tmp/shared" | tr '\n' ' ')
     XDG_CACHE_HOME=$tmp/cache setpriv --reuid=nobody --regid=nogroup --clear-groups \
