@@ -36,22 +36,15 @@ static uint64_t factorial(int n)
 
 uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k)
 {
+    const tc_kernel_row *row = tc_kernel_row_of(k);
+    if (!row)
+        return 0;
     roles r;
     get_roles(c, &r);
-    uint64_t nf = (uint64_t)(r.nfa + r.nfb), nk = (uint64_t)r.nk;
-    uint64_t choices = 0;
-    int kept = 0;
-    switch (k) {
-    case TC_KERNEL_DDOT: choices = nk; kept = 1; break;
-    case TC_KERNEL_DAXPY: choices = nf; kept = 1; break;
-    case TC_KERNEL_DGEMV: choices = nf * nk; kept = 2; break;
-    case TC_KERNEL_DGER: choices = (uint64_t)r.nfa * (uint64_t)r.nfb; kept = 2; break;
-    case TC_KERNEL_DGEMM: choices = (uint64_t)r.nfa * (uint64_t)r.nfb * nk; kept = 3; break;
-    case TC_KERNEL_COUNT: return 0;
-    }
-    if (choices == 0 || c->nindex < kept)
+    uint64_t choices = tc_kernel_choices(k, (uint64_t)r.nfa, (uint64_t)r.nfb, (uint64_t)r.nk);
+    if (choices == 0 || c->nindex < row->nkept)
         return 0;
-    return choices * factorial(c->nindex - kept);
+    return choices * factorial(c->nindex - row->nkept);
 }
 
 tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err)
@@ -61,18 +54,17 @@ tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err)
     while (*p) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        char word[32];
+        char word[32], names[128];
+        tc_kernel_list(names, sizeof names);
         if (len == 0 || len >= sizeof word)
-            return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "bad kernel '%.*s' in --kernels (choose from ddot, "
-                                "daxpy, dgemv, dger, dgemm)", (int)(len > 31 ? 31 : len), p);
+            return tc_error_set(err, TC_EUSAGE, 0, 0, "bad kernel '%.*s' in --kernels (choose from %s)",
+                                (int)(len > 31 ? 31 : len), p, names);
         memcpy(word, p, len);
         word[len] = '\0';
         int k = tc_kernel_from_name(word);
         if (k < 0)
             return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "unknown kernel '%s' in --kernels (choose from ddot, "
-                                "daxpy, dgemv, dger, dgemm)", word);
+                                "unknown kernel '%s' in --kernels (choose from %s)", word, names);
         m |= 1u << k;
         p = e ? e + 1 : p + len;
         if (e && !*p)

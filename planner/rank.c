@@ -37,14 +37,15 @@ static double call_bound(tc_mb_sampler *s, const tc_algorithm *alg)
 
 /* A tighter floor for the small kernels: alg's prediction with its calls
  * repeated on operands kept in cache (the warm model), timed once per
- * call shape whatever the loop order. 0 for dgemm, whose calls can be
- * long to time warm, and when the prediction fails. */
+ * call shape whatever the loop order. 0 for a tiled kernel (dgemm, in
+ * the kernel table), whose calls can be long to time warm, and when the
+ * prediction fails. */
 #define WARM_MARGIN 1.2 /* a warm time is timed too: noise must not prune */
 
 static double warm_bound(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm *alg,
                          const tc_mb_params *p)
 {
-    if (alg->kernel == TC_KERNEL_DGEMM)
+    if (tc_kernel_table[alg->kernel].tiled)
         return 0.0;
     tc_mb_params warm = *p;
     warm.model = TC_MODEL_WARM;
