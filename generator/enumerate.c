@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ast/error.h"
+#include "generator/kernel_gen.h"
 
 /* Indices of the contraction by role. */
 typedef struct roles {
@@ -206,63 +207,15 @@ static void make_temp_operand(const tc_operand *slice, int temp, tc_operand *op)
     op->ld = op->stride[1];
 }
 
-static int owner_of(const tc_contraction *c, int index)
-{
-    return c->index[index].role == TC_ROLE_FREE_A ? TC_A : TC_B;
-}
-
-/* Fills the BLAS call from the (possibly temporary) operands of A, B, C. */
+/* Fills the BLAS call from the (possibly temporary) operands of A, B, C:
+ * the kernel's row places them and its dimensions. */
 static void make_call(const builder *b, const tc_operand op[3], tc_call *k)
 {
-    const tc_contraction *c = b->c;
     memset(k, 0, sizeof *k);
     k->kernel = b->kernel;
     k->dim_m = k->dim_n = k->dim_k = -1;
     k->arg[2] = op[TC_C];
-    switch (b->kernel) {
-    case TC_KERNEL_DDOT:
-        k->arg[0] = op[TC_A];
-        k->arg[1] = op[TC_B];
-        k->dim_n = b->kept[0];
-        break;
-    case TC_KERNEL_DAXPY: {
-        int own = owner_of(c, b->kept[0]);
-        k->arg[0] = op[own == TC_A ? TC_B : TC_A];
-        k->arg[1] = op[own];
-        k->dim_n = b->kept[0];
-        break;
-    }
-    case TC_KERNEL_DGEMV: {
-        int f = b->kept[0], own = owner_of(c, f);
-        k->arg[0] = op[own];
-        k->arg[1] = op[own == TC_A ? TC_B : TC_A];
-        k->trans_a = op[own].dim[0] != f;
-        k->dim_m = op[own].dim[0];
-        k->dim_n = op[own].dim[1];
-        break;
-    }
-    case TC_KERNEL_DGER: {
-        int own = owner_of(c, op[TC_C].dim[0]);
-        k->arg[0] = op[own];
-        k->arg[1] = op[own == TC_A ? TC_B : TC_A];
-        k->dim_m = op[TC_C].dim[0];
-        k->dim_n = op[TC_C].dim[1];
-        break;
-    }
-    case TC_KERNEL_DGEMM: {
-        int r = op[TC_C].dim[0], own = owner_of(c, r), kk = b->kept[2];
-        k->arg[0] = op[own];
-        k->arg[1] = op[own == TC_A ? TC_B : TC_A];
-        k->trans_a = k->arg[0].dim[0] != r;
-        k->trans_b = k->arg[1].dim[0] != kk;
-        k->dim_m = r;
-        k->dim_n = op[TC_C].dim[1];
-        k->dim_k = kk;
-        break;
-    }
-    case TC_KERNEL_COUNT:
-        break;
-    }
+    tc_kernel_gen_rows[b->kernel].build(b->c, b->kept, op, k);
     k->m = k->dim_m >= 0 ? dim_size(b, k->dim_m) : 0;
     k->n = k->dim_n >= 0 ? dim_size(b, k->dim_n) : 0;
     k->k = k->dim_k >= 0 ? dim_size(b, k->dim_k) : 0;
@@ -670,45 +623,38 @@ static void role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int
     }
 }
 
+/* Every choice of the kernel dimensions d[slot..nkept) from the lists of
+ * their roles (two lists for a free dimension: A's, then B's), outer to
+ * inner, each built with every loop order. */
+static tc_status choose_dims(builder *b, int nkept, const kdims *lists[][2], int slot,
+                             const kdim **d, tc_error *err)
+{
+    if (slot == nkept)
+        return with_kept(b, nkept, d, err);
+    tc_status s = TC_OK;
+    for (int l = 0; l < 2 && lists[slot][l] && s == TC_OK; l++)
+        for (int i = 0; i < lists[slot][l]->n && s == TC_OK; i++) {
+            d[slot] = &lists[slot][l]->d[i];
+            s = choose_dims(b, nkept, lists, slot + 1, d, err);
+        }
+    return s;
+}
+
+/* The candidates of kernel b->kernel: its row's kernel dimensions chosen
+ * from the runs of their roles (fa, fb, k). */
 static tc_status enumerate_kernel(builder *b, const kdims *fa, const kdims *fb, const kdims *k,
                                   tc_error *err)
 {
-    tc_status s = TC_OK;
-    const kdims *free[2] = {fa, fb};
+    const tc_kernel_row *row = &tc_kernel_table[b->kernel];
+    const kdims *const of_role[][2] = {[TC_KEPT_FREE_A] = {fa, NULL},
+                                       [TC_KEPT_FREE_B] = {fb, NULL},
+                                       [TC_KEPT_FREE] = {fa, fb},
+                                       [TC_KEPT_CONTRACTED] = {k, NULL}};
+    const kdims *lists[3][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    for (int slot = 0; slot < row->nkept; slot++)
+        memcpy(lists[slot], of_role[row->kept[slot]], sizeof lists[slot]);
     const kdim *d[3];
-    switch (b->kernel) {
-    case TC_KERNEL_DDOT:
-        for (int i = 0; i < k->n && s == TC_OK; i++)
-            d[0] = &k->d[i], s = with_kept(b, 1, d, err);
-        break;
-    case TC_KERNEL_DAXPY:
-        for (int f = 0; f < 2; f++)
-            for (int i = 0; i < free[f]->n && s == TC_OK; i++)
-                d[0] = &free[f]->d[i], s = with_kept(b, 1, d, err);
-        break;
-    case TC_KERNEL_DGEMV:
-        for (int f = 0; f < 2; f++)
-            for (int i = 0; i < free[f]->n && s == TC_OK; i++)
-                for (int j = 0; j < k->n && s == TC_OK; j++)
-                    d[0] = &free[f]->d[i], d[1] = &k->d[j], s = with_kept(b, 2, d, err);
-        break;
-    case TC_KERNEL_DGER:
-        for (int i = 0; i < fa->n && s == TC_OK; i++)
-            for (int j = 0; j < fb->n && s == TC_OK; j++)
-                d[0] = &fa->d[i], d[1] = &fb->d[j], s = with_kept(b, 2, d, err);
-        break;
-    case TC_KERNEL_DGEMM:
-        for (int i = 0; i < fa->n && s == TC_OK; i++)
-            for (int j = 0; j < fb->n && s == TC_OK; j++)
-                for (int l = 0; l < k->n && s == TC_OK; l++) {
-                    d[0] = &fa->d[i], d[1] = &fb->d[j], d[2] = &k->d[l];
-                    s = with_kept(b, 3, d, err);
-                }
-        break;
-    case TC_KERNEL_COUNT:
-        break;
-    }
-    return s;
+    return choose_dims(b, row->nkept, lists, 0, d, err);
 }
 
 /* ---- the permuted family ---------------------------------------------- */
