@@ -176,7 +176,8 @@ static int c_permuted(const tc_algorithm *alg)
 
 int tc_alg_kernel_owns_beta(const tc_algorithm *alg)
 {
-    return tc_kernel_table[alg->kernel].applies_beta && (alg->kernel_node->call->arg[2].base == TC_C || c_permuted(alg));
+    return tc_kernel_table[alg->kernel].applies_beta &&
+           (alg->kernel_node->call->arg[2].base == TC_C || c_permuted(alg));
 }
 
 double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c)
@@ -219,10 +220,4 @@ void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)
     out->stride[0] = 1;
     out->stride[1] = cp->slice.rank == 2 ? cp->slice.extent[0] : 0;
     out->ld = out->stride[cp->slice.rank == 2 ? 1 : 0];
-}
-
-const char *tc_family_name(tc_family f)
-{
-    static const char *const names[TC_FAMILY_COUNT] = {"paper", "fused", "permuted"};
-    return f >= 0 && f < TC_FAMILY_COUNT ? names[f] : "?";
 }

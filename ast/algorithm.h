@@ -165,8 +165,6 @@ typedef enum tc_family {
 
 #define TC_FAMILY_MASK_ALL ((1u << TC_FAMILY_COUNT) - 1u)
 
-/* "paper", "fused", "permuted". */
-const char *tc_family_name(tc_family f);
 
 typedef struct tc_algorithm {
     const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */

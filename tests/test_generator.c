@@ -13,6 +13,7 @@
 
 #include "ast/algorithm.h"
 #include "generator/generator.h"
+#include "parser/parser.h"
 #include "runtime/execute.h"
 #include "tests/helpers_corpus.h"
 #include "tests/helpers_data.h"
@@ -424,7 +425,8 @@ static void test_corpus_closed_forms(void)
         for (int k = 0; k < TC_KERNEL_COUNT; k++) {
             uint64_t want[TC_KERNEL_COUNT];
             closed_form(&corpus[i].c, want);
-            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, (tc_kernel)k), want[k]);
+            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, 1u << TC_FAMILY_PAPER, (tc_kernel)k),
+                            want[k]);
         }
         tc_alg_set_free(s);
     }
@@ -603,12 +605,12 @@ static void test_errors_and_limits(void)
 {
     tc_error e;
     unsigned mask = 0;
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,dgemv", &mask, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,dgemv", "--kernels", &mask, &e), TC_OK);
     CU_ASSERT_EQUAL(mask, (1u << TC_KERNEL_DGEMM) | (1u << TC_KERNEL_DGEMV));
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,sgemm", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,sgemm", "--kernels", &mask, &e), TC_EUSAGE);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sgemm"));
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("", &mask, &e), TC_EUSAGE);
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("", "--kernels", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,", "--kernels", &mask, &e), TC_EUSAGE);
 
     /* too many algorithms: refused, not attempted */
     tc_contraction c;
@@ -716,6 +718,65 @@ static void test_golden_lists(void)
     }
 }
 
+/* tc_gen_count counts every family the mask names: with all of them, per
+ * kernel, what tc_gen_enumerate_families builds; with the paper's alone,
+ * the closed form (the oracles: 36, 8, 176). */
+static void test_count_every_family(void)
+{
+    static const uint64_t paper_total[3] = {36, 8, 176};
+    for (int o = 0; o < 3; o++) {
+        tc_contraction c;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_parse(oracles[o].text, &c, &e), TC_OK);
+        uint64_t paper = 0;
+        for (int k = 0; k < TC_KERNEL_COUNT; k++)
+            paper += tc_gen_count(&c, 1u << TC_FAMILY_PAPER, (tc_kernel)k);
+        CU_ASSERT_EQUAL(paper, paper_total[o]);
+    }
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus);
+    int checked = 0;
+    for (int i = 0; i < n; i++) {
+        tc_algorithm_set *s = NULL;
+        tc_error e;
+        if (tc_gen_enumerate_families(&corpus[i].c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &s,
+                                      &e) != TC_OK)
+            continue; /* more than tcgen builds at once */
+        uint64_t built[TC_KERNEL_COUNT] = {0};
+        for (int a = 0; a < s->count; a++)
+            built[s->alg[a]->kernel]++;
+        for (int k = 0; k < TC_KERNEL_COUNT; k++)
+            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, TC_FAMILY_MASK_ALL, (tc_kernel)k), built[k]);
+        checked++;
+        tc_alg_set_free(s);
+    }
+    CU_ASSERT(checked > 10);
+}
+
+/* Every kernel has a full row in each floor's table, and its name maps
+ * back to it; every family has a full row. */
+static void test_tables(void)
+{
+    for (int k = 0; k < TC_KERNEL_COUNT; k++) {
+        const tc_kernel_row *row = tc_kernel_row_of((tc_kernel)k);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+        CU_ASSERT_EQUAL(tc_kernel_from_name(tc_kernel_name((tc_kernel)k)), k);
+        CU_ASSERT(row->nkept >= 1 && row->nkept <= 3);
+        CU_ASSERT(row->blas_dims != 0);
+    }
+    CU_ASSERT_PTR_NULL(tc_kernel_row_of(TC_KERNEL_COUNT));
+    CU_ASSERT_STRING_EQUAL(tc_kernel_name(TC_KERNEL_COUNT), "?");
+    CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DGEMM, 2, 3, 4), 48.0);
+    CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DGER, 2, 3, 4), 12.0);
+    CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DDOT, 2, 3, 4), 6.0);
+    char list[128];
+    tc_kernel_list(list, sizeof list);
+    CU_ASSERT_STRING_EQUAL(list, "ddot, daxpy, dgemv, dger, dgemm");
+    for (int f = 0; f < TC_FAMILY_COUNT; f++)
+        CU_ASSERT_STRING_NOT_EQUAL(tc_family_name((tc_family)f), "?");
+    CU_ASSERT_STRING_EQUAL(tc_family_name(TC_FAMILY_PERMUTED), "permuted");
+}
+
 int tc_suite_generator(void)
 {
     CU_pSuite s = CU_add_suite("generator", NULL, NULL);
@@ -731,7 +792,9 @@ int tc_suite_generator(void)
            !CU_add_test(s, "tree printer", test_print) ||
            !CU_add_test(s, "golden list output of the oracles", test_golden_lists) ||
            !CU_add_test(s, "fused family: names, groups, calls", test_fused) ||
-           !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted)
+           !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted) ||
+           !CU_add_test(s, "tc_gen_count counts every family", test_count_every_family) ||
+           !CU_add_test(s, "kernel and family tables", test_tables)
                ? -1
                : 0;
 }
