@@ -114,39 +114,41 @@ static void test_fused(void)
     tc_alg_set_free(paper);
 }
 
-/* The permuted family: the candidates each layout allows (a dgemm over
- * whole roles, or with one tensor permuted over maximal runs and looped
- * over the rest; a tensor's blocks looped outermost), and the shape of one: A
- * permuted in before the loops, C computed in a temporary and permuted
- * back after them, one dgemm over whole roles between. */
-static void test_permuted(void)
+/* The permuted family's cases: the candidates each layout allows (a dgemm
+ * over whole roles, or with one tensor permuted over maximal runs and
+ * looped over the rest; a tensor's blocks looped outermost). */
+static const struct {
+    const char *text;
+    int count;
+    const char *names[4];
+} permuted_cases[] = {
+    {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 36,
+     {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^feC^-dgemm", "feC^a(bc)-dgemm"}},
+    {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8,
+     {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
+    {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 7,
+     {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "jW^m(bi)-dgemm"}},
+    {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
+    {"C[a,b,c] = A[a,i] * B[i,b,c]", 0, {NULL}}, /* nothing to permute */
+};
+
+/* The candidates of each case: their count, some names, and with two or
+ * more tensors permuted, loops around the blocks alone. */
+static void permuted_candidates(void)
 {
-    static const struct {
-        const char *text;
-        int count;
-        const char *names[4];
-    } cases[] = {
-        {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 36,
-         {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^feC^-dgemm", "feC^a(bc)-dgemm"}},
-        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8,
-         {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
-        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 7,
-         {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "jW^m(bi)-dgemm"}},
-        {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
-        {"C[a,b,c] = A[a,i] * B[i,b,c]", 0, {NULL}}, /* nothing to permute */
-    };
-    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+    for (size_t t = 0; t < sizeof permuted_cases / sizeof permuted_cases[0]; t++) {
         tc_contraction c;
         char msg[512];
         tc_error e;
         tc_algorithm_set *set = NULL;
-        CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[t].text, NULL, &c, msg, sizeof msg), 0);
+        CU_ASSERT_EQUAL_FATAL(
+            tc_corpus_parse(permuted_cases[t].text, NULL, &c, msg, sizeof msg), 0);
         CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                         1u << TC_FAMILY_PERMUTED, &set, &e),
                               TC_OK);
-        for (int n = 0; n < 4 && cases[t].names[n]; n++)
-            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, cases[t].names[n]));
-        CU_ASSERT_EQUAL(set->count, cases[t].count);
+        for (int n = 0; n < 4 && permuted_cases[t].names[n]; n++)
+            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, permuted_cases[t].names[n]));
+        CU_ASSERT_EQUAL(set->count, permuted_cases[t].count);
         /* two or more tensors permuted: only over whole roles, looped
          * over the blocks alone (the deepest copy's loops) */
         for (int a = 0; a < set->count; a++) {
@@ -161,11 +163,18 @@ static void test_permuted(void)
         }
         tc_alg_set_free(set);
     }
+}
+
+/* A^C^-dgemm: A permuted in before the loops, C computed in a temporary
+ * and permuted back after them, one dgemm over whole roles between; and
+ * blocked, A^feC^-dgemm. */
+static void permuted_shapes(void)
+{
     tc_contraction c;
     char msg[512];
     tc_error e;
     tc_algorithm_set *set = NULL;
-    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[0].text, "a=b=c=d=e=f=3,g=4", &c, msg,
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(permuted_cases[0].text, "a=b=c=d=e=f=3,g=4", &c, msg,
                                           sizeof msg), 0);
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                     TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
@@ -210,9 +219,19 @@ static void test_permuted(void)
     CU_ASSERT_EQUAL(kb->m, 9); /* (d,a) */
     CU_ASSERT_EQUAL(kb->n, 9); /* (b,c) */
     tc_alg_set_free(set);
+}
+
+/* An input blocked: cB^-dgemm. */
+static void permuted_input_blocked(void)
+{
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    tc_algorithm_set *set = NULL;
     /* an input blocked: B[j,b,i,c]'s block at c (j,b,i) permuted in the c
      * loop, before the dgemm, which reads it at no offset */
-    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[1].text, "a=b=c=4,i=j=3", &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        tc_corpus_parse(permuted_cases[1].text, "a=b=c=4,i=j=3", &c, msg, sizeof msg), 0);
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                     TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
     const tc_algorithm *in = tc_alg_set_find(set, "cB^-dgemm");
@@ -227,6 +246,14 @@ static void test_permuted(void)
     CU_ASSERT_EQUAL(cp->copy->slice.ndep, 1);
     CU_ASSERT_EQUAL(in->kernel_node->call->arg[1].ndep, 0);
     tc_alg_set_free(set);
+}
+
+/* The permuted family: its candidates, and the shape of some. */
+static void test_permuted(void)
+{
+    permuted_candidates();
+    permuted_shapes();
+    permuted_input_blocked();
 }
 
 /* ---- the oracles ------------------------------------------------------ */
@@ -330,6 +357,67 @@ static int is_kept(const tc_algorithm *a, int i)
     return 0;
 }
 
+/* Structural invariants of one algorithm a of c; returns failures. */
+static int check_alg(const tc_contraction *c, const tc_algorithm *a, const char *text)
+{
+    int bad = 0;
+    /* loops + kernel indices = every index once; batch never kept */
+    int seen[TC_MAX_INDICES] = {0};
+    for (int p = 0; p < a->nloops; p++)
+        seen[a->loop[p]]++;
+    for (int k = 0; k < a->nkept; k++) {
+        seen[a->kept[k]]++;
+        if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
+            bad++;
+    }
+    for (int x = 0; x < c->nindex; x++)
+        if (seen[x] != 1)
+            bad++;
+    /* loop nodes form the nest; the kernel sits in the innermost */
+    for (int p = 0; p < a->nloops; p++)
+        if (a->loop_node[p]->index != a->loop[p] || a->loop_node[p]->depth != p ||
+            a->loop_node[p]->parent != (p ? a->loop_node[p - 1] : NULL))
+            bad++;
+    if (a->kernel_node->parent != (a->nloops ? a->loop_node[a->nloops - 1] : NULL))
+        bad++;
+    /* copies: exactly the matrix slices whose first index is kept not */
+    int need = 0;
+    for (int t = 0; t < 3; t++) {
+        int kept = 0;
+        for (int r = 0; r < c->tensor[t].rank; r++)
+            kept += is_kept(a, c->tensor[t].index[r]);
+        if (kept == 2 && !is_kept(a, c->tensor[t].index[0]))
+            need += t == TC_C ? 2 : 1;
+    }
+    if (need != a->ncopies) {
+        fprintf(stderr, "\n  %s: %s has %d copies, expected %d\n", text, a->name,
+                a->ncopies, need);
+        bad++;
+    }
+    /* a copy sits in its innermost dependency loop */
+    for (int k = 0; k < a->ncopies; k++) {
+        const tc_node *n = a->copy_node[k];
+        int inner = -1;
+        for (int p = 0; p < a->nloops; p++)
+            for (int d = 0; d < n->copy->slice.ndep; d++)
+                if (n->copy->slice.dep[d] == a->loop[p])
+                    inner = p;
+        if (n->parent != (inner >= 0 ? a->loop_node[inner] : NULL))
+            bad++;
+        if (!strchr(a->name, '\''))
+            bad++;
+    }
+    /* the kernel's operands have the right ranks */
+    static const int ranks[TC_KERNEL_COUNT][3] = {
+        {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
+    for (int k = 0; k < 3; k++)
+        if (a->kernel_node->call->arg[k].rank != ranks[a->kernel][k])
+            bad++;
+    if (strstr(a->name, tc_kernel_name(a->kernel)) == NULL)
+        bad++;
+    return bad;
+}
+
 /* Structural invariants of every algorithm of a set; returns failures. */
 static int check_set(const tc_contraction *c, const tc_algorithm_set *s, const char *text)
 {
@@ -355,60 +443,7 @@ static int check_set(const tc_contraction *c, const tc_algorithm_set *s, const c
                 bad++;
             }
         }
-        /* loops + kernel indices = every index once; batch never kept */
-        int seen[TC_MAX_INDICES] = {0};
-        for (int p = 0; p < a->nloops; p++)
-            seen[a->loop[p]]++;
-        for (int k = 0; k < a->nkept; k++) {
-            seen[a->kept[k]]++;
-            if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
-                bad++;
-        }
-        for (int x = 0; x < c->nindex; x++)
-            if (seen[x] != 1)
-                bad++;
-        /* loop nodes form the nest; the kernel sits in the innermost */
-        for (int p = 0; p < a->nloops; p++)
-            if (a->loop_node[p]->index != a->loop[p] || a->loop_node[p]->depth != p ||
-                a->loop_node[p]->parent != (p ? a->loop_node[p - 1] : NULL))
-                bad++;
-        if (a->kernel_node->parent != (a->nloops ? a->loop_node[a->nloops - 1] : NULL))
-            bad++;
-        /* copies: exactly the matrix slices whose first index is kept not */
-        int need = 0;
-        for (int t = 0; t < 3; t++) {
-            int kept = 0;
-            for (int r = 0; r < c->tensor[t].rank; r++)
-                kept += is_kept(a, c->tensor[t].index[r]);
-            if (kept == 2 && !is_kept(a, c->tensor[t].index[0]))
-                need += t == TC_C ? 2 : 1;
-        }
-        if (need != a->ncopies) {
-            fprintf(stderr, "\n  %s: %s has %d copies, expected %d\n", text, a->name,
-                    a->ncopies, need);
-            bad++;
-        }
-        /* a copy sits in its innermost dependency loop */
-        for (int k = 0; k < a->ncopies; k++) {
-            const tc_node *n = a->copy_node[k];
-            int inner = -1;
-            for (int p = 0; p < a->nloops; p++)
-                for (int d = 0; d < n->copy->slice.ndep; d++)
-                    if (n->copy->slice.dep[d] == a->loop[p])
-                        inner = p;
-            if (n->parent != (inner >= 0 ? a->loop_node[inner] : NULL))
-                bad++;
-            if (!strchr(a->name, '\''))
-                bad++;
-        }
-        /* the kernel's operands have the right ranks */
-        static const int ranks[TC_KERNEL_COUNT][3] = {
-            {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
-        for (int k = 0; k < 3; k++)
-            if (a->kernel_node->call->arg[k].rank != ranks[a->kernel][k])
-                bad++;
-        if (strstr(a->name, tc_kernel_name(a->kernel)) == NULL)
-            bad++;
+        bad += check_alg(c, a, text);
     }
     return bad;
 }
@@ -466,7 +501,8 @@ static const tc_algorithm *find(const tc_algorithm_set *s, const char *name)
     return a;
 }
 
-static void test_copy_placement(void)
+/* The dgemm slice copies of C[a,b,c] = A[i,j,a] * B[j,b,i,c]. */
+static void copies_of_dgemms(void)
 {
     tc_contraction c;
     tc_algorithm_set *s = enumerate("C[a,b,c] = A[i,j,a] * B[j,b,i,c]", "a=4,b=5,c=6,i=2,j=3",
@@ -518,7 +554,14 @@ static void test_copy_placement(void)
     CU_ASSERT_PTR_NULL(tc_alg_set_find(s, "ic-dgemm"));
     CU_ASSERT_PTR_NULL(tc_alg_set_find(s, "ci-dgemm"));
     tc_alg_set_free(s);
+}
 
+/* A dgemv with a copied A, and one without a copy. */
+static void copies_of_dgemvs(void)
+{
+    tc_contraction c;
+    const tc_algorithm *x;
+    tc_algorithm_set *s;
     /* i'-dgemv of C_a = A_iaj B_ji: A[i,:,:] copied, then dgemvN */
     s = enumerate("C[a] = A[i,a,j] * B[j,i]", "a=5,i=3,j=4", &c, TC_KERNEL_MASK_ALL);
     if (!s)
@@ -533,8 +576,14 @@ static void test_copy_placement(void)
     CU_ASSERT_EQUAL(x->kernel_node->call->arg[1].ld, 4); /* B[j,:] has inc j */
     CU_ASSERT_EQUAL(x->ncopies, 0);
     tc_alg_set_free(s);
+}
 
-    /* an output slice without its first index: copied in and back out */
+/* An output slice without its first index: copied in and back out. */
+static void copies_of_outputs(void)
+{
+    tc_contraction c;
+    const tc_algorithm *x;
+    tc_algorithm_set *s;
     s = enumerate("C[a,b,c] = A[a,b,i] * B[i,c]", "a=3,b=4,c=5,i=2", &c, TC_KERNEL_MASK_ALL);
     if (!s)
         return;
@@ -562,6 +611,13 @@ static void test_copy_placement(void)
     tc_gen_format_loops(x, &c, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "a,i");
     tc_alg_set_free(s);
+}
+
+static void test_copy_placement(void)
+{
+    copies_of_dgemms();
+    copies_of_dgemvs();
+    copies_of_outputs();
 }
 
 static void test_names(void)
@@ -764,6 +820,11 @@ static void test_tables(void)
         CU_ASSERT(row->nkept >= 1 && row->nkept <= 3);
         CU_ASSERT(row->blas_dims != 0);
     }
+    static const int ranks[TC_KERNEL_COUNT][3] = {
+        {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
+    for (int k = 0; k < TC_KERNEL_COUNT; k++)
+        for (int a = 0; a < 3; a++)
+            CU_ASSERT_EQUAL(tc_kernel_table[k].arg_rank[a], ranks[k][a]);
     CU_ASSERT_PTR_NULL(tc_kernel_row_of(TC_KERNEL_COUNT));
     CU_ASSERT_STRING_EQUAL(tc_kernel_name(TC_KERNEL_COUNT), "?");
     CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DGEMM, 2, 3, 4), 48.0);
