@@ -25,6 +25,8 @@ typedef struct tc_family_row {
                            group, 0 none, -1 either (decided by layout) */
     int copies;         /* 1: a slice without unit stride is copied into a
                            temporary; 0: such a choice is no candidate */
+    int bounded_order;  /* where its class of the top kernel (dgemm) comes
+                           in the bounded enumeration (subset.c): 0 first */
     /* 0 when the contraction can have no candidate of the family (cheap;
      * enumerate would build none). */
     int (*applicable)(const tc_contraction *c);

@@ -135,15 +135,15 @@ static uint64_t count_permuted(const tc_contraction *c, tc_kernel k)
 
 const tc_family_row tc_family_table[TC_FAMILY_COUNT] = {
     [TC_FAMILY_PAPER] = {
-        .name = "paper", .fuse = 0, .grouped = 0, .copies = 1,
+        .name = "paper", .fuse = 0, .grouped = 0, .copies = 1, .bounded_order = 2,
         .applicable = always, .enumerate = enumerate_choices, .count = count_paper,
     },
     [TC_FAMILY_FUSED] = {
-        .name = "fused", .fuse = 1, .grouped = 1, .copies = 0,
+        .name = "fused", .fuse = 1, .grouped = 1, .copies = 0, .bounded_order = 0,
         .applicable = has_run, .enumerate = enumerate_choices, .count = count_fused,
     },
     [TC_FAMILY_PERMUTED] = {
-        .name = "permuted", .fuse = 1, .grouped = -1, .copies = 0,
+        .name = "permuted", .fuse = 1, .grouped = -1, .copies = 0, .bounded_order = 1,
         .applicable = every_role, .enumerate = tc_gen_enumerate_permuted,
         .count = count_permuted,
     },
