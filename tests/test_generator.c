@@ -12,9 +12,13 @@
 #include <string.h>
 
 #include "ast/algorithm.h"
+#include "ast/kernel_print.h"
+#include "generator/enumerate.h"
 #include "generator/generator.h"
+#include "generator/kernel_gen.h"
 #include "parser/parser.h"
 #include "runtime/execute.h"
+#include "runtime/kernel_run.h"
 #include "tests/helpers_corpus.h"
 #include "tests/helpers_data.h"
 
@@ -825,6 +829,12 @@ static void test_tables(void)
     for (int k = 0; k < TC_KERNEL_COUNT; k++)
         for (int a = 0; a < 3; a++)
             CU_ASSERT_EQUAL(tc_kernel_table[k].arg_rank[a], ranks[k][a]);
+    for (int k = 0; k < TC_KERNEL_COUNT; k++) { /* a row on every floor */
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_print_rows[k].print);
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_gen_rows[k].build);
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_gen_rows[k].emit);
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_run_rows[k].call);
+    }
     CU_ASSERT_PTR_NULL(tc_kernel_row_of(TC_KERNEL_COUNT));
     CU_ASSERT_STRING_EQUAL(tc_kernel_name(TC_KERNEL_COUNT), "?");
     CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DGEMM, 2, 3, 4), 48.0);
@@ -833,8 +843,11 @@ static void test_tables(void)
     char list[128];
     tc_kernel_list(list, sizeof list);
     CU_ASSERT_STRING_EQUAL(list, "ddot, daxpy, dgemv, dger, dgemm");
-    for (int f = 0; f < TC_FAMILY_COUNT; f++)
+    for (int f = 0; f < TC_FAMILY_COUNT; f++) {
         CU_ASSERT_STRING_NOT_EQUAL(tc_family_name((tc_family)f), "?");
+        CU_ASSERT(tc_family_table[f].applicable && tc_family_table[f].enumerate &&
+                  tc_family_table[f].count);
+    }
     CU_ASSERT_STRING_EQUAL(tc_family_name(TC_FAMILY_PERMUTED), "permuted");
 }
 
