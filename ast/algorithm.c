@@ -13,22 +13,6 @@ struct tc_arena {
 
 #define ARENA_BLOCK (256u * 1024u)
 
-static const char *const kernel_names[TC_KERNEL_COUNT] = {
-    "ddot", "daxpy", "dgemv", "dger", "dgemm"};
-
-const char *tc_kernel_name(tc_kernel k)
-{
-    return (unsigned)k < TC_KERNEL_COUNT ? kernel_names[k] : "?";
-}
-
-int tc_kernel_from_name(const char *name)
-{
-    for (int k = 0; k < TC_KERNEL_COUNT; k++)
-        if (strcmp(kernel_names[k], name) == 0)
-            return k;
-    return -1;
-}
-
 tc_algorithm_set *tc_alg_set_new(void)
 {
     return calloc(1, sizeof(tc_algorithm_set));
@@ -192,9 +176,8 @@ static int c_permuted(const tc_algorithm *alg)
 
 int tc_alg_kernel_owns_beta(const tc_algorithm *alg)
 {
-    tc_kernel k = alg->kernel;
-    int has_beta = k == TC_KERNEL_DDOT || k == TC_KERNEL_DGEMV || k == TC_KERNEL_DGEMM;
-    return has_beta && (alg->kernel_node->call->arg[2].base == TC_C || c_permuted(alg));
+    return tc_kernel_table[alg->kernel].applies_beta &&
+           (alg->kernel_node->call->arg[2].base == TC_C || c_permuted(alg));
 }
 
 double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c)
@@ -237,10 +220,4 @@ void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)
     out->stride[0] = 1;
     out->stride[1] = cp->slice.rank == 2 ? cp->slice.extent[0] : 0;
     out->ld = out->stride[cp->slice.rank == 2 ? 1 : 0];
-}
-
-const char *tc_family_name(tc_family f)
-{
-    static const char *const names[TC_FAMILY_COUNT] = {"paper", "fused", "permuted"};
-    return f >= 0 && f < TC_FAMILY_COUNT ? names[f] : "?";
 }

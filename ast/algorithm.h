@@ -41,23 +41,7 @@
 #include <stdio.h>
 
 #include "ast/contraction.h"
-
-/* BLAS level order; bit (1u << kernel) in a kernel mask. */
-typedef enum tc_kernel {
-    TC_KERNEL_DDOT = 0,
-    TC_KERNEL_DAXPY,
-    TC_KERNEL_DGEMV,
-    TC_KERNEL_DGER,
-    TC_KERNEL_DGEMM,
-    TC_KERNEL_COUNT
-} tc_kernel;
-
-#define TC_KERNEL_MASK_ALL ((1u << TC_KERNEL_COUNT) - 1u)
-
-/* "ddot", "daxpy", "dgemv", "dger", "dgemm". */
-const char *tc_kernel_name(tc_kernel k);
-/* The kernel named `name`, or -1. */
-int tc_kernel_from_name(const char *name);
+#include "ast/kernel.h"
 
 /* Operand bases: the contraction's tensors TC_C, TC_A, TC_B (0..2), or the
  * temporary t as TC_BASE_TEMP + t. */
@@ -181,8 +165,6 @@ typedef enum tc_family {
 
 #define TC_FAMILY_MASK_ALL ((1u << TC_FAMILY_COUNT) - 1u)
 
-/* "paper", "fused", "permuted". */
-const char *tc_family_name(tc_family f);
 
 typedef struct tc_algorithm {
     const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */

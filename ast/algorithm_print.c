@@ -1,6 +1,7 @@
 /* algorithm_print.c - the readable tree of an algorithm (for `tcgen explain`). */
 #include "algorithm.h"
 #include "error.h"
+#include "kernel_print.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -74,82 +75,15 @@ static const char *dim_name(const tc_contraction *c, const tc_call *k, int i, ch
     return c->index[i].name;
 }
 
-static void print_operand(FILE *out, const tc_contraction *c, const tc_operand *op)
-{
-    char buf[256];
-    tc_alg_format_operand(c, op, buf, sizeof buf);
-    fputs(buf, out);
-}
-
-static const char *tr(int t)
-{
-    return t ? "T" : "N";
-}
-
 static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
 {
-    const tc_operand *a = k->arg;
     char bm[256], bn[256], bk[256];
-    const char *m = dim_name(c, k, k->dim_m, bm, sizeof bm);
-    const char *nn = dim_name(c, k, k->dim_n, bn, sizeof bn);
-    const char *kk = dim_name(c, k, k->dim_k, bk, sizeof bk);
+    const char *const dim[3] = {dim_name(c, k, k->dim_m, bm, sizeof bm),
+                                dim_name(c, k, k->dim_n, bn, sizeof bn),
+                                dim_name(c, k, k->dim_k, bk, sizeof bk)};
     fprintf(out, "%s", tc_kernel_name(k->kernel));
-    switch (k->kernel) {
-    case TC_KERNEL_DDOT:
-        fprintf(out, " n=%s:%" PRId64 " ", nn, k->n);
-        print_operand(out, c, &a[2]);
-        fputs(" += ", out);
-        print_operand(out, c, &a[0]);
-        fprintf(out, "(inc %" PRId64 ") . ", a[0].ld);
-        print_operand(out, c, &a[1]);
-        fprintf(out, "(inc %" PRId64 ")", a[1].ld);
-        break;
-    case TC_KERNEL_DAXPY:
-        fprintf(out, " n=%s:%" PRId64 " ", nn, k->n);
-        print_operand(out, c, &a[2]);
-        fprintf(out, "(inc %" PRId64 ") += ", a[2].ld);
-        print_operand(out, c, &a[0]);
-        fputs(" * ", out);
-        print_operand(out, c, &a[1]);
-        fprintf(out, "(inc %" PRId64 ")", a[1].ld);
-        break;
-    case TC_KERNEL_DGEMV:
-        fprintf(out, " %s m=%s:%" PRId64 " n=%s:%" PRId64 " ", tr(k->trans_a),
-                m, k->m, nn, k->n);
-        print_operand(out, c, &a[2]);
-        fprintf(out, "(inc %" PRId64 ") += ", a[2].ld);
-        print_operand(out, c, &a[0]);
-        fprintf(out, "%s(ld %" PRId64 ") * ", k->trans_a ? "^T" : "",
-                a[0].ld);
-        print_operand(out, c, &a[1]);
-        fprintf(out, "(inc %" PRId64 ")", a[1].ld);
-        break;
-    case TC_KERNEL_DGER:
-        fprintf(out, " m=%s:%" PRId64 " n=%s:%" PRId64 " ", m, k->m,
-                nn, k->n);
-        print_operand(out, c, &a[2]);
-        fprintf(out, "(ld %" PRId64 ") += ", a[2].ld);
-        print_operand(out, c, &a[0]);
-        fprintf(out, "(inc %" PRId64 ") * ", a[0].ld);
-        print_operand(out, c, &a[1]);
-        fprintf(out, "(inc %" PRId64 ")^T", a[1].ld);
-        break;
-    case TC_KERNEL_DGEMM:
-        fprintf(out, " %s%s m=%s:%" PRId64 " n=%s:%" PRId64 " k=%s:%" PRId64 " ",
-                tr(k->trans_a), tr(k->trans_b), m, k->m,
-                nn, k->n, kk, k->k);
-        print_operand(out, c, &a[2]);
-        fprintf(out, "(ld %" PRId64 ") += ", a[2].ld);
-        print_operand(out, c, &a[0]);
-        fprintf(out, "%s(ld %" PRId64 ") * ", k->trans_a ? "^T" : "",
-                a[0].ld);
-        print_operand(out, c, &a[1]);
-        fprintf(out, "%s(ld %" PRId64 ")", k->trans_b ? "^T" : "",
-                a[1].ld);
-        break;
-    case TC_KERNEL_COUNT:
-        break;
-    }
+    if ((unsigned)k->kernel < TC_KERNEL_COUNT)
+        tc_kernel_print_rows[k->kernel].print(out, c, k, dim);
     fputc('\n', out);
 }
 

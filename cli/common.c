@@ -257,8 +257,8 @@ int tc_cli_masks(const tc_cli *cli, unsigned *kernels, unsigned *families)
     tc_error err;
     *kernels = TC_KERNEL_MASK_ALL;
     *families = TC_FAMILY_MASK_ALL;
-    if ((cli->kernels && tc_gen_parse_kernels(cli->kernels, kernels, &err) != TC_OK) ||
-        (cli->family && tc_gen_parse_family(cli->family, families, &err) != TC_OK))
+    if ((cli->kernels && tc_gen_parse_kernels(cli->kernels, "--kernels", kernels, &err) != TC_OK) ||
+        (cli->family && tc_gen_parse_family(cli->family, "--family", families, &err) != TC_OK))
         return tc_cli_fail(&err, NULL);
     return 0;
 }

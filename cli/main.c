@@ -279,8 +279,8 @@ static int check_options(const tc_cli *cli, const tc_command *cmd)
         return rc;
     unsigned mask;
     tc_error err;
-    if ((cli->kernels && tc_gen_parse_kernels(cli->kernels, &mask, &err) != TC_OK) ||
-        (cli->family && tc_gen_parse_family(cli->family, &mask, &err) != TC_OK)) {
+    if ((cli->kernels && tc_gen_parse_kernels(cli->kernels, "--kernels", &mask, &err) != TC_OK) ||
+        (cli->family && tc_gen_parse_family(cli->family, "--family", &mask, &err) != TC_OK)) {
         fprintf(stderr, "tcgen: usage: %s\n", err.message);
         return TC_EUSAGE;
     }

@@ -13,6 +13,7 @@
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
+#include "generator/kernel_gen.h"
 #include "permute_kernel_text.h" /* generated from runtime/permute_kernel.inc */
 
 /*
@@ -550,105 +551,74 @@ static void put_kernel_beta(const emitter *e)
     fprintf(e->out, " ? %s : 1.0)", b);
 }
 
-/* The ddot statement: "C[x] += alpha * cblas_ddot(...)", or with beta owned
- * "C[x] = alpha * cblas_ddot(...) + beta * C[x]"; beta 0 does not read C. */
-static void emit_ddot(const emitter *e, const tc_call *k)
+/* ---- the kit of the kernel table's emit rows (generator/kernel_gen.h) -- */
+
+FILE *tc_emit_out(const tc_emitter *e)
 {
-    const tc_operand *a = k->arg;
-    char num[64];
-    int cond;
-    const char *b = kernel_beta(e, num, sizeof num, &cond);
-    int zero = strcmp(b, "0.0") == 0;
-    put_element(e, &a[2]);
-    put(e, strcmp(b, "1.0") == 0 ? " += " : " = ");
-    put(e, "alpha * cblas_ddot(");
-    put_dim(e, k, k->dim_n);
-    put_args(e, a, 0, 1);
-    put(e, ")");
-    if (cond) { /* " + (k == 0 ? 0.0 : C[x])", " + (k == 0 ? beta : 1.0) * C[x]" */
-        put(e, " + (");
-        put_first_iteration(e, 1);
-        fprintf(e->out, " ? %s : ", b);
-        if (!zero)
-            put(e, "1.0) * ");
-        put_element(e, &a[2]);
-        put(e, zero ? ")" : "");
-    } else if (strcmp(b, "beta") == 0) {
-        put(e, " + beta * ");
-        put_element(e, &a[2]);
-    }
-    put(e, ";\n");
+    return e->out;
 }
 
+void tc_emit_put(const tc_emitter *e, const char *s)
+{
+    put(e, s);
+}
+
+void tc_emit_indent(const tc_emitter *e, int level)
+{
+    indent(e, level);
+}
+
+void tc_emit_dim(const tc_emitter *e, const tc_call *k, int i)
+{
+    put_dim(e, k, i);
+}
+
+void tc_emit_args(const tc_emitter *e, const tc_operand *a, int from, int to)
+{
+    put_args(e, a, from, to);
+}
+
+void tc_emit_address(const tc_emitter *e, const tc_operand *op)
+{
+    put_address(e, op);
+}
+
+void tc_emit_element(const tc_emitter *e, const tc_operand *op)
+{
+    put_element(e, op);
+}
+
+void tc_emit_ld(const tc_emitter *e, const tc_operand *op)
+{
+    put_ld(e, op);
+}
+
+void tc_emit_kernel_beta(const tc_emitter *e)
+{
+    put_kernel_beta(e);
+}
+
+const char *tc_emit_kernel_beta_text(const tc_emitter *e, char *buf, size_t n, int *cond)
+{
+    return kernel_beta(e, buf, n, cond);
+}
+
+int tc_emit_first_iteration(const tc_emitter *e, int write)
+{
+    return put_first_iteration(e, write);
+}
+
+const char *tc_emit_trans(int t)
+{
+    return tr(t);
+}
+
+/* One kernel call, by its row of the kernel table. */
 static void emit_call(const emitter *e, const tc_call *k, int level)
 {
-    const tc_operand *a = k->arg;
-    FILE *out = e->out;
     indent(e, level);
-    switch (k->kernel) {
-    case TC_KERNEL_DDOT:
-        emit_ddot(e, k);
-        break;
-    case TC_KERNEL_DAXPY:
-        put(e, "cblas_daxpy(");
-        put_dim(e, k, k->dim_n);
-        put(e, ", alpha * ");
-        put_element(e, &a[0]);
-        put_args(e, a, 1, 2);
-        put(e, ");\n");
-        break;
-    case TC_KERNEL_DGEMV:
-        fprintf(out, "cblas_dgemv(CblasColMajor, %s, ", tr(k->trans_a));
-        put_dim(e, k, k->dim_m);
-        put(e, ", ");
-        put_dim(e, k, k->dim_n);
-        put(e, ", alpha");
-        put_args(e, a, 0, 0);
-        put(e, ",\n");
-        indent(e, level + 3);
-        put_address(e, &a[1]);
-        put(e, ", ");
-        put_ld(e, &a[1]);
-        put(e, ", ");
-        put_kernel_beta(e);
-        put_args(e, a, 2, 2);
-        put(e, ");\n");
-        break;
-    case TC_KERNEL_DGER:
-        put(e, "cblas_dger(CblasColMajor, ");
-        put_dim(e, k, k->dim_m);
-        put(e, ", ");
-        put_dim(e, k, k->dim_n);
-        put(e, ", alpha");
-        put_args(e, a, 0, 0);
-        put(e, ",\n");
-        indent(e, level + 3);
-        put_address(e, &a[1]);
-        put(e, ", ");
-        put_ld(e, &a[1]);
-        put_args(e, a, 2, 2);
-        put(e, ");\n");
-        break;
-    case TC_KERNEL_DGEMM:
-        fprintf(out, "cblas_dgemm(CblasColMajor, %s, %s, ", tr(k->trans_a), tr(k->trans_b));
-        put_dim(e, k, k->dim_m);
-        put(e, ", ");
-        put_dim(e, k, k->dim_n);
-        put(e, ", ");
-        put_dim(e, k, k->dim_k);
-        put(e, ",\n");
-        indent(e, level + 3);
-        put(e, "alpha");
-        put_args(e, a, 0, 1);
-        put(e, ",\n");
-        indent(e, level + 3);
-        put_kernel_beta(e);
-        put_args(e, a, 2, 2);
-        put(e, ");\n");
-        break;
-    case TC_KERNEL_COUNT:
-        break;
-    }
+    if ((unsigned)k->kernel < TC_KERNEL_COUNT)
+        tc_kernel_gen_rows[k->kernel].emit(e, k, level);
 }
 
 /*

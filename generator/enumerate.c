@@ -1,4 +1,7 @@
-/* enumerate.c - every kernel x kernel-index choice x loop order (docs/design.md §4). */
+/* enumerate.c - every kernel x kernel-index choice x loop order (docs/design.md §4):
+ * a kernel's dimensions chosen by its row of the kernel table, every loop
+ * order, and building one algorithm; the families that drive it are rows
+ * of the family table (family.c, permuted.c). */
 #include "generator.h"
 
 #include <limits.h>
@@ -6,137 +9,44 @@
 #include <string.h>
 
 #include "ast/error.h"
+#include "generator/enumerate.h"
+#include "generator/kernel_gen.h"
 
-/* Indices of the contraction by role. */
-typedef struct roles {
-    int nfa, nfb, nk;
-    int fa[TC_MAX_INDICES], fb[TC_MAX_INDICES], k[TC_MAX_INDICES];
-} roles;
-
-static void get_roles(const tc_contraction *c, roles *r)
-{
-    memset(r, 0, sizeof *r);
-    for (int i = 0; i < c->nindex; i++) {
-        switch (c->index[i].role) {
-        case TC_ROLE_FREE_A: r->fa[r->nfa++] = i; break;
-        case TC_ROLE_FREE_B: r->fb[r->nfb++] = i; break;
-        case TC_ROLE_CONTRACTED: r->k[r->nk++] = i; break;
-        case TC_ROLE_BATCH: break;
-        }
-    }
-}
-
-static uint64_t factorial(int n)
-{
-    uint64_t f = 1;
-    for (int i = 2; i <= n; i++)
-        f *= (uint64_t)i;
-    return f;
-}
-
-uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k)
-{
-    roles r;
-    get_roles(c, &r);
-    uint64_t nf = (uint64_t)(r.nfa + r.nfb), nk = (uint64_t)r.nk;
-    uint64_t choices = 0;
-    int kept = 0;
-    switch (k) {
-    case TC_KERNEL_DDOT: choices = nk; kept = 1; break;
-    case TC_KERNEL_DAXPY: choices = nf; kept = 1; break;
-    case TC_KERNEL_DGEMV: choices = nf * nk; kept = 2; break;
-    case TC_KERNEL_DGER: choices = (uint64_t)r.nfa * (uint64_t)r.nfb; kept = 2; break;
-    case TC_KERNEL_DGEMM: choices = (uint64_t)r.nfa * (uint64_t)r.nfb * nk; kept = 3; break;
-    case TC_KERNEL_COUNT: return 0;
-    }
-    if (choices == 0 || c->nindex < kept)
-        return 0;
-    return choices * factorial(c->nindex - kept);
-}
-
-tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err)
+tc_status tc_gen_parse_kernels(const char *list, const char *what, unsigned *mask,
+                               tc_error *err)
 {
     unsigned m = 0;
     const char *p = list ? list : "";
+    char names[128];
+    tc_kernel_list(names, sizeof names);
     while (*p) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
         char word[32];
         if (len == 0 || len >= sizeof word)
-            return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "bad kernel '%.*s' in --kernels (choose from ddot, "
-                                "daxpy, dgemv, dger, dgemm)", (int)(len > 31 ? 31 : len), p);
+            return tc_error_set(err, TC_EUSAGE, 0, 0, "bad kernel '%.*s' in %s (choose from %s)",
+                                (int)(len > 31 ? 31 : len), p, what, names);
         memcpy(word, p, len);
         word[len] = '\0';
         int k = tc_kernel_from_name(word);
         if (k < 0)
             return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "unknown kernel '%s' in --kernels (choose from ddot, "
-                                "daxpy, dgemv, dger, dgemm)", word);
+                                "unknown kernel '%s' in %s (choose from %s)", word, what, names);
         m |= 1u << k;
         p = e ? e + 1 : p + len;
         if (e && !*p)
             return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "empty kernel name at the end of --kernels '%s'", list);
+                                "empty kernel name at the end of %s '%s'", what, list);
     }
     if (m == 0)
-        return tc_error_set(err, TC_EUSAGE, 0, 0, "--kernels names no kernel");
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "%s names no kernel", what);
     *mask = m;
     return TC_OK;
 }
 
 /* ---- building one algorithm ------------------------------------------ */
 
-/* A kernel dimension: indices of one role that lie next to each other, in
- * the same order, in every tensor holding them (one index in the paper's
- * family). Its extent is the product, its stride the first index's. */
-typedef struct kdim {
-    int n;
-    int idx[TC_MAX_RANK];
-} kdim;
-
-/* Every kernel dimension of one role: each index alone, and each run of
- * two or more. */
-typedef struct kdims {
-    int n;
-    kdim d[TC_MAX_RANK * TC_MAX_RANK];
-} kdims;
-
-typedef struct builder {
-    const tc_contraction *c;
-    tc_algorithm_set *set;
-    tc_kernel kernel;
-    unsigned kernels_of[TC_FAMILY_COUNT]; /* per family, the kernels to build */
-    /* Counting (tc_gen_count_classes): NULL when building. Each candidate
-     * adds 1 to counts[family][kernel] instead of being built; every loop
-     * order of a choice at once where all of them are candidates. */
-    uint64_t (*counts)[TC_KERNEL_COUNT];
-    tc_family family;             /* of the current choice */
-    int nkept;                    /* kernel dimensions */
-    kdim dim[3];
-    int kept[3];                  /* their first indices */
-    int is_kept[TC_MAX_INDICES];
-    int first_of[TC_MAX_INDICES]; /* kept index -> its dimension's first index */
-    int dot_names; /* join looped names with '.' */
-    /* The permuted family: b->c is the contraction with the tensors of the
-     * mask `permuted` (bits 1 << tensor) in their temporaries' order, orig
-     * the user's; only dgemms whose dimensions are maximal runs are built,
-     * over whole roles where two or more tensors are permuted (docs/design.md
-     * §4). Elsewhere orig == c and permuted == 0. */
-    const tc_contraction *orig;
-    unsigned permuted;
-    /* The blocked variant: the last nblock indices of a permuted tensor
-     * (block_tensor) looped outermost, its last first, and its temporary
-     * holding only the block below them: an input's permuted in before
-     * each block's kernel calls, C's permuted back after them
-     * (docs/design.md §4). nblock 0 elsewhere. */
-    int block_tensor;
-    int nblock;
-    int block[TC_MAX_RANK]; /* outer to inner */
-} builder;
-
-/* 1 when index i is looped around the blocks. */
-static int in_block_loops(const builder *b, int i)
+int tc_gen_in_block_loops(const builder *b, int i)
 {
     for (int j = 0; j < b->nblock; j++)
         if (b->block[j] == i)
@@ -214,63 +124,15 @@ static void make_temp_operand(const tc_operand *slice, int temp, tc_operand *op)
     op->ld = op->stride[1];
 }
 
-static int owner_of(const tc_contraction *c, int index)
-{
-    return c->index[index].role == TC_ROLE_FREE_A ? TC_A : TC_B;
-}
-
-/* Fills the BLAS call from the (possibly temporary) operands of A, B, C. */
+/* Fills the BLAS call from the (possibly temporary) operands of A, B, C:
+ * the kernel's row places them and its dimensions. */
 static void make_call(const builder *b, const tc_operand op[3], tc_call *k)
 {
-    const tc_contraction *c = b->c;
     memset(k, 0, sizeof *k);
     k->kernel = b->kernel;
     k->dim_m = k->dim_n = k->dim_k = -1;
     k->arg[2] = op[TC_C];
-    switch (b->kernel) {
-    case TC_KERNEL_DDOT:
-        k->arg[0] = op[TC_A];
-        k->arg[1] = op[TC_B];
-        k->dim_n = b->kept[0];
-        break;
-    case TC_KERNEL_DAXPY: {
-        int own = owner_of(c, b->kept[0]);
-        k->arg[0] = op[own == TC_A ? TC_B : TC_A];
-        k->arg[1] = op[own];
-        k->dim_n = b->kept[0];
-        break;
-    }
-    case TC_KERNEL_DGEMV: {
-        int f = b->kept[0], own = owner_of(c, f);
-        k->arg[0] = op[own];
-        k->arg[1] = op[own == TC_A ? TC_B : TC_A];
-        k->trans_a = op[own].dim[0] != f;
-        k->dim_m = op[own].dim[0];
-        k->dim_n = op[own].dim[1];
-        break;
-    }
-    case TC_KERNEL_DGER: {
-        int own = owner_of(c, op[TC_C].dim[0]);
-        k->arg[0] = op[own];
-        k->arg[1] = op[own == TC_A ? TC_B : TC_A];
-        k->dim_m = op[TC_C].dim[0];
-        k->dim_n = op[TC_C].dim[1];
-        break;
-    }
-    case TC_KERNEL_DGEMM: {
-        int r = op[TC_C].dim[0], own = owner_of(c, r), kk = b->kept[2];
-        k->arg[0] = op[own];
-        k->arg[1] = op[own == TC_A ? TC_B : TC_A];
-        k->trans_a = k->arg[0].dim[0] != r;
-        k->trans_b = k->arg[1].dim[0] != kk;
-        k->dim_m = r;
-        k->dim_n = op[TC_C].dim[1];
-        k->dim_k = kk;
-        break;
-    }
-    case TC_KERNEL_COUNT:
-        break;
-    }
+    tc_kernel_gen_rows[b->kernel].build(b->c, b->kept, op, k);
     k->m = k->dim_m >= 0 ? dim_size(b, k->dim_m) : 0;
     k->n = k->dim_n >= 0 ? dim_size(b, k->dim_n) : 0;
     k->k = k->dim_k >= 0 ? dim_size(b, k->dim_k) : 0;
@@ -330,7 +192,7 @@ static int whole_roles(const builder *b)
 {
     int in_role[4] = {0};
     for (int i = 0; i < b->c->nindex; i++)
-        in_role[b->c->index[i].role] += !in_block_loops(b, i);
+        in_role[b->c->index[i].role] += !tc_gen_in_block_loops(b, i);
     for (int d = 0; d < b->nkept; d++)
         if (b->dim[d].n != in_role[b->c->index[b->dim[d].idx[0]].role])
             return 0;
@@ -379,7 +241,7 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     if (blocked) { /* the kernel's block starts the temporary in every block */
         int n = 0;
         for (int d = 0; d < op->ndep; d++)
-            if (!in_block_loops(b, op->dep[d])) {
+            if (!tc_gen_in_block_loops(b, op->dep[d])) {
                 op->dep[n] = op->dep[d];
                 op->dep_stride[n++] = op->dep_stride[d];
             }
@@ -404,8 +266,7 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     return 0;
 }
 
-/* Position of index i in tensor t, or -1. */
-static int position(const tc_tensor *t, int i)
+int tc_gen_position(const tc_tensor *t, int i)
 {
     for (int k = 0; k < t->rank; k++)
         if (t->index[k] == i)
@@ -413,29 +274,33 @@ static int position(const tc_tensor *t, int i)
     return -1;
 }
 
-static tc_status build(const builder *b, const int *order, int nloops, tc_error *err)
+/* 1 when the loop order makes a candidate of the current choice: the
+ * wider families make no slice copies, and a blocked candidate loops its
+ * blocks outermost in one order. */
+static int is_candidate(const builder *b, const int *order, int nloops)
 {
-    const tc_contraction *c = b->c;
-    tc_algorithm_set *set = b->set;
-    if ((b->family == TC_FAMILY_FUSED || b->permuted) && needs_copy(b))
-        return TC_OK; /* the wider families make no slice copies */
+    if (!b->row->copies && needs_copy(b))
+        return 0;
     for (int p = 0; p < b->nblock; p++)
         if (p >= nloops || order[p] != b->block[p])
-            return TC_OK; /* the blocks are looped outermost, in one order */
+            return 0; /* the blocks are looped outermost, in one order */
     /* and the loops inside them in one order too, C's last outermost:
      * every order of them added 15 candidates to a CCSD(T) term's 114,
      * none more than a few per cent apart */
     for (int p = b->nblock; b->nblock && p + 1 < nloops; p++)
-        if (position(&b->orig->tensor[TC_C], order[p]) <
-            position(&b->orig->tensor[TC_C], order[p + 1]))
-            return TC_OK;
-    if (b->counts) {
-        b->counts[b->family][b->kernel]++;
-        return TC_OK;
-    }
-    tc_algorithm *alg = tc_alg_new(set, b->kernel);
+        if (tc_gen_position(&b->orig->tensor[TC_C], order[p]) <
+            tc_gen_position(&b->orig->tensor[TC_C], order[p + 1]))
+            return 0;
+    return 1;
+}
+
+/* A new algorithm of the current choice with its loop nest, outer to
+ * inner; NULL when out of memory. */
+static tc_algorithm *new_nest(const builder *b, const int *order, int nloops)
+{
+    tc_algorithm *alg = tc_alg_new(b->set, b->kernel);
     if (!alg)
-        goto oom;
+        return NULL;
     alg->family = b->family;
     alg->nkept = b->nkept;
     memcpy(alg->kept, b->kept, sizeof alg->kept);
@@ -446,74 +311,99 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     alg->nloops = nloops;
     for (int p = 0; p < nloops; p++) {
         alg->loop[p] = order[p];
-        alg->loop_node[p] = tc_alg_loop(set, order[p], c->index[order[p]].size);
+        alg->loop_node[p] = tc_alg_loop(b->set, order[p], b->c->index[order[p]].size);
         if (!alg->loop_node[p])
-            goto oom;
+            return NULL;
         tc_alg_append(alg, p ? alg->loop_node[p - 1] : NULL, alg->loop_node[p]);
     }
+    return alg;
+}
 
-    /* operands, copies-in, and where the copies go */
-    tc_operand op[3];
-    int copy_pos[3] = {-2, -2, -2}; /* -2: no copy, -1: before all loops */
-    int has_copy[TC_MAX_INDICES + 1] = {0}; /* [p + 1] */
+/* Tensor t's slice copied into a new temporary (a matrix slice with no
+ * unit stride): the kernel's operand *op moved onto the temporary, the
+ * copy-in appended to the loop holding it (*pos: its position, -1 before
+ * all loops). 0, or -1 when out of memory. */
+static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_operand *slice,
+                          tc_operand *op, int *pos)
+{
+    int temp = alg->ntemps++;
+    tc_temp *tp = &alg->temp[temp];
+    tp->tensor = t;
+    for (int d = 0; d < 2; d++) {
+        tp->dim[d] = slice->dim[d];
+        tp->extent[d] = slice->extent[d];
+    }
+    tp->elements = slice->extent[0] * slice->extent[1];
+    make_temp_operand(slice, temp, op);
+    *pos = copy_position(alg, slice);
+    tc_copy cp = {.dir = TC_COPY_IN, .temp = temp, .slice = *slice};
+    cp.view.rank = 2;
+    for (int d = 0; d < 2; d++) {
+        cp.view.extent[d] = slice->extent[d];
+        cp.view.src_stride[d] = slice->stride[d];
+        cp.view.dst_stride[d] = d ? slice->extent[0] : 1;
+    }
+    tc_node *n = tc_alg_copy(b->set, &cp);
+    if (!n)
+        return -1;
+    alg->copy_node[alg->ncopies++] = n;
+    tc_alg_append(alg, *pos >= 0 ? alg->loop_node[*pos] : NULL, n);
+    return 0;
+}
+
+/* The kernel's operands op[TC_C..TC_B] and their copies-in: a permuted
+ * tensor's temporary, or a slice's; copy_pos[t] where t's slice copy
+ * goes (-2: none, -1: before all loops), has_copy[p + 1] set for each
+ * loop p holding one. Copies-in go before the inner loop in each body.
+ * 0, or -1 when out of memory. */
+static int add_operands(const builder *b, tc_algorithm *alg, tc_operand op[3], int copy_pos[3],
+                        int *has_copy)
+{
     for (int t = TC_C; t <= TC_B; t++) {
         tc_operand slice;
         make_slice(b, t, &slice);
         op[t] = slice;
         if (b->permuted & (1u << t)) {
             if (add_permutation(b, alg, t, &op[t]) != 0)
-                goto oom;
+                return -1;
             continue;
         }
-        if (slice.rank != 2 || b->is_kept[c->tensor[t].index[0]])
+        if (slice.rank != 2 || b->is_kept[b->c->tensor[t].index[0]])
             continue;
-        int temp = alg->ntemps++;
-        tc_temp *tp = &alg->temp[temp];
-        tp->tensor = t;
-        for (int d = 0; d < 2; d++) {
-            tp->dim[d] = slice.dim[d];
-            tp->extent[d] = slice.extent[d];
-        }
-        tp->elements = slice.extent[0] * slice.extent[1];
-        make_temp_operand(&slice, temp, &op[t]);
-        copy_pos[t] = copy_position(alg, &slice);
+        if (add_slice_copy(b, alg, t, &slice, &op[t], &copy_pos[t]) != 0)
+            return -1;
         has_copy[copy_pos[t] + 1] = 1;
-        tc_copy cp = {.dir = TC_COPY_IN, .temp = temp, .slice = slice};
-        cp.view.rank = 2;
-        for (int d = 0; d < 2; d++) {
-            cp.view.extent[d] = slice.extent[d];
-            cp.view.src_stride[d] = slice.stride[d];
-            cp.view.dst_stride[d] = d ? slice.extent[0] : 1;
-        }
-        tc_node *n = tc_alg_copy(set, &cp);
-        if (!n)
-            goto oom;
-        alg->copy_node[alg->ncopies++] = n;
-        tc_alg_append(alg, copy_pos[t] >= 0 ? alg->loop_node[copy_pos[t]] : NULL, n);
     }
     /* Copies-in are appended after the inner loop node; move them first. */
-    for (int p = -1; p < nloops; p++) {
+    for (int p = -1; p < alg->nloops; p++) {
         tc_node *holder = p >= 0 ? alg->loop_node[p] : NULL;
         tc_node **head = holder ? &holder->child : &alg->body;
-        tc_node *inner = p + 1 < nloops ? alg->loop_node[p + 1] : NULL;
-        if (!inner || *head != inner)
+        tc_node *inner = p + 1 < alg->nloops ? alg->loop_node[p + 1] : NULL;
+        if (!inner || *head != inner || !inner->next)
             continue;
         /* list is inner, copy, copy...: rotate inner to the end */
-        if (inner->next) {
-            *head = inner->next;
-            tc_node *last = inner->next;
-            while (last->next)
-                last = last->next;
-            last->next = inner;
-            inner->next = NULL;
-        }
+        *head = inner->next;
+        tc_node *last = inner->next;
+        while (last->next)
+            last = last->next;
+        last->next = inner;
+        inner->next = NULL;
     }
+    return 0;
+}
 
+/* The kernel call in the innermost loop, then the copies out: C's
+ * permutation back (after all loops or each block) or its slice copy.
+ * 0, or -1 when out of memory. */
+static int add_kernel(const builder *b, tc_algorithm *alg, const tc_operand op[3],
+                      const int copy_pos[3])
+{
+    int nloops = alg->nloops;
     tc_call call;
     make_call(b, op, &call);
-    alg->kernel_node = tc_alg_kernel(set, &call);
+    alg->kernel_node = tc_alg_kernel(b->set, &call);
     if (!alg->kernel_node)
-        goto oom;
+        return -1;
     tc_alg_append(alg, nloops ? alg->loop_node[nloops - 1] : NULL, alg->kernel_node);
     if (b->permuted & (1u << TC_C)) { /* C = T + beta * C after all loops or each block */
         int blocked = b->block_tensor == TC_C ? b->nblock : 0;
@@ -521,58 +411,92 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     } else if (copy_pos[TC_C] > -2) {
         tc_copy cp = *alg->copy_node[0]->copy; /* C is always first */
         cp.dir = TC_COPY_OUT;
-        tc_node *n = tc_alg_copy(set, &cp);
+        tc_node *n = tc_alg_copy(b->set, &cp);
         if (!n)
-            goto oom;
+            return -1;
         alg->copy_node[alg->ncopies++] = n;
         tc_alg_append(alg, copy_pos[TC_C] >= 0 ? alg->loop_node[copy_pos[TC_C]] : NULL, n);
     }
-    if (c->has_sizes)
+    if (b->c->has_sizes)
         check_int(b, alg, &call);
+    return 0;
+}
 
-    /* the name */
-    char name[TC_MAX_INDICES * (TC_NAME_MAX + 2) + 32];
-    size_t len = 0;
-    name[0] = '\0';
-    static const int mark_order[3] = {TC_A, TC_B, TC_C}; /* "A^B^C^" */
+/* The permuted tensors' marks, "A^B^C^" (a blocked one's after its loops). */
+static void name_marks(const builder *b, char *name, size_t n, size_t *len)
+{
+    static const int mark_order[3] = {TC_A, TC_B, TC_C};
     for (int m = 0; m < 3; m++)
         if ((b->permuted & (1u << mark_order[m])) &&
-            !(mark_order[m] == b->block_tensor && b->nblock)) { /* blocked: after its loops */
-            tc_text_put(name, sizeof name, &len, c->tensor[mark_order[m]].name);
-            tc_text_put(name, sizeof name, &len, "^");
+            !(mark_order[m] == b->block_tensor && b->nblock)) {
+            tc_text_put(name, n, len, b->c->tensor[mark_order[m]].name);
+            tc_text_put(name, n, len, "^");
         }
+}
+
+/* The name (generator.h): marks, loops with apostrophes after the loops
+ * holding copies, a blocked tensor's mark after its loops, fused groups,
+ * '-', the kernel. */
+static void make_name(const builder *b, const int *order, int nloops, const int *has_copy,
+                      char *name, size_t n)
+{
+    const tc_contraction *c = b->c;
+    size_t len = 0;
+    name[0] = '\0';
+    name_marks(b, name, n, &len);
     if (has_copy[0])
-        tc_text_put(name, sizeof name, &len, "'");
+        tc_text_put(name, n, &len, "'");
     for (int p = 0; p < nloops; p++) {
         if (p && b->dot_names)
-            tc_text_put(name, sizeof name, &len, ".");
-        tc_text_put(name, sizeof name, &len, c->index[order[p]].name);
+            tc_text_put(name, n, &len, ".");
+        tc_text_put(name, n, &len, c->index[order[p]].name);
         if (has_copy[p + 1])
-            tc_text_put(name, sizeof name, &len, "'");
+            tc_text_put(name, n, &len, "'");
         if (p + 1 == b->nblock) { /* "kjC^": C's blocks under loops k, j */
             if (b->dot_names)
-                tc_text_put(name, sizeof name, &len, ".");
-            tc_text_put(name, sizeof name, &len, c->tensor[b->block_tensor].name);
-            tc_text_put(name, sizeof name, &len, "^");
+                tc_text_put(name, n, &len, ".");
+            tc_text_put(name, n, &len, c->tensor[b->block_tensor].name);
+            tc_text_put(name, n, &len, "^");
         }
     }
     int whole = b->permuted && whole_roles(b);
     for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
         if (b->dim[d].n < 2 || whole)
             continue; /* A^B^C^-dgemm: every dimension takes its whole role */
-        tc_text_put(name, sizeof name, &len, "(");
+        tc_text_put(name, n, &len, "(");
         for (int j = 0; j < b->dim[d].n; j++) {
             if (j && b->dot_names)
-                tc_text_put(name, sizeof name, &len, ".");
-            tc_text_put(name, sizeof name, &len, c->index[b->dim[d].idx[j]].name);
+                tc_text_put(name, n, &len, ".");
+            tc_text_put(name, n, &len, c->index[b->dim[d].idx[j]].name);
         }
-        tc_text_put(name, sizeof name, &len, ")");
+        tc_text_put(name, n, &len, ")");
     }
     if (len)
-        tc_text_put(name, sizeof name, &len, "-");
-    tc_text_put(name, sizeof name, &len, tc_kernel_name(b->kernel));
-    alg->name = tc_alg_strdup(set, name);
-    if (!alg->name || tc_alg_set_add(set, alg) != 0)
+        tc_text_put(name, n, &len, "-");
+    tc_text_put(name, n, &len, tc_kernel_name(b->kernel));
+}
+
+/* Builds (or counts) the algorithm of the current choice with loops
+ * order[0..nloops), when it is a candidate. */
+static tc_status build(const builder *b, const int *order, int nloops, tc_error *err)
+{
+    if (!is_candidate(b, order, nloops))
+        return TC_OK;
+    if (b->counts) {
+        b->counts[b->family][b->kernel]++;
+        return TC_OK;
+    }
+    tc_operand op[3];
+    int copy_pos[3] = {-2, -2, -2};
+    int has_copy[TC_MAX_INDICES + 1] = {0}; /* [p + 1] */
+    char name[TC_MAX_INDICES * (TC_NAME_MAX + 2) + 32];
+    tc_algorithm *alg = new_nest(b, order, nloops);
+    if (!alg || add_operands(b, alg, op, copy_pos, has_copy) != 0 ||
+        add_kernel(b, alg, op, copy_pos) != 0)
+        goto oom;
+    make_name(b, order, nloops, has_copy, name, sizeof name);
+    alg->name = tc_alg_strdup(b->set, name);
+    if (!alg->name || tc_alg_set_add(b->set, alg) != 0)
         goto oom;
     return TC_OK;
 oom:
@@ -586,8 +510,8 @@ static int blocked_order_may_hold(const builder *b, const int *order, int depth)
 {
     if (depth < b->nblock)
         return order[depth] == b->block[depth];
-    return depth == b->nblock || position(&b->orig->tensor[TC_C], order[depth - 1]) >=
-                                     position(&b->orig->tensor[TC_C], order[depth]);
+    return depth == b->nblock || tc_gen_position(&b->orig->tensor[TC_C], order[depth - 1]) >=
+                                     tc_gen_position(&b->orig->tensor[TC_C], order[depth]);
 }
 
 /* Every order of the looped indices, lexicographic in index position
@@ -636,10 +560,9 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
          * CCSD(T) term: 22 ms, A^jki(bc)-dgemm 17 ms). */
         if ((b->permuted & (b->permuted - 1)) && !whole_roles(b))
             return TC_OK;
-        b->family = TC_FAMILY_PERMUTED;
-    } else {
-        b->family = fused ? TC_FAMILY_FUSED : TC_FAMILY_PAPER;
     }
+    if (b->row->grouped >= 0 && fused != b->row->grouped)
+        return TC_OK; /* the other family of the paper's and the fused */
     if (!(b->kernels_of[b->family] & (1u << b->kernel)))
         return TC_OK;
     int looped[TC_MAX_INDICES], n = 0, order[TC_MAX_INDICES], used[TC_MAX_INDICES] = {0};
@@ -647,17 +570,14 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
         if (!b->is_kept[i])
             looped[n++] = i;
     if (b->counts && !b->nblock) { /* every order, or none (build()'s first test) */
-        if (b->family == TC_FAMILY_PAPER || !needs_copy(b))
-            b->counts[b->family][b->kernel] += factorial(n);
+        if (b->row->copies || !needs_copy(b))
+            b->counts[b->family][b->kernel] += tc_gen_factorial(n);
         return TC_OK;
     }
     return permute(b, looped, n, order, 0, used, err);
 }
 
-/* The kernel dimensions of one role: runs in tensor t1 that are also
- * runs, in the same order, in t2 (the other tensor holding the role).
- * Runs of two or more only when the fused family is wanted. */
-static void role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int fuse,
+void tc_gen_role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int fuse,
                       kdims *out)
 {
     const tc_tensor *x = &c->tensor[t1], *y = &c->tensor[t2];
@@ -670,7 +590,7 @@ static void role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int
         for (int q = p + 1; fuse && q < x->rank; q++) {
             int i = x->index[q];
             if (c->index[i].role != role ||
-                position(y, i) != position(y, x->index[q - 1]) + 1)
+                tc_gen_position(y, i) != tc_gen_position(y, x->index[q - 1]) + 1)
                 break;
             g.idx[g.n++] = i;
             out->d[out->n++] = g;
@@ -678,230 +598,36 @@ static void role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int
     }
 }
 
-static tc_status enumerate_kernel(builder *b, const kdims *fa, const kdims *fb, const kdims *k,
-                                  tc_error *err)
+/* Every choice of the kernel dimensions d[slot..nkept) from the lists of
+ * their roles (two lists for a free dimension: A's, then B's), outer to
+ * inner, each built with every loop order. */
+static tc_status choose_dims(builder *b, int nkept, const kdims *lists[][2], int slot,
+                             const kdim **d, tc_error *err)
 {
+    if (slot == nkept)
+        return with_kept(b, nkept, d, err);
     tc_status s = TC_OK;
-    const kdims *free[2] = {fa, fb};
+    for (int l = 0; l < 2 && lists[slot][l] && s == TC_OK; l++)
+        for (int i = 0; i < lists[slot][l]->n && s == TC_OK; i++) {
+            d[slot] = &lists[slot][l]->d[i];
+            s = choose_dims(b, nkept, lists, slot + 1, d, err);
+        }
+    return s;
+}
+
+tc_status tc_gen_choose(builder *b, const kdims *fa, const kdims *fb, const kdims *k,
+                        tc_error *err)
+{
+    const tc_kernel_row *row = &tc_kernel_table[b->kernel];
+    const kdims *const of_role[][2] = {[TC_KEPT_FREE_A] = {fa, NULL},
+                                       [TC_KEPT_FREE_B] = {fb, NULL},
+                                       [TC_KEPT_FREE] = {fa, fb},
+                                       [TC_KEPT_CONTRACTED] = {k, NULL}};
+    const kdims *lists[3][2] = {{NULL, NULL}, {NULL, NULL}, {NULL, NULL}};
+    for (int slot = 0; slot < row->nkept; slot++)
+        memcpy(lists[slot], of_role[row->kept[slot]], sizeof lists[slot]);
     const kdim *d[3];
-    switch (b->kernel) {
-    case TC_KERNEL_DDOT:
-        for (int i = 0; i < k->n && s == TC_OK; i++)
-            d[0] = &k->d[i], s = with_kept(b, 1, d, err);
-        break;
-    case TC_KERNEL_DAXPY:
-        for (int f = 0; f < 2; f++)
-            for (int i = 0; i < free[f]->n && s == TC_OK; i++)
-                d[0] = &free[f]->d[i], s = with_kept(b, 1, d, err);
-        break;
-    case TC_KERNEL_DGEMV:
-        for (int f = 0; f < 2; f++)
-            for (int i = 0; i < free[f]->n && s == TC_OK; i++)
-                for (int j = 0; j < k->n && s == TC_OK; j++)
-                    d[0] = &free[f]->d[i], d[1] = &k->d[j], s = with_kept(b, 2, d, err);
-        break;
-    case TC_KERNEL_DGER:
-        for (int i = 0; i < fa->n && s == TC_OK; i++)
-            for (int j = 0; j < fb->n && s == TC_OK; j++)
-                d[0] = &fa->d[i], d[1] = &fb->d[j], s = with_kept(b, 2, d, err);
-        break;
-    case TC_KERNEL_DGEMM:
-        for (int i = 0; i < fa->n && s == TC_OK; i++)
-            for (int j = 0; j < fb->n && s == TC_OK; j++)
-                for (int l = 0; l < k->n && s == TC_OK; l++) {
-                    d[0] = &fa->d[i], d[1] = &fb->d[j], d[2] = &k->d[l];
-                    s = with_kept(b, 3, d, err);
-                }
-        break;
-    case TC_KERNEL_COUNT:
-        break;
-    }
-    return s;
-}
-
-/* ---- the permuted family ---------------------------------------------- */
-
-/* The tensors holding each role, the first preferred as the source of the
- * role's index order; and the roles of each tensor's blocks, in the order
- * a permuted tensor takes them (so the dgemm needs no transposes). */
-static const int role_holders[4][3] = {
-    [TC_ROLE_FREE_A] = {TC_A, TC_C, -1},
-    [TC_ROLE_FREE_B] = {TC_B, TC_C, -1},
-    [TC_ROLE_CONTRACTED] = {TC_A, TC_B, -1},
-    [TC_ROLE_BATCH] = {TC_C, TC_A, TC_B},
-};
-static const tc_role tensor_blocks[3][3] = {
-    [TC_C] = {TC_ROLE_FREE_A, TC_ROLE_FREE_B, TC_ROLE_BATCH},
-    [TC_A] = {TC_ROLE_FREE_A, TC_ROLE_CONTRACTED, TC_ROLE_BATCH},
-    [TC_B] = {TC_ROLE_CONTRACTED, TC_ROLE_FREE_B, TC_ROLE_BATCH},
-};
-
-/*
- * *p = *c with each tensor of the mask (bits 1 << tensor) reordered into
- * its blocks, each role's indices in the order of a holder that keeps its
- * layout (else of its first holder), strides recomputed. 0 when a tensor
- * of the mask would keep its order (nothing to permute).
- */
-static int permuted_layout(const tc_contraction *c, unsigned mask, tc_contraction *p)
-{
-    *p = *c;
-    for (int t = TC_C; t <= TC_B; t++) {
-        if (!(mask & (1u << t)))
-            continue;
-        tc_tensor *x = &p->tensor[t];
-        int k = 0;
-        for (int blk = 0; blk < 3; blk++) {
-            tc_role role = tensor_blocks[t][blk];
-            const int *h = role_holders[role];
-            int src = h[0];
-            for (int j = 0; j < 3 && h[j] >= 0; j++)
-                if (!(mask & (1u << h[j]))) {
-                    src = h[j];
-                    break;
-                }
-            const tc_tensor *from = &c->tensor[src];
-            for (int q = 0; q < from->rank; q++)
-                if (c->index[from->index[q]].role == role)
-                    x->index[k++] = from->index[q];
-        }
-        if (memcmp(x->index, c->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0)
-            return 0;
-        int64_t stride = 1;
-        for (int q = 0; q < x->rank; q++) {
-            x->stride[q] = c->has_sizes ? stride : 0;
-            stride *= c->index[x->index[q]].size;
-        }
-    }
-    return 1;
-}
-
-/* 1 when every index of x is in y. */
-static int is_subset(const kdim *x, const kdim *y)
-{
-    for (int i = 0; i < x->n; i++) {
-        int found = 0;
-        for (int j = 0; j < y->n && !found; j++)
-            found = x->idx[i] == y->idx[j];
-        if (!found)
-            return 0;
-    }
-    return 1;
-}
-
-/* Drops the runs contained in a longer run of the list: after paying for
- * a permutation, a dgemm over a part of a run only adds calls. */
-static void keep_maximal(kdims *l)
-{
-    int n = 0;
-    for (int i = 0; i < l->n; i++) {
-        int inside = 0;
-        for (int j = 0; j < l->n && !inside; j++)
-            inside = l->d[j].n > l->d[i].n && is_subset(&l->d[i], &l->d[j]);
-        if (!inside)
-            l->d[n++] = l->d[i];
-    }
-    l->n = n;
-}
-
-/* Drops the runs holding an index looped around the blocks. */
-static void drop_block_loops(const builder *b, kdims *l)
-{
-    int n = 0;
-    for (int i = 0; i < l->n; i++) {
-        int looped = 0;
-        for (int j = 0; j < l->d[i].n; j++)
-            looped |= in_block_loops(b, l->d[i].idx[j]);
-        if (!looped)
-            l->d[n++] = l->d[i];
-    }
-    l->n = n;
-}
-
-/* Moves the indices looped around the blocks to the end (outermost) of
- * each tensor of the mask, the blocked tensor's last outermost, strides
- * recomputed. 0 when a tensor of the mask would then keep its order. */
-static int blocks_outermost(const builder *b, unsigned mask, tc_contraction *p)
-{
-    for (int t = TC_C; t <= TC_B; t++) {
-        if (!(mask & (1u << t)))
-            continue;
-        tc_tensor *x = &p->tensor[t];
-        int k = 0, index[TC_MAX_RANK] = {0};
-        for (int q = 0; q < x->rank; q++)
-            if (!in_block_loops(b, x->index[q]))
-                index[k++] = x->index[q];
-        for (int j = b->nblock - 1; j >= 0; j--)
-            if (position(x, b->block[j]) >= 0)
-                index[k++] = b->block[j];
-        memcpy(x->index, index, sizeof index);
-        int64_t stride = 1;
-        for (int q = 0; q < x->rank; q++) {
-            x->stride[q] = p->has_sizes ? stride : 0;
-            stride *= p->index[x->index[q]].size;
-        }
-        if (memcmp(x->index, b->orig->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* The permuted candidates of one mask (and block loops): dgemms over the
- * maximal runs of each role the new layout allows, looped over the rest. */
-static tc_status enumerate_layout(builder *b, const tc_contraction *c, unsigned mask,
-                                  tc_error *err)
-{
-    tc_contraction p;
-    if (!permuted_layout(c, mask, &p) || !blocks_outermost(b, mask, &p))
-        return TC_OK;
-    kdims fa, fb, kc;
-    role_dims(&p, TC_ROLE_FREE_A, TC_A, TC_C, 1, &fa);
-    role_dims(&p, TC_ROLE_FREE_B, TC_B, TC_C, 1, &fb);
-    role_dims(&p, TC_ROLE_CONTRACTED, TC_A, TC_B, 1, &kc);
-    kdims *all[3] = {&fa, &fb, &kc};
-    for (int r = 0; r < 3; r++) {
-        drop_block_loops(b, all[r]);
-        keep_maximal(all[r]);
-    }
-    b->c = &p;
-    b->permuted = mask;
-    b->kernel = TC_KERNEL_DGEMM;
-    tc_status s = enumerate_kernel(b, &fa, &fb, &kc, err);
-    b->c = c;
-    b->permuted = 0;
-    return s;
-}
-
-/* Every permuted candidate: for each set of tensors to permute, the dgemms
- * over the maximal runs of each role that the new layout allows (one over
- * whole roles where every role is one run), looped over the rest; and
- * blocked: for each permuted tensor (an input only where C is not
- * permuted) and each number of its last indices (none contracted), those
- * looped outermost and the tensor permuted block by block, so that its
- * temporary stays in cache and the tensor itself is read or written once
- * (docs/design.md §4). */
-static tc_status enumerate_permuted(builder *b, tc_error *err)
-{
-    const tc_contraction *c = b->c;
-    tc_status s = TC_OK;
-    for (unsigned mask = 1; mask < 8 && s == TC_OK; mask++) {
-        s = enumerate_layout(b, c, mask, err);
-        for (int t = TC_C; t <= TC_B && s == TC_OK; t++) {
-            const tc_tensor *x = &c->tensor[t];
-            if (!(mask & (1u << t)) || (t != TC_C && (mask & (1u << TC_C))))
-                continue; /* an input blocked under a whole C^: its round trip stays */
-            b->block_tensor = t;
-            for (int n = 1; n < x->rank && s == TC_OK; n++) {
-                int i = x->index[x->rank - n];
-                if (c->index[i].role == TC_ROLE_CONTRACTED)
-                    break;
-                b->nblock = n;
-                b->block[n - 1] = i;
-                s = enumerate_layout(b, c, mask, err);
-            }
-            b->nblock = 0;
-        }
-    }
-    return s;
+    return choose_dims(b, row->nkept, lists, 0, d, err);
 }
 
 static int compare(const void *pa, const void *pb)
@@ -919,55 +645,6 @@ tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
     return tc_gen_enumerate_families(c, kernel_mask, 1u << TC_FAMILY_PAPER, out, err);
 }
 
-/* Builds (or counts: b->counts) every candidate of the classes b asks for. */
-static tc_status traverse(builder *b, tc_error *err)
-{
-    const tc_contraction *c = b->c;
-    unsigned kernels = 0;
-    for (int f = 0; f < TC_FAMILY_COUNT; f++)
-        kernels |= b->kernels_of[f];
-    for (int i = 0; i < c->nindex; i++)
-        if (strlen(c->index[i].name) > 1)
-            b->dot_names = 1;
-    kdims fa, fb, kc;
-    int fuse = b->kernels_of[TC_FAMILY_FUSED] != 0;
-    role_dims(c, TC_ROLE_FREE_A, TC_A, TC_C, fuse, &fa);
-    role_dims(c, TC_ROLE_FREE_B, TC_B, TC_C, fuse, &fb);
-    role_dims(c, TC_ROLE_CONTRACTED, TC_A, TC_B, fuse, &kc);
-    for (int k = TC_KERNEL_COUNT - 1; k >= 0; k--) {
-        if (!(kernels & (1u << k)))
-            continue;
-        b->kernel = (tc_kernel)k;
-        tc_status s = enumerate_kernel(b, &fa, &fb, &kc, err);
-        if (s != TC_OK)
-            return s;
-    }
-    if (b->kernels_of[TC_FAMILY_PERMUTED] & (1u << TC_KERNEL_DGEMM))
-        return enumerate_permuted(b, err);
-    return TC_OK;
-}
-
-void tc_gen_count_classes(const tc_contraction *c, const unsigned kernels_of[TC_FAMILY_COUNT],
-                          uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT])
-{
-    builder b;
-    memset(&b, 0, sizeof b);
-    memset(count, 0, sizeof(uint64_t) * TC_FAMILY_COUNT * TC_KERNEL_COUNT);
-    b.c = b.orig = c;
-    memcpy(b.kernels_of, kernels_of, sizeof b.kernels_of);
-    b.counts = count;
-    traverse(&b, NULL); /* counting allocates nothing: it cannot fail */
-}
-
-uint64_t tc_gen_classes_total(uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT])
-{
-    uint64_t total = 0;
-    for (int f = 0; f < TC_FAMILY_COUNT; f++)
-        for (int k = 0; k < TC_KERNEL_COUNT; k++)
-            total = total + count[f][k] < total ? UINT64_MAX : total + count[f][k];
-    return total;
-}
-
 tc_status tc_gen_enumerate_classes(const tc_contraction *c,
                                    const unsigned kernels_of[TC_FAMILY_COUNT],
                                    tc_algorithm_set **out, tc_error *err)
@@ -981,7 +658,7 @@ tc_status tc_gen_enumerate_classes(const tc_contraction *c,
     b.c = b.orig = c;
     b.set = set;
     memcpy(b.kernels_of, kernels_of, sizeof b.kernels_of);
-    tc_status s = traverse(&b, err);
+    tc_status s = tc_gen_traverse(&b, err);
     if (s != TC_OK) {
         tc_alg_set_free(set);
         return s;
@@ -1072,34 +749,4 @@ size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n)
         tc_text_put(buf, n, &len, part);
     }
     return len;
-}
-
-size_t tc_gen_format_families(const tc_algorithm_set *s, char *buf, size_t n)
-{
-    int count[TC_FAMILY_COUNT] = {0};
-    for (int i = 0; i < s->count; i++)
-        count[s->alg[i]->family]++;
-    size_t len = 0;
-    if (n > 0)
-        buf[0] = '\0';
-    tc_text_put(buf, n, &len, "families:");
-    for (int f = 0; f < TC_FAMILY_COUNT; f++) {
-        char part[64];
-        snprintf(part, sizeof part, " %s %d%s", tc_family_name((tc_family)f), count[f],
-                 f + 1 < TC_FAMILY_COUNT ? "," : "");
-        tc_text_put(buf, n, &len, part);
-    }
-    return len;
-}
-
-tc_status tc_gen_parse_family(const char *name, unsigned *mask, tc_error *err)
-{
-    if (strcmp(name, "paper") == 0)
-        *mask = 1u << TC_FAMILY_PAPER;
-    else if (strcmp(name, "all") == 0)
-        *mask = TC_FAMILY_MASK_ALL;
-    else
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "unknown family '%s' in --family (choose paper or all)", name);
-    return TC_OK;
 }

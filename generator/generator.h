@@ -110,14 +110,22 @@ typedef struct tc_gen_subset {
 tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask, int bound,
                                    tc_algorithm_set **out, tc_gen_subset *sub, tc_error *err);
 
-/* The closed-form count of algorithms with kernel k (docs/design.md §4). */
-uint64_t tc_gen_count(const tc_contraction *c, tc_kernel k);
+/* The number of algorithms with kernel k in the families of family_mask
+ * (bits 1u << tc_family), by each family's row (generator/family.c): the
+ * paper's closed form (docs/design.md §4), the others counted without
+ * building any. */
+uint64_t tc_gen_count(const tc_contraction *c, unsigned family_mask, tc_kernel k);
+
+/* "paper", "fused", "permuted" (the family table's names). */
+const char *tc_family_name(tc_family f);
 
 /*
  * Parses a comma-separated kernel list ("dgemm,dgemv") into a mask.
- * Errors: TC_EUSAGE naming the bad kernel (or an empty list).
+ * Errors: TC_EUSAGE naming the bad kernel (or an empty list) and the list
+ * as `what` (the caller's name for it: "--kernels").
  */
-tc_status tc_gen_parse_kernels(const char *list, unsigned *mask, tc_error *err);
+tc_status tc_gen_parse_kernels(const char *list, const char *what, unsigned *mask,
+                               tc_error *err);
 
 /*
  * Writes the list form of an algorithm's loops ("c,i", "-" when none) and
@@ -135,9 +143,11 @@ size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n);
 /* The same per family: "families: paper 36, fused 5, permuted 0". */
 size_t tc_gen_format_families(const tc_algorithm_set *s, char *buf, size_t n);
 
-/* Parses --family: "paper" (the dissertation's family) or "all" into a
- * family mask. Errors: TC_EUSAGE naming the choices. */
-tc_status tc_gen_parse_family(const char *name, unsigned *mask, tc_error *err);
+/* Parses a family choice: "paper" (the dissertation's family) or "all"
+ * into a family mask. Errors: TC_EUSAGE naming the choices and the choice
+ * as `what` (the caller's name for it: "--family"). */
+tc_status tc_gen_parse_family(const char *name, const char *what, unsigned *mask,
+                              tc_error *err);
 
 /* Options of tc_emit_c. Zero-initialise, then set what you need. */
 typedef struct tc_emit_options {

@@ -37,14 +37,15 @@ static double call_bound(tc_mb_sampler *s, const tc_algorithm *alg)
 
 /* A tighter floor for the small kernels: alg's prediction with its calls
  * repeated on operands kept in cache (the warm model), timed once per
- * call shape whatever the loop order. 0 for dgemm, whose calls can be
- * long to time warm, and when the prediction fails. */
+ * call shape whatever the loop order. 0 for a tiled kernel (dgemm, in
+ * the kernel table), whose calls can be long to time warm, and when the
+ * prediction fails. */
 #define WARM_MARGIN 1.2 /* a warm time is timed too: noise must not prune */
 
 static double warm_bound(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm *alg,
                          const tc_mb_params *p)
 {
-    if (alg->kernel == TC_KERNEL_DGEMM)
+    if (tc_kernel_table[alg->kernel].tiled)
         return 0.0;
     tc_mb_params warm = *p;
     warm.model = TC_MODEL_WARM;
@@ -156,6 +157,34 @@ static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_p
     return predict_again(s, c, p, rounds, k, top, err);
 }
 
+/* The first prediction of alg (algs[i]) into *slot, with its cost. */
+static tc_status predict_first(tc_mb_sampler *s, const tc_contraction *c,
+                               const tc_algorithm *alg, int i, const tc_mb_params *p,
+                               keyed *slot, tc_error *err)
+{
+    double t1 = tc_rt_now();
+    *slot = (keyed){0.0, i, {alg, 0.0, 0.0}, 0.0};
+    tc_error sub; /* err may be NULL (tcgen.h) */
+    tc_status st = tc_mb_predict(s, c, alg, p, &slot->e.seconds, NULL, &sub);
+    slot->e.cost_s = slot->first_s = tc_rt_now() - t1;
+    slot->key = slot->e.seconds;
+    if (st != TC_OK)
+        tc_error_set(err, st, 0, 0, "predicting %s: %s", alg->name, sub.message);
+    return st;
+}
+
+/* r's entries: the predictions k[0..r->count) sorted (k freed). 0, or -1
+ * when out of memory. */
+static int entries_sorted(tc_ranking *r, keyed *k)
+{
+    qsort(k, (size_t)r->count, sizeof *k, by_key);
+    r->entry = malloc(((size_t)r->count + 1) * sizeof *r->entry);
+    for (int i = 0; r->entry && i < r->count; i++)
+        r->entry[i] = k[i].e;
+    free(k);
+    return r->entry ? 0 : -1;
+}
+
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
                        int keep, int rounds, tc_rank_progress progress, void *data,
@@ -201,17 +230,10 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         } else if (!tc_alg_temps_fit(alg, avail)) {
             r->no_memory++;
         } else {
-            double t1 = tc_rt_now();
-            k[r->count] = (keyed){0.0, i, {alg, 0.0, 0.0}, 0.0};
-            tc_error sub; /* err may be NULL (tcgen.h) */
-            st = tc_mb_predict(s, c, alg, p, &k[r->count].e.seconds, NULL, &sub);
-            k[r->count].e.cost_s = k[r->count].first_s = tc_rt_now() - t1;
-            k[r->count].key = k[r->count].e.seconds;
+            st = predict_first(s, c, alg, i, p, &k[r->count], err);
             if (keep > 0)
                 keep_best(best, keep, &kept, k[r->count].e.seconds);
             r->count++;
-            if (st != TC_OK)
-                tc_error_set(err, st, 0, 0, "predicting %s: %s", alg->name, sub.message);
         }
         if (progress)
             progress(j + 1, n, data);
@@ -231,12 +253,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         free(r);
         return st;
     }
-    qsort(k, (size_t)r->count, sizeof *k, by_key);
-    r->entry = malloc(((size_t)r->count + 1) * sizeof *r->entry);
-    for (int i = 0; r->entry && i < r->count; i++)
-        r->entry[i] = k[i].e;
-    free(k);
-    if (!r->entry) {
+    if (entries_sorted(r, k) != 0) {
         free(r);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
                             n);

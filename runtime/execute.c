@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ast/error.h"
+#include "runtime/kernel_run.h"
 #include "runtime/memory.h"
 #include "runtime/scratch.h"
 #include "runtime/permute.h"
@@ -104,51 +105,17 @@ void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double bet
     }
 }
 
-static int trans(int t)
-{
-    return t ? TC_CBLAS_TRANS : TC_CBLAS_NO_TRANS;
-}
-
 void tc_rt_call(const tc_blas *b, const tc_call *k, double alpha, double *p0, double *p1,
                 double *p2)
 {
     tc_rt_call_beta(b, k, alpha, 1.0, p0, p1, p2);
 }
 
-/* The ddot update: beta 0 writes the element without reading it, so a NaN
- * there does not survive. */
-static inline void dot_update(double *c, double alpha, double dot, double beta)
-{
-    *c = beta == 0.0 ? alpha * dot : beta == 1.0 ? *c + alpha * dot : alpha * dot + beta * *c;
-}
-
 void tc_rt_call_beta(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
                      double *p1, double *p2)
 {
-    const tc_operand *a = k->arg;
-    int m = (int)k->m, n = (int)k->n, kk = (int)k->k;
-    int l0 = (int)a[0].ld, l1 = (int)a[1].ld, l2 = (int)a[2].ld;
-    switch (k->kernel) {
-    case TC_KERNEL_DDOT:
-        dot_update(p2, alpha, b->ddot(n, p0, l0, p1, l1), beta);
-        break;
-    case TC_KERNEL_DAXPY:
-        b->daxpy(n, alpha * *p0, p1, l1, p2, l2);
-        break;
-    case TC_KERNEL_DGEMV:
-        b->dgemv(TC_CBLAS_COL_MAJOR, trans(k->trans_a), m, n, alpha, p0, l0, p1, l1,
-                 beta, p2, l2);
-        break;
-    case TC_KERNEL_DGER:
-        b->dger(TC_CBLAS_COL_MAJOR, m, n, alpha, p0, l0, p1, l1, p2, l2);
-        break;
-    case TC_KERNEL_DGEMM:
-        b->dgemm(TC_CBLAS_COL_MAJOR, trans(k->trans_a), trans(k->trans_b), m, n, kk,
-                 alpha, p0, l0, p1, l1, beta, p2, l2);
-        break;
-    case TC_KERNEL_COUNT:
-        break;
-    }
+    if ((unsigned)k->kernel < TC_KERNEL_COUNT)
+        tc_kernel_run_rows[k->kernel].call(b, k, alpha, beta, p0, p1, p2);
 }
 
 /* How far an operand moves when loop index i advances by one. */
@@ -157,47 +124,6 @@ static int64_t step_of(const tc_operand *op, int i)
     for (int d = 0; d < op->ndep; d++)
         if (op->dep[d] == i)
             return op->dep_stride[d];
-    return 0;
-}
-
-/*
- * A perfect nest: loops that each hold only the next loop, the innermost
- * holding only the kernel (the whole algorithm when it has no copies, else
- * the loops inside the last copy). It runs as an odometer with the
- * kernel's function and arguments fetched once and its operands stepped,
- * not recomputed. With tiny calls (a ddot of 8 elements takes a few ns)
- * every instruction shows: the ddot and daxpy loops are written out, which
- * takes an 8-element ddot nest from 1.9x to 1.3x the emitted C
- * (bench/execute_overhead.sh).
- */
-typedef struct nest {
-    int depth;
-    uint32_t contracted;                  /* bit l: level l is a contracted index */
-    uint32_t moved;                       /* bit l: level l is past iteration 0 */
-    int64_t extent[TC_MAX_INDICES], count[TC_MAX_INDICES];
-    const int64_t *step[TC_MAX_INDICES]; /* kstep row of each level */
-    double *p[3];                         /* the kernel's operands now */
-} nest;
-
-/* Moves to the next call: steps the innermost level, carrying outwards.
- * Returns 0 when the nest is done. */
-static inline int advance(nest *x)
-{
-    for (int l = x->depth - 1; l >= 0; l--) {
-        const int64_t *s = x->step[l];
-        x->p[0] += s[0];
-        x->p[1] += s[1];
-        x->p[2] += s[2];
-        if (++x->count[l] < x->extent[l]) {
-            x->moved |= 1u << l;
-            return 1;
-        }
-        x->count[l] = 0;
-        x->moved &= ~(1u << l);
-        x->p[0] -= s[0] * x->extent[l];
-        x->p[1] -= s[1] * x->extent[l];
-        x->p[2] -= s[2] * x->extent[l];
-    }
     return 0;
 }
 
@@ -211,16 +137,12 @@ static int outer_first(const run *r)
     return 1;
 }
 
-/* The beta of the current call of a nest. */
-static inline double nest_beta(const nest *x, int first_outside, double beta)
-{
-    return first_outside && !(x->moved & x->contracted) ? beta : 1.0;
-}
-
-/* Runs n as a perfect nest; returns 0 (doing nothing) when it is not one. */
+/* Runs n as a perfect nest (runtime/kernel_run.h: an odometer over the
+ * loops, the kernel's row running the calls); returns 0 (doing nothing)
+ * when it is not one. */
 static int exec_perfect_nest(run *r, const tc_node *n)
 {
-    nest x;
+    tc_rt_nest x;
     x.depth = 0;
     x.contracted = x.moved = 0;
     const tc_node *t = n;
@@ -239,38 +161,23 @@ static int exec_perfect_nest(run *r, const tc_node *n)
     const tc_blas *b = r->blas;
     const double alpha = r->alpha, beta = r->beta;
     const int first = outer_first(r);
-    const int l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld;
-    const int kn = (int)k->n;
     memcpy(x.p, r->kp, sizeof x.p);
     if (r->deadline > 0) { /* measuring: look at the clock now and then */
         do {
-            tc_rt_call_beta(b, k, alpha, nest_beta(&x, first, beta), x.p[0], x.p[1], x.p[2]);
+            tc_rt_call_beta(b, k, alpha, tc_rt_nest_beta(&x, first, beta), x.p[0], x.p[1],
+                            x.p[2]);
             check_deadline(r);
-        } while (!r->stopped && advance(&x));
+        } while (!r->stopped && tc_rt_nest_advance(&x));
         return 1;
     }
-    switch (k->kernel) {
-    case TC_KERNEL_DDOT: {
-        double (*ddot)(int, const double *, int, const double *, int) = b->ddot;
-        do
-            dot_update(x.p[2], alpha, ddot(kn, x.p[0], l0, x.p[1], l1),
-                       nest_beta(&x, first, beta));
-        while (advance(&x));
-        break;
+    const tc_kernel_run_row *row = &tc_kernel_run_rows[k->kernel];
+    if (row->nest) {
+        row->nest(b, k, alpha, beta, first, &x);
+        return 1;
     }
-    case TC_KERNEL_DAXPY: {
-        void (*daxpy)(int, double, const double *, int, double *, int) = b->daxpy;
-        do
-            daxpy(kn, alpha * *x.p[0], x.p[1], l1, x.p[2], l2);
-        while (advance(&x));
-        break;
-    }
-    default:
-        do
-            tc_rt_call_beta(b, k, alpha, nest_beta(&x, first, beta), x.p[0], x.p[1], x.p[2]);
-        while (advance(&x));
-        break;
-    }
+    do
+        row->call(b, k, alpha, tc_rt_nest_beta(&x, first, beta), x.p[0], x.p[1], x.p[2]);
+    while (tc_rt_nest_advance(&x));
     return 1;
 }
 

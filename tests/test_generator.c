@@ -12,8 +12,13 @@
 #include <string.h>
 
 #include "ast/algorithm.h"
+#include "ast/kernel_print.h"
+#include "generator/enumerate.h"
 #include "generator/generator.h"
+#include "generator/kernel_gen.h"
+#include "parser/parser.h"
 #include "runtime/execute.h"
+#include "runtime/kernel_run.h"
 #include "tests/helpers_corpus.h"
 #include "tests/helpers_data.h"
 
@@ -113,39 +118,41 @@ static void test_fused(void)
     tc_alg_set_free(paper);
 }
 
-/* The permuted family: the candidates each layout allows (a dgemm over
- * whole roles, or with one tensor permuted over maximal runs and looped
- * over the rest; a tensor's blocks looped outermost), and the shape of one: A
- * permuted in before the loops, C computed in a temporary and permuted
- * back after them, one dgemm over whole roles between. */
-static void test_permuted(void)
+/* The permuted family's cases: the candidates each layout allows (a dgemm
+ * over whole roles, or with one tensor permuted over maximal runs and
+ * looped over the rest; a tensor's blocks looped outermost). */
+static const struct {
+    const char *text;
+    int count;
+    const char *names[4];
+} permuted_cases[] = {
+    {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 36,
+     {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^feC^-dgemm", "feC^a(bc)-dgemm"}},
+    {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8,
+     {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
+    {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 7,
+     {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "jW^m(bi)-dgemm"}},
+    {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
+    {"C[a,b,c] = A[a,i] * B[i,b,c]", 0, {NULL}}, /* nothing to permute */
+};
+
+/* The candidates of each case: their count, some names, and with two or
+ * more tensors permuted, loops around the blocks alone. */
+static void permuted_candidates(void)
 {
-    static const struct {
-        const char *text;
-        int count;
-        const char *names[4];
-    } cases[] = {
-        {"C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]", 36,
-         {"A^C^-dgemm", "C^a(de)(fbc)-dgemm", "A^feC^-dgemm", "feC^a(bc)-dgemm"}},
-        {"C[a,b,c] = A[i,j,a] * B[j,b,i,c]", 8,
-         {"A^B^-dgemm", "B^-dgemm", "A^bi-dgemm", "A^cB^-dgemm"}},
-        {"R[a,b,i,j] += W[a,m,e,j] * T[e,b,i,m]", 7,
-         {"W^T^R^-dgemm", "R^jm(bi)-dgemm", "T^j(bi)(me)-dgemm", "jW^m(bi)-dgemm"}},
-        {"C[a,b,z] = A[z,a,i] * B[i,b,z]", 1, {"A^z-dgemm"}},
-        {"C[a,b,c] = A[a,i] * B[i,b,c]", 0, {NULL}}, /* nothing to permute */
-    };
-    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+    for (size_t t = 0; t < sizeof permuted_cases / sizeof permuted_cases[0]; t++) {
         tc_contraction c;
         char msg[512];
         tc_error e;
         tc_algorithm_set *set = NULL;
-        CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[t].text, NULL, &c, msg, sizeof msg), 0);
+        CU_ASSERT_EQUAL_FATAL(
+            tc_corpus_parse(permuted_cases[t].text, NULL, &c, msg, sizeof msg), 0);
         CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                         1u << TC_FAMILY_PERMUTED, &set, &e),
                               TC_OK);
-        for (int n = 0; n < 4 && cases[t].names[n]; n++)
-            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, cases[t].names[n]));
-        CU_ASSERT_EQUAL(set->count, cases[t].count);
+        for (int n = 0; n < 4 && permuted_cases[t].names[n]; n++)
+            CU_ASSERT_PTR_NOT_NULL(tc_alg_set_find(set, permuted_cases[t].names[n]));
+        CU_ASSERT_EQUAL(set->count, permuted_cases[t].count);
         /* two or more tensors permuted: only over whole roles, looped
          * over the blocks alone (the deepest copy's loops) */
         for (int a = 0; a < set->count; a++) {
@@ -160,11 +167,18 @@ static void test_permuted(void)
         }
         tc_alg_set_free(set);
     }
+}
+
+/* A^C^-dgemm: A permuted in before the loops, C computed in a temporary
+ * and permuted back after them, one dgemm over whole roles between; and
+ * blocked, A^feC^-dgemm. */
+static void permuted_shapes(void)
+{
     tc_contraction c;
     char msg[512];
     tc_error e;
     tc_algorithm_set *set = NULL;
-    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[0].text, "a=b=c=d=e=f=3,g=4", &c, msg,
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(permuted_cases[0].text, "a=b=c=d=e=f=3,g=4", &c, msg,
                                           sizeof msg), 0);
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                     TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
@@ -209,9 +223,19 @@ static void test_permuted(void)
     CU_ASSERT_EQUAL(kb->m, 9); /* (d,a) */
     CU_ASSERT_EQUAL(kb->n, 9); /* (b,c) */
     tc_alg_set_free(set);
+}
+
+/* An input blocked: cB^-dgemm. */
+static void permuted_input_blocked(void)
+{
+    tc_contraction c;
+    char msg[512];
+    tc_error e;
+    tc_algorithm_set *set = NULL;
     /* an input blocked: B[j,b,i,c]'s block at c (j,b,i) permuted in the c
      * loop, before the dgemm, which reads it at no offset */
-    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(cases[1].text, "a=b=c=4,i=j=3", &c, msg, sizeof msg), 0);
+    CU_ASSERT_EQUAL_FATAL(
+        tc_corpus_parse(permuted_cases[1].text, "a=b=c=4,i=j=3", &c, msg, sizeof msg), 0);
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL,
                                                     TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
     const tc_algorithm *in = tc_alg_set_find(set, "cB^-dgemm");
@@ -226,6 +250,14 @@ static void test_permuted(void)
     CU_ASSERT_EQUAL(cp->copy->slice.ndep, 1);
     CU_ASSERT_EQUAL(in->kernel_node->call->arg[1].ndep, 0);
     tc_alg_set_free(set);
+}
+
+/* The permuted family: its candidates, and the shape of some. */
+static void test_permuted(void)
+{
+    permuted_candidates();
+    permuted_shapes();
+    permuted_input_blocked();
 }
 
 /* ---- the oracles ------------------------------------------------------ */
@@ -329,6 +361,67 @@ static int is_kept(const tc_algorithm *a, int i)
     return 0;
 }
 
+/* Structural invariants of one algorithm a of c; returns failures. */
+static int check_alg(const tc_contraction *c, const tc_algorithm *a, const char *text)
+{
+    int bad = 0;
+    /* loops + kernel indices = every index once; batch never kept */
+    int seen[TC_MAX_INDICES] = {0};
+    for (int p = 0; p < a->nloops; p++)
+        seen[a->loop[p]]++;
+    for (int k = 0; k < a->nkept; k++) {
+        seen[a->kept[k]]++;
+        if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
+            bad++;
+    }
+    for (int x = 0; x < c->nindex; x++)
+        if (seen[x] != 1)
+            bad++;
+    /* loop nodes form the nest; the kernel sits in the innermost */
+    for (int p = 0; p < a->nloops; p++)
+        if (a->loop_node[p]->index != a->loop[p] || a->loop_node[p]->depth != p ||
+            a->loop_node[p]->parent != (p ? a->loop_node[p - 1] : NULL))
+            bad++;
+    if (a->kernel_node->parent != (a->nloops ? a->loop_node[a->nloops - 1] : NULL))
+        bad++;
+    /* copies: exactly the matrix slices whose first index is kept not */
+    int need = 0;
+    for (int t = 0; t < 3; t++) {
+        int kept = 0;
+        for (int r = 0; r < c->tensor[t].rank; r++)
+            kept += is_kept(a, c->tensor[t].index[r]);
+        if (kept == 2 && !is_kept(a, c->tensor[t].index[0]))
+            need += t == TC_C ? 2 : 1;
+    }
+    if (need != a->ncopies) {
+        fprintf(stderr, "\n  %s: %s has %d copies, expected %d\n", text, a->name,
+                a->ncopies, need);
+        bad++;
+    }
+    /* a copy sits in its innermost dependency loop */
+    for (int k = 0; k < a->ncopies; k++) {
+        const tc_node *n = a->copy_node[k];
+        int inner = -1;
+        for (int p = 0; p < a->nloops; p++)
+            for (int d = 0; d < n->copy->slice.ndep; d++)
+                if (n->copy->slice.dep[d] == a->loop[p])
+                    inner = p;
+        if (n->parent != (inner >= 0 ? a->loop_node[inner] : NULL))
+            bad++;
+        if (!strchr(a->name, '\''))
+            bad++;
+    }
+    /* the kernel's operands have the right ranks */
+    static const int ranks[TC_KERNEL_COUNT][3] = {
+        {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
+    for (int k = 0; k < 3; k++)
+        if (a->kernel_node->call->arg[k].rank != ranks[a->kernel][k])
+            bad++;
+    if (strstr(a->name, tc_kernel_name(a->kernel)) == NULL)
+        bad++;
+    return bad;
+}
+
 /* Structural invariants of every algorithm of a set; returns failures. */
 static int check_set(const tc_contraction *c, const tc_algorithm_set *s, const char *text)
 {
@@ -354,60 +447,7 @@ static int check_set(const tc_contraction *c, const tc_algorithm_set *s, const c
                 bad++;
             }
         }
-        /* loops + kernel indices = every index once; batch never kept */
-        int seen[TC_MAX_INDICES] = {0};
-        for (int p = 0; p < a->nloops; p++)
-            seen[a->loop[p]]++;
-        for (int k = 0; k < a->nkept; k++) {
-            seen[a->kept[k]]++;
-            if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
-                bad++;
-        }
-        for (int x = 0; x < c->nindex; x++)
-            if (seen[x] != 1)
-                bad++;
-        /* loop nodes form the nest; the kernel sits in the innermost */
-        for (int p = 0; p < a->nloops; p++)
-            if (a->loop_node[p]->index != a->loop[p] || a->loop_node[p]->depth != p ||
-                a->loop_node[p]->parent != (p ? a->loop_node[p - 1] : NULL))
-                bad++;
-        if (a->kernel_node->parent != (a->nloops ? a->loop_node[a->nloops - 1] : NULL))
-            bad++;
-        /* copies: exactly the matrix slices whose first index is kept not */
-        int need = 0;
-        for (int t = 0; t < 3; t++) {
-            int kept = 0;
-            for (int r = 0; r < c->tensor[t].rank; r++)
-                kept += is_kept(a, c->tensor[t].index[r]);
-            if (kept == 2 && !is_kept(a, c->tensor[t].index[0]))
-                need += t == TC_C ? 2 : 1;
-        }
-        if (need != a->ncopies) {
-            fprintf(stderr, "\n  %s: %s has %d copies, expected %d\n", text, a->name,
-                    a->ncopies, need);
-            bad++;
-        }
-        /* a copy sits in its innermost dependency loop */
-        for (int k = 0; k < a->ncopies; k++) {
-            const tc_node *n = a->copy_node[k];
-            int inner = -1;
-            for (int p = 0; p < a->nloops; p++)
-                for (int d = 0; d < n->copy->slice.ndep; d++)
-                    if (n->copy->slice.dep[d] == a->loop[p])
-                        inner = p;
-            if (n->parent != (inner >= 0 ? a->loop_node[inner] : NULL))
-                bad++;
-            if (!strchr(a->name, '\''))
-                bad++;
-        }
-        /* the kernel's operands have the right ranks */
-        static const int ranks[TC_KERNEL_COUNT][3] = {
-            {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
-        for (int k = 0; k < 3; k++)
-            if (a->kernel_node->call->arg[k].rank != ranks[a->kernel][k])
-                bad++;
-        if (strstr(a->name, tc_kernel_name(a->kernel)) == NULL)
-            bad++;
+        bad += check_alg(c, a, text);
     }
     return bad;
 }
@@ -424,7 +464,8 @@ static void test_corpus_closed_forms(void)
         for (int k = 0; k < TC_KERNEL_COUNT; k++) {
             uint64_t want[TC_KERNEL_COUNT];
             closed_form(&corpus[i].c, want);
-            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, (tc_kernel)k), want[k]);
+            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, 1u << TC_FAMILY_PAPER, (tc_kernel)k),
+                            want[k]);
         }
         tc_alg_set_free(s);
     }
@@ -464,7 +505,8 @@ static const tc_algorithm *find(const tc_algorithm_set *s, const char *name)
     return a;
 }
 
-static void test_copy_placement(void)
+/* The dgemm slice copies of C[a,b,c] = A[i,j,a] * B[j,b,i,c]. */
+static void copies_of_dgemms(void)
 {
     tc_contraction c;
     tc_algorithm_set *s = enumerate("C[a,b,c] = A[i,j,a] * B[j,b,i,c]", "a=4,b=5,c=6,i=2,j=3",
@@ -516,7 +558,14 @@ static void test_copy_placement(void)
     CU_ASSERT_PTR_NULL(tc_alg_set_find(s, "ic-dgemm"));
     CU_ASSERT_PTR_NULL(tc_alg_set_find(s, "ci-dgemm"));
     tc_alg_set_free(s);
+}
 
+/* A dgemv with a copied A, and one without a copy. */
+static void copies_of_dgemvs(void)
+{
+    tc_contraction c;
+    const tc_algorithm *x;
+    tc_algorithm_set *s;
     /* i'-dgemv of C_a = A_iaj B_ji: A[i,:,:] copied, then dgemvN */
     s = enumerate("C[a] = A[i,a,j] * B[j,i]", "a=5,i=3,j=4", &c, TC_KERNEL_MASK_ALL);
     if (!s)
@@ -531,8 +580,14 @@ static void test_copy_placement(void)
     CU_ASSERT_EQUAL(x->kernel_node->call->arg[1].ld, 4); /* B[j,:] has inc j */
     CU_ASSERT_EQUAL(x->ncopies, 0);
     tc_alg_set_free(s);
+}
 
-    /* an output slice without its first index: copied in and back out */
+/* An output slice without its first index: copied in and back out. */
+static void copies_of_outputs(void)
+{
+    tc_contraction c;
+    const tc_algorithm *x;
+    tc_algorithm_set *s;
     s = enumerate("C[a,b,c] = A[a,b,i] * B[i,c]", "a=3,b=4,c=5,i=2", &c, TC_KERNEL_MASK_ALL);
     if (!s)
         return;
@@ -560,6 +615,13 @@ static void test_copy_placement(void)
     tc_gen_format_loops(x, &c, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "a,i");
     tc_alg_set_free(s);
+}
+
+static void test_copy_placement(void)
+{
+    copies_of_dgemms();
+    copies_of_dgemvs();
+    copies_of_outputs();
 }
 
 static void test_names(void)
@@ -603,12 +665,12 @@ static void test_errors_and_limits(void)
 {
     tc_error e;
     unsigned mask = 0;
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,dgemv", &mask, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,dgemv", "--kernels", &mask, &e), TC_OK);
     CU_ASSERT_EQUAL(mask, (1u << TC_KERNEL_DGEMM) | (1u << TC_KERNEL_DGEMV));
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,sgemm", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,sgemm", "--kernels", &mask, &e), TC_EUSAGE);
     CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sgemm"));
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("", &mask, &e), TC_EUSAGE);
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("", "--kernels", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,", "--kernels", &mask, &e), TC_EUSAGE);
 
     /* too many algorithms: refused, not attempted */
     tc_contraction c;
@@ -716,6 +778,79 @@ static void test_golden_lists(void)
     }
 }
 
+/* tc_gen_count counts every family the mask names: with all of them, per
+ * kernel, what tc_gen_enumerate_families builds; with the paper's alone,
+ * the closed form (the oracles: 36, 8, 176). */
+static void test_count_every_family(void)
+{
+    static const uint64_t paper_total[3] = {36, 8, 176};
+    for (int o = 0; o < 3; o++) {
+        tc_contraction c;
+        tc_error e;
+        CU_ASSERT_EQUAL_FATAL(tc_parse(oracles[o].text, &c, &e), TC_OK);
+        uint64_t paper = 0;
+        for (int k = 0; k < TC_KERNEL_COUNT; k++)
+            paper += tc_gen_count(&c, 1u << TC_FAMILY_PAPER, (tc_kernel)k);
+        CU_ASSERT_EQUAL(paper, paper_total[o]);
+    }
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus);
+    int checked = 0;
+    for (int i = 0; i < n; i++) {
+        tc_algorithm_set *s = NULL;
+        tc_error e;
+        if (tc_gen_enumerate_families(&corpus[i].c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &s,
+                                      &e) != TC_OK)
+            continue; /* more than tcgen builds at once */
+        uint64_t built[TC_KERNEL_COUNT] = {0};
+        for (int a = 0; a < s->count; a++)
+            built[s->alg[a]->kernel]++;
+        for (int k = 0; k < TC_KERNEL_COUNT; k++)
+            CU_ASSERT_EQUAL(tc_gen_count(&corpus[i].c, TC_FAMILY_MASK_ALL, (tc_kernel)k), built[k]);
+        checked++;
+        tc_alg_set_free(s);
+    }
+    CU_ASSERT(checked > 10);
+}
+
+/* Every kernel has a full row in each floor's table, and its name maps
+ * back to it; every family has a full row. */
+static void test_tables(void)
+{
+    for (int k = 0; k < TC_KERNEL_COUNT; k++) {
+        const tc_kernel_row *row = tc_kernel_row_of((tc_kernel)k);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(row);
+        CU_ASSERT_EQUAL(tc_kernel_from_name(tc_kernel_name((tc_kernel)k)), k);
+        CU_ASSERT(row->nkept >= 1 && row->nkept <= 3);
+        CU_ASSERT(row->blas_dims != 0);
+    }
+    static const int ranks[TC_KERNEL_COUNT][3] = {
+        {1, 1, 0}, {0, 1, 1}, {2, 1, 1}, {1, 1, 2}, {2, 2, 2}};
+    for (int k = 0; k < TC_KERNEL_COUNT; k++)
+        for (int a = 0; a < 3; a++)
+            CU_ASSERT_EQUAL(tc_kernel_table[k].arg_rank[a], ranks[k][a]);
+    for (int k = 0; k < TC_KERNEL_COUNT; k++) { /* a row on every floor */
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_print_rows[k].print);
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_gen_rows[k].build);
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_gen_rows[k].emit);
+        CU_ASSERT_PTR_NOT_NULL(tc_kernel_run_rows[k].call);
+    }
+    CU_ASSERT_PTR_NULL(tc_kernel_row_of(TC_KERNEL_COUNT));
+    CU_ASSERT_STRING_EQUAL(tc_kernel_name(TC_KERNEL_COUNT), "?");
+    CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DGEMM, 2, 3, 4), 48.0);
+    CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DGER, 2, 3, 4), 12.0);
+    CU_ASSERT_EQUAL(tc_kernel_flops(TC_KERNEL_DDOT, 2, 3, 4), 6.0);
+    char list[128];
+    tc_kernel_list(list, sizeof list);
+    CU_ASSERT_STRING_EQUAL(list, "ddot, daxpy, dgemv, dger, dgemm");
+    for (int f = 0; f < TC_FAMILY_COUNT; f++) {
+        CU_ASSERT_STRING_NOT_EQUAL(tc_family_name((tc_family)f), "?");
+        CU_ASSERT(tc_family_table[f].applicable && tc_family_table[f].enumerate &&
+                  tc_family_table[f].count);
+    }
+    CU_ASSERT_STRING_EQUAL(tc_family_name(TC_FAMILY_PERMUTED), "permuted");
+}
+
 int tc_suite_generator(void)
 {
     CU_pSuite s = CU_add_suite("generator", NULL, NULL);
@@ -731,7 +866,9 @@ int tc_suite_generator(void)
            !CU_add_test(s, "tree printer", test_print) ||
            !CU_add_test(s, "golden list output of the oracles", test_golden_lists) ||
            !CU_add_test(s, "fused family: names, groups, calls", test_fused) ||
-           !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted)
+           !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted) ||
+           !CU_add_test(s, "tc_gen_count counts every family", test_count_every_family) ||
+           !CU_add_test(s, "kernel and family tables", test_tables)
                ? -1
                : 0;
 }
