@@ -1,15 +1,6 @@
 /* bound.c - the flop and byte bounds of a case, and a stream's bytes (sample_impl.h). */
 #include "microbench/sample_impl.h"
 
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "ast/error.h"
-#include "runtime/execute.h"
-
 
 /* Flops of one call of the case's node (0 for a copy). */
 double tc_mbs_node_flops(const tc_node *node)
@@ -48,8 +39,12 @@ double tc_mbs_node_flops(const tc_node *node)
  * prefetcher's depth fit short vectors better, and ranked a dgemv nest
  * 1.8x slower than a dgemm first (docs/prediction.md, Biases corrected,
  * Streams). Not divided among threads: a call this short runs on one.
+ * Rule stream-bytes; a written operand's bytes both ways, rule write-back.
+ *
+ * The operands in memory are the recipe's flushed ones (p->steps).
  */
-double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int steady, double *stream)
+double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int steady,
+                    double *stream)
 {
     const tc_mb_sampler_options *o = &s->o;
     int threads = o->threads > 0 ? o->threads : 1;
@@ -61,11 +56,8 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int steady, do
     if (o->peak_flops > 0.0)
         bound = tc_mbs_node_flops(cs->node) / (o->peak_flops * threads);
     if (o->memory_bandwidth > 0.0) {
-        recipe p;
-        step plan[MAX_STEPS];
-        if (tc_mbs_prepare(NULL, cs, &p, NULL) != TC_OK)
-            return bound;
-        int n = tc_mbs_place(s, cs, &p, plan);
+        const step *plan = p->steps;
+        int n = p->nsteps;
         double read = 0.0, updated = 0.0; /* bytes */
         double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
         for (int e = 0; e < n; e++) {
@@ -73,16 +65,17 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int steady, do
                 continue;
             int i = plan[e].operand;
             double el = (double)cs->operand[i].elements;
-            if (stream && steady && tc_mbs_streamed(s, cs, i))
+            if (stream && steady && RULE_ON(p, TC_RULE_STREAM_BYTES) &&
+                tc_mbs_streamed(s, cs, p, i))
                 *stream += cs->operand[i].written ? 2.0 * 8.0 * el / update_bw
                                                   : 8.0 * el / o->memory_bandwidth;
-            if (steady && cs->operand[i].written) {
+            if (steady && cs->operand[i].written && RULE_ON(p, TC_RULE_WRITE_BACK)) {
                 updated += 2.0 * 8.0 * el;
                 continue;
             }
             for (int f = 0; !steady && f < n; f++)
                 if (plan[f].kind == STEP_PREFETCH && plan[f].operand == i) {
-                    tc_mb_shape part = tc_mbs_step_shape(s, cs, &p, &plan[f]);
+                    tc_mb_shape part = tc_mbs_step_shape(s, cs, p, &plan[f]);
                     el -= (double)(part.n0 * part.n1);
                 }
             read += 8.0 * (el > 0.0 ? el : 0.0);
@@ -94,9 +87,23 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int steady, do
     return bound;
 }
 
+/* The steady bound of cs with a recipe of its own: the case's stride-1
+ * dimension 0 taken as its tensor's first index (c unknown). */
+double tc_mbs_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int edge_out)
+{
+    recipe p;
+    if (!cs)
+        return 0.0;
+    if (tc_mbs_prepare(s, edge_out, NULL, cs, &p, NULL) == TC_OK)
+        tc_mbs_recipe_place(s, cs, &p);
+    else
+        p.nsteps = 0; /* malformed: the flops alone */
+    return tc_mbs_bound(s, cs, &p, 1, NULL);
+}
+
 double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
 {
-    return tc_mbs_bound(s, cs, 1, NULL);
+    return tc_mbs_case_bound(s, cs, 0);
 }
 
 /*
@@ -108,11 +115,11 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
  * per i) was predicted 24-47 % slow; a daxpy of 2000 streamed ran 698 ns
  * a call in a loop, against 711 ns for its bytes alone and 811 ns added
  * (the table in docs/prediction.md, Streams). A ddot or dgemv does add
- * them.
+ * them. Rule one-pass.
  */
-int tc_mbs_one_pass(const tc_node *node)
+int tc_mbs_one_pass(const recipe *p, const tc_node *node)
 {
-    return node->kind == TC_NODE_KERNEL &&
+    return RULE_ON(p, TC_RULE_ONE_PASS) && node->kind == TC_NODE_KERNEL &&
            (node->call->kernel == TC_KERNEL_DAXPY || node->call->kernel == TC_KERNEL_DGER);
 }
 

@@ -2,15 +2,6 @@
 #include "microbench/sample_impl.h"
 
 #include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "ast/error.h"
-#include "runtime/execute.h"
-
-/* ---- setup and timing ----------------------------------------------- */
 
 int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
 {
@@ -29,16 +20,20 @@ int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
  * a=b=c=128 (C 16 MiB, the LLC measured 10-19 MiB) were predicted up to
  * 57 % fast or 120 % slow on a Zen 5 VM; a case with an operand on the
  * edge (a share strictly between 0 and 1) is timed both ways and its time
- * is the blend (tc_mb_sample).
+ * is the blend (tc_mb_sample). Rule llc-edge; switched off, the curve of
+ * an LRU cache: all below the LLC's size, nothing from it.
  */
-static double edge_weight(const tc_mb_sampler *s, int64_t distance)
+static double edge_weight(const tc_mb_sampler *s, const recipe *p, int64_t distance)
 {
-    return tc_mb_edge_share(s->o.llc_edge, s->level[s->nlevels - 1], 8.0 * (double)distance);
+    static const double lru[TC_EDGE_POINTS]; /* not known: all or nothing */
+    const double *curve = RULE_ON(p, TC_RULE_LLC_EDGE) ? s->o.llc_edge : lru;
+    return tc_mb_edge_share(curve, s->level[s->nlevels - 1], 8.0 * (double)distance);
 }
 
 static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                             int i);
-static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, int i);
+static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
+                                 int i);
 
 /*
  * Whether the setup places operand i by its access distance though its
@@ -49,7 +44,8 @@ static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, i
  * where its access distance says (i'c-dgemm of
  * C[a,b,c] = A[i,j,a] * B[j,b,i,c]: C[:,:,c+1] comes from the LLC, not
  * from the caches that its first lines are in: predicted as fast as
- * cj'-dgemm, it ran 40 % slower).
+ * cj'-dgemm, it ran 40 % slower). The column's rest is rule column-rest,
+ * the run's rest rule tiled-streams.
  */
 static int left_out(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)
 {
@@ -62,31 +58,32 @@ static int left_out(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
         prefetched |= cs->setup[e].kind == TC_SETUP_PREFETCH;
     }
     return cs->truncated ||
-           (prefetched && (first_lines_only(s, cs, p, i) || tiled_stream_part(s, cs, i) > 0));
+           (prefetched && ((RULE_ON(p, TC_RULE_COLUMN_REST) && first_lines_only(s, cs, p, i)) ||
+                           tiled_stream_part(s, cs, p, i) > 0));
 }
 
 /* The level the setup puts an operand at this distance in: past the
  * upper levels, the LLC where the edge keeps all of it (which may be
  * beyond the LLC's measured size), memory where it keeps none, and on
- * the edge the LLC or memory as s->edge_out says. */
-static int placed_level(const tc_mb_sampler *s, int64_t distance)
+ * the edge the LLC or memory as the recipe's edge_out says. */
+static int placed_level(const tc_mb_sampler *s, const recipe *p, int64_t distance)
 {
     int k = tc_mb_sampler_level(s, distance);
     if (k < s->nlevels - 1)
         return k;
-    double w = edge_weight(s, distance);
-    int in_llc = w >= 1.0 || (w > 0.0 && !s->edge_out);
+    double w = edge_weight(s, p, distance);
+    int in_llc = w >= 1.0 || (w > 0.0 && !p->edge_out);
     return in_llc ? s->nlevels - 1 : s->nlevels;
 }
 
 /* Where a left-out operand goes: by its access distance; one a truncated
  * list left out is beyond the LLC (in memory, or on the LLC's edge) even
  * where its distance says otherwise. */
-static int left_out_level(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
+static int left_out_level(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)
 {
     int64_t d = cs->operand[i].access_distance;
     return cs->truncated && tc_mb_sampler_level(s, d) < s->nlevels ? s->nlevels
-                                                                     : placed_level(s, d);
+                                                                     : placed_level(s, p, d);
 }
 
 /* The weight of the LLC placement in cs's blend: the smallest share of
@@ -96,11 +93,11 @@ double tc_mbs_case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, con
     double w = 1.0, x;
     for (int e = 0; e < cs->nsetup; e++)
         if (cs->setup[e].kind != TC_SETUP_REMOTE &&
-            (x = edge_weight(s, cs->setup[e].distance)) > 0.0 && x < w)
+            (x = edge_weight(s, p, cs->setup[e].distance)) > 0.0 && x < w)
             w = x;
     for (int i = 0; i < cs->noperands; i++)
         if (left_out(s, cs, p, i) &&
-            (x = edge_weight(s, cs->operand[i].access_distance)) > 0.0 && x < w)
+            (x = edge_weight(s, p, cs->operand[i].access_distance)) > 0.0 && x < w)
             w = x;
     return w;
 }
@@ -137,26 +134,28 @@ static int64_t distance_pages(const tc_operand *op, int64_t distance)
  * from every level); level k > 0: touched, then levels above evicted; L1:
  * touched. After the shallowest level holding an operand whose distance
  * spans more pages than the TLB keeps, the TLB is evicted (tlb.h): the
- * operands placed so far lose their translations, later ones keep them.
- * Returns the number of steps.
+ * operands placed so far lose their translations, later ones keep them
+ * (rule tlb). Fills p->steps and p->nsteps.
  */
-int tc_mbs_place(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, step *out)
+void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
     int lvl[TC_MB_MAX_SETUP], n = 0, tlb_after = -1;
+    int tlb = s->tlb.count > 0 && RULE_ON(p, TC_RULE_TLB);
+    step *out = p->steps;
     for (int e = 0; e < cs->nsetup; e++) {
         const tc_mb_setup *st = &cs->setup[e];
-        lvl[e] = st->kind == TC_SETUP_REMOTE ? -1 : placed_level(s, st->distance);
-        if (lvl[e] >= 0 && s->tlb.count > 0 &&
+        lvl[e] = st->kind == TC_SETUP_REMOTE ? -1 : placed_level(s, p, st->distance);
+        if (lvl[e] >= 0 && tlb &&
             distance_pages(&cs->operand[st->operand].op, st->distance) > s->o.tlb_pages &&
             (tlb_after < 0 || lvl[e] < tlb_after))
             tlb_after = lvl[e];
     }
-    if (cs->truncated && s->tlb.count > 0 && tlb_after < 0)
+    if (cs->truncated && tlb && tlb_after < 0)
         tlb_after = s->nlevels; /* operands beyond every level */
     for (int g = s->nlevels; g >= 0; g--) {
         int any = 0;
         for (int i = 0; i < cs->noperands; i++) {
-            if (left_out(s, cs, p, i) && left_out_level(s, cs, i) == g) {
+            if (left_out(s, cs, p, i) && left_out_level(s, cs, p, i) == g) {
                 out[n++] = (step){g == s->nlevels && s->flush ? STEP_FLUSH : STEP_TOUCH, i, g};
                 any = 1;
             }
@@ -176,7 +175,7 @@ int tc_mbs_place(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, 
         if (g == tlb_after)
             out[n++] = (step){STEP_TLB, -1, g};
     }
-    return n;
+    p->nsteps = n;
 }
 
 /* Whether operand i of cs is streamed: its prefetched part is all of it,
@@ -187,7 +186,8 @@ int tc_mbs_place(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, 
  * (bound_of). Columns far apart are as many streams as columns, more than
  * a prefetcher follows, and dgemm walks even a contiguous operand tile by
  * tile, not front to back: their first lines only, as before, or for a
- * dgemm's run of short columns the stream's depth (step_shape). */
+ * dgemm's run of short columns the stream's depth (step_shape). Rule
+ * streams. */
 int tc_mbs_one_run(const tc_operand *op)
 {
     return op->rank < 2 || op->extent[1] <= 1 || op->stride[1] == op->extent[0];
@@ -198,9 +198,9 @@ int tc_mbs_tiled(const tc_mb_case *cs)
     return cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
 }
 
-int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
+int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)
 {
-    return cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 &&
+    return RULE_ON(p, TC_RULE_STREAMS) && cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 &&
            tc_mbs_one_run(&cs->operand[i].op) && !tc_mbs_tiled(cs);
 }
 
@@ -211,12 +211,14 @@ int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
  * B[:,:,i+1,c], 8 KiB right after B[:,:,i,c], and a call found 6.0 us
  * with it in memory and 5.1-5.2 with it in cache; placed whole as
  * prefetched, ci'-dgemm was predicted as fast as cj'-dgemm and ran 10 %
- * slower. (Columns longer than a line keep the first line each.) */
-static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
+ * slower. (Columns longer than a line keep the first line each.) Rule
+ * tiled-streams. */
+static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
+                                 int i)
 {
     const tc_mb_operand *o = &cs->operand[i];
     int64_t ahead = (int64_t)s->o.stream_lines * s->line_doubles;
-    if (!tc_mbs_tiled(cs) || o->prefetch != TC_PREFETCH_STREAM || ahead <= 0 || !tc_mbs_one_run(&o->op) ||
+    if (!RULE_ON(p, TC_RULE_TILED_STREAMS) || !tc_mbs_tiled(cs) || o->prefetch != TC_PREFETCH_STREAM || ahead <= 0 || !tc_mbs_one_run(&o->op) ||
         o->op.extent[0] > s->line_doubles || o->elements <= ahead)
         return 0;
     return ahead;
@@ -228,7 +230,7 @@ static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, i
 static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                             int i)
 {
-    return !tc_mbs_streamed(s, cs, i) && p->first[i] && cs->operand[i].op.extent[0] > s->line_doubles;
+    return !tc_mbs_streamed(s, cs, p, i) && p->first[i] && cs->operand[i].op.extent[0] > s->line_doubles;
 }
 
 /* The shape a step touches: the operand, or its prefetched part: all of a
@@ -239,7 +241,7 @@ tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
 {
     tc_mb_shape sh = tc_mbs_shape_of(&cs->operand[st->operand].op);
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
-    int64_t part = pf ? tiled_stream_part(s, cs, st->operand) : 0;
+    int64_t part = pf ? tiled_stream_part(s, cs, p, st->operand) : 0;
     if (pf && first_lines_only(s, cs, p, st->operand))
         sh.n0 = s->line_doubles;
     if (part > 0) /* the first columns of the run */

@@ -199,11 +199,15 @@ void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n)
     }
 }
 
-/* Checks the case's structure and dimensions and fills *p. */
-tc_status tc_mbs_prepare(const tc_contraction *c, const tc_mb_case *cs, recipe *p,
-                         tc_error *err)
+/* Checks the case's structure and dimensions and fills *p, with the
+ * rules in force in s (none switched off when s is NULL) and operands on
+ * the LLC's edge placed as edge_out says; no train, no steps yet. */
+tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contraction *c,
+                         const tc_mb_case *cs, recipe *p, tc_error *err)
 {
     memset(p, 0, sizeof *p);
+    p->off = s ? s->o.rules_off : 0;
+    p->edge_out = edge_out;
     p->train = 1;
     if (!cs->node)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "sampler: the case has no node");
@@ -287,7 +291,7 @@ int64_t tc_mb_case_bytes(const tc_mb_case *cs)
     if (!cs)
         return 0;
     recipe p;
-    if (tc_mbs_prepare(NULL, cs, &p, NULL) != TC_OK) {
+    if (tc_mbs_prepare(NULL, 0, NULL, cs, &p, NULL) != TC_OK) {
         /* malformed node: what the case itself describes */
         memset(&p, 0, sizeof p);
         p.n = cs->noperands < 0 ? 0

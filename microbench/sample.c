@@ -81,9 +81,8 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe 
     }
     /* the placement, not the distances: cases whose operands land in the
      * same levels are the same benchmark */
-    step plan[MAX_STEPS];
-    int nsteps = tc_mbs_place(s, cs, p, plan);
-    for (int e = 0; e < nsteps; e++) {
+    const step *plan = p->steps;
+    for (int e = 0; e < p->nsteps; e++) {
         /* one letter per step kind, in enum order */
         static const char kinds[] = "TPFQEL";
         _Static_assert(sizeof kinds == STEP_KINDS + 1, "a letter per step kind");
@@ -101,6 +100,8 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe 
         kput(&k, " beta%.17g", cs->beta);
     if (s->round > 0) /* tc_mb_sampler_round */
         kput(&k, " round%d", s->round);
+    if (p->off) /* rules switched off that change the time, not the steps */
+        kput(&k, " off%x", p->off);
     return k.len < n ? 0 : -1;
 }
 
@@ -114,9 +115,9 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe 
  * 0.5 us in a loop (0.55 us with such a call in between). Calls whose
  * dense operands exceed the buffer are long enough not to notice.
  */
-static void warm_library(tc_mb_sampler *s, const tc_node *node)
+static void warm_library(tc_mb_sampler *s, const recipe *r, const tc_node *node)
 {
-    if (node->kind != TC_NODE_KERNEL || !s->warm)
+    if (!RULE_ON(r, TC_RULE_WARM_LIBRARY) || node->kind != TC_NODE_KERNEL || !s->warm)
         return;
     tc_call k = *node->call;
     double *p[3];
@@ -135,11 +136,12 @@ static void warm_library(tc_mb_sampler *s, const tc_node *node)
     s->warmed++;
 }
 
+/* Replays the recipe's setup steps on the operands at base. */
 static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                          double *const base[])
 {
-    step plan[MAX_STEPS];
-    int nsteps = tc_mbs_place(s, cs, p, plan);
+    const step *plan = p->steps;
+    int nsteps = p->nsteps;
     double acc = 0.0;
     int64_t touched = 0, flushed = 0;
     int warm_after = -1; /* the last step that evicts the library */
@@ -161,7 +163,7 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
                                                 &s->cursor, tc_mbs_evict_elements(s, st->level), &acc)
                            : tc_mb_pages_touch(&s->tlb, s->tlb.count, &acc);
             if (e == warm_after)
-                warm_library(s, cs->node);
+                warm_library(s, p, cs->node);
             continue;
         }
         int i = st->operand;
@@ -189,8 +191,9 @@ int64_t tc_mb_run_setup_in(tc_mb_sampler *s, const tc_contraction *c, const tc_m
                            double *const base[])
 {
     recipe p;
-    if (!s || !cs || !base || tc_mbs_prepare(c, cs, &p, NULL) != TC_OK)
+    if (!s || !cs || !base || tc_mbs_prepare(s, 0, c, cs, &p, NULL) != TC_OK)
         return -1;
+    tc_mbs_recipe_place(s, cs, &p);
     for (int i = 0; i < p.n; i++)
         if (!base[i])
             return -1;
@@ -256,10 +259,11 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
 {
     const tc_timer *tm = s->o.timer;
     double quantum = (tm->quantum_ticks > 1.0 ? tm->quantum_ticks : 1.0) * tm->seconds_per_tick;
+    int bounded = RULE_ON(p, TC_RULE_BOUND);
     double m = timing_run(s, cs, p, base, s->o.reps);
     if (m < 8.0 * quantum && s->o.reps < TC_MB_SHORT_REPS)
         m = timing_run(s, cs, p, base, TC_MB_SHORT_REPS);
-    double bound = tc_mbs_bound(s, cs, 0, NULL);
+    double bound = bounded ? tc_mbs_bound(s, cs, p, 0, NULL) : 0.0;
     if (m < bound) {
         int n = 3 * s->o.reps > TC_MB_SHORT_REPS ? 3 * s->o.reps : TC_MB_SHORT_REPS;
         m = timing_run(s, cs, p, base, n);
@@ -269,10 +273,10 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
         }
     }
     double stream;
-    double steady = tc_mbs_bound(s, cs, 1, &stream); /* what the call pays in the loop */
+    double steady = tc_mbs_bound(s, cs, p, 1, &stream); /* what the call pays in the loop */
     if (p->train == 1) /* a train measured its streams */
-        m = tc_mbs_one_pass(cs->node) ? (m > stream ? m : stream) : m + stream;
-    if (m < steady)
+        m = tc_mbs_one_pass(p, cs->node) ? (m > stream ? m : stream) : m + stream;
+    if (bounded && m < steady)
         m = steady;
     /* a call hidden in the timer's own overhead and no bound known: one
      * counter step, so that no case costs nothing */
@@ -293,13 +297,88 @@ static int64_t memory_available(tc_mb_sampler *s)
     return s->avail;
 }
 
-/* Times cs with its operands placed as s->edge_out says; *edge (when not
- * NULL) gets the weight of the LLC placement in its blend. */
+/*
+ * The recipe of cs, computed once: the case checked, cut to a part that
+ * fits in room bytes (sc->cs, fit), its train (within room), its setup
+ * steps with operands on the LLC's edge placed as edge_out says.
+ */
+static tc_status make_recipe(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
+                             int edge_out, int64_t room, int64_t avail, scaled *sc, recipe *p,
+                             tc_error *err)
+{
+    cs->scale = 1.0;
+    tc_status st = tc_mbs_fit(s, c, cs, edge_out, room, avail, sc, p, err);
+    if (st != TC_OK)
+        return st;
+    recipe single = *p;
+    tc_mbs_plan_train(s, &sc->cs, p);
+    int64_t train_bytes = tc_mbs_recipe_bytes(p);
+    if (p->train > 1 && (train_bytes < 0 || train_bytes > room))
+        *p = single; /* a train beyond the budget: the call alone */
+    tc_mbs_recipe_place(s, &sc->cs, p);
+    return TC_OK;
+}
+
+/* Allocates run's operands as p says, initialises what the calls touch,
+ * times the recipe, and frees them; *seconds gets the time of one call of
+ * run (unscaled). room: what the budget is charged at most. */
+static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const recipe *p,
+                             int64_t room, double *seconds, tc_error *err)
+{
+    /* what the budget is charged: the operands, or all that is left of it
+     * for a whole-tensor permutation timed above it (fit) */
+    int64_t need = tc_mbs_recipe_bytes(p);
+    s->case_bytes = need;
+    if (need > room)
+        need = room;
+    tc_status st = tc_mb_budget_reserve(need, s->budget, err);
+    if (st != TC_OK)
+        return st;
+    double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
+    block blk[TC_MB_MAX_OPERANDS];
+    for (int i = 0; i < p->n; i++) {
+        /* huge pages only where the touched pages fill most of the span:
+         * each 2 MiB page touched is mapped and zeroed whole */
+        tc_pages pages = 2 * p->used[i] < p->span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
+        if (tc_mbs_operand_block(s, i, p->span[i], p->used[i], pages, &blk[i], err) != TC_OK) {
+            for (int j = 0; j < i; j++)
+                tc_mbs_operand_release(s, j, &blk[j]);
+            tc_mb_budget_release(need);
+            return TC_ERESOURCE;
+        }
+        base[i] = blk[i].base;
+        /* only what is touched: the rest of a large span stays unmapped */
+        tc_mb_shape sh = p->train_step[i] > 0 ? tc_mbs_train_shape(p, i)
+                                              : tc_mbs_shape_of(&p->call[i]);
+        tc_mb_touch_init(base[i], &sh);
+        if (!tc_mbs_same_shape(&p->call[i], &run->operand[i].op)) {
+            sh = tc_mbs_shape_of(&run->operand[i].op);
+            tc_mb_touch_init(base[i], &sh);
+        }
+    }
+    *seconds = time_case(s, run, p, base);
+    double sum = 0.0;
+    for (int i = 0; i < p->n; i++) {
+        if (run->operand[i].written) {
+            tc_mb_shape sh = tc_mbs_shape_of(&p->call[i]);
+            tc_mb_touch_read(base[i], &sh, &sum);
+        }
+    }
+    s->checksum = sum;
+    for (int i = 0; i < p->n; i++)
+        tc_mbs_operand_release(s, i, &blk[i]);
+    tc_mb_budget_release(need);
+    return TC_OK;
+}
+
+/* Times cs with its operands on the LLC's edge placed in memory (edge_out)
+ * or in the LLC, or finds it in the memo; *edge (when not NULL) gets the
+ * weight of the LLC placement in its blend. */
 static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
-                               double *edge, tc_error *err)
+                               int edge_out, double *edge, tc_error *err)
 {
     recipe p;
-    tc_status st = tc_mbs_prepare(c, cs, &p, err);
+    tc_status st = tc_mbs_prepare(s, edge_out, c, cs, &p, err);
     if (st != TC_OK)
         return st;
     if (edge)
@@ -313,79 +392,28 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
     scaled *sc = malloc(sizeof *sc);
     if (!sc)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory sampling %s", what);
-    cs->scale = 1.0;
-    st = tc_mbs_fit(s, c, cs, room, avail, sc, &p, err);
+    char key[TC_MB_KEY_MAX];
+    double seconds;
+    st = make_recipe(s, c, cs, edge_out, room, avail, sc, &p, err);
+    if (st == TC_OK && build_key(s, &sc->cs, &p, key, sizeof key) != 0)
+        st = tc_error_set(err, TC_EINTERNAL, 0, 0, "sampler: a case key exceeds %d bytes",
+                          TC_MB_KEY_MAX);
     if (st != TC_OK) {
         free(sc);
         return st;
     }
-    const tc_mb_case *run = &sc->cs; /* cs itself, or a part of it */
-    recipe single = p;
-    tc_mbs_plan_train(s, run, &p);
-    int64_t train_bytes = tc_mbs_recipe_bytes(&p);
-    if (p.train > 1 && (train_bytes < 0 || train_bytes > room))
-        p = single; /* a train beyond the budget: the call alone */
-    char key[TC_MB_KEY_MAX];
-    if (build_key(s, run, &p, key, sizeof key) != 0) {
-        free(sc);
-        return tc_error_set(err, TC_EINTERNAL, 0, 0,
-                            "sampler: a case key exceeds %d bytes", TC_MB_KEY_MAX);
-    }
-    double seconds;
-    cs->scale = run->scale;
+    cs->scale = sc->cs.scale;
     if (tc_mb_memo_find(s->memo, key, &seconds)) {
         free(sc);
         cs->seconds = seconds;
         s->reused++;
         return TC_OK;
     }
-    /* what the budget is charged: the operands, or all that is left of it
-     * for a whole-tensor permutation timed above it (fit) */
-    int64_t need = tc_mbs_recipe_bytes(&p);
-    s->case_bytes = need;
-    if (need > room)
-        need = room;
-    st = tc_mb_budget_reserve(need, s->budget, err);
-    if (st != TC_OK) {
-        free(sc);
-        return st;
-    }
-    double *base[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
-    block blk[TC_MB_MAX_OPERANDS];
-    for (int i = 0; i < p.n; i++) {
-        /* huge pages only where the touched pages fill most of the span:
-         * each 2 MiB page touched is mapped and zeroed whole */
-        tc_pages pages = 2 * p.used[i] < p.span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
-        if (tc_mbs_operand_block(s, i, p.span[i], p.used[i], pages, &blk[i], err) != TC_OK) {
-            for (int j = 0; j < i; j++)
-                tc_mbs_operand_release(s, j, &blk[j]);
-            tc_mb_budget_release(need);
-            free(sc);
-            return TC_ERESOURCE;
-        }
-        base[i] = blk[i].base;
-        /* only what is touched: the rest of a large span stays unmapped */
-        tc_mb_shape sh = p.train_step[i] > 0 ? tc_mbs_train_shape(&p, i) : tc_mbs_shape_of(&p.call[i]);
-        tc_mb_touch_init(base[i], &sh);
-        if (!tc_mbs_same_shape(&p.call[i], &run->operand[i].op)) {
-            sh = tc_mbs_shape_of(&run->operand[i].op);
-            tc_mb_touch_init(base[i], &sh);
-        }
-    }
-    seconds = time_case(s, run, &p, base) * run->scale;
-    double sum = 0.0;
-    for (int i = 0; i < p.n; i++) {
-        if (run->operand[i].written) {
-            tc_mb_shape sh = tc_mbs_shape_of(&p.call[i]);
-            tc_mb_touch_read(base[i], &sh, &sum);
-        }
-    }
-    s->checksum = sum;
-    for (int i = 0; i < p.n; i++)
-        tc_mbs_operand_release(s, i, &blk[i]);
-    tc_mb_budget_release(need);
+    st = time_recipe(s, &sc->cs, &p, room, &seconds, err);
     free(sc);
-    cs->seconds = seconds;
+    if (st != TC_OK)
+        return st;
+    cs->seconds = seconds *= cs->scale;
     s->timed++;
     if (tc_mb_memo_put(s->memo, key, seconds) != 0)
         return tc_error_set(err, TC_ERESOURCE, 0, 0,
@@ -393,20 +421,19 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
     return TC_OK;
 }
 
+/* A case with operands on the LLC's edge (rule llc-edge) is timed with
+ * them in the LLC and in memory, and its time is the blend. */
 tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs,
                        tc_error *err)
 {
     if (!s || !cs)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sample: NULL argument");
     double w = 1.0;
-    s->edge_out = 0;
-    tc_status st = sample_placed(s, c, cs, &w, err);
+    tc_status st = sample_placed(s, c, cs, 0, &w, err);
     if (st != TC_OK || w <= 0.0 || w >= 1.0)
         return st;
     double in_llc = cs->seconds;
-    s->edge_out = 1;
-    st = sample_placed(s, c, cs, NULL, err);
-    s->edge_out = 0;
+    st = sample_placed(s, c, cs, 1, NULL, err);
     cs->seconds = w * in_llc + (1.0 - w) * cs->seconds;
     return st;
 }

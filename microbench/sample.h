@@ -47,12 +47,12 @@
 #include "microbench/analyze.h"
 #include "microbench/hardware.h"
 #include "microbench/llc_edge.h"
+#include "microbench/rules.h"
+#include "microbench/tuning.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-#define TC_MB_SLAB_SECONDS 1e-3
-#define TC_MB_SLAB_BYTES ((int64_t)64 << 20)
 
 /* How a truncated setup list evicts the operands the algorithm would have
  * pushed out of every cache level. */
@@ -91,6 +91,8 @@ typedef struct tc_mb_sampler_options {
                                 a case with operands on it is timed with
                                 them in the LLC and in memory, weighed by
                                 it (all 0: the LLC keeps all or nothing) */
+    unsigned rules_off;      /* the sampler's rules switched off, a bit per
+                                rule (rules.h; 0: all on, the default) */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;

@@ -52,8 +52,6 @@ struct tc_mb_sampler {
     uint64_t *times;      /* tick differences of the current case */
     int64_t bounded;      /* cases timed below their bound (bound used) */
     tc_mb_memo *memo;
-    int edge_out;         /* 1: operands at the LLC's edge are placed in
-                             memory, 0: in the LLC (tc_mb_sample) */
     int created_reps;     /* o.reps at creation: s->times is sized for it */
     int round, rounds;    /* tc_mb_sampler_round: the current one (> 0:
                              keys carry it) and how many were started */
@@ -86,8 +84,16 @@ typedef struct step {
 } step;
 #define MAX_STEPS (TC_MB_MAX_SETUP + TC_MB_MAX_OPERANDS + TC_MB_MAX_LEVELS + 2)
 
-/* What the case's call touches, besides the case's own description. */
+/*
+ * A case's recipe: everything the sampler decides about it, computed once
+ * (tc_mbs_prepare, then tc_mbs_plan_train and tc_mbs_recipe_place) with
+ * the rules in force. The timer replays it, the memo key serialises it,
+ * the bound reads it.
+ */
 typedef struct recipe {
+    unsigned off;                         /* rules switched off (rules.h) */
+    int edge_out;                         /* operands on the LLC's edge go to
+                                             memory (1) or the LLC (0) */
     int n;                                /* operands of the node */
     tc_operand call[TC_MB_MAX_OPERANDS];  /* as the kernel or copy sees them */
     int first[TC_MB_MAX_OPERANDS];        /* dim 0 is the tensor's first index */
@@ -96,7 +102,12 @@ typedef struct recipe {
                                              memory it costs); -1 overflow */
     int train;                            /* calls timed in a row (plan_train) */
     int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
+    int nsteps;                           /* the setup as run (place) */
+    step steps[MAX_STEPS];
 } recipe;
+
+/* 1 when rule r is on in recipe p. */
+#define RULE_ON(p, r) tc_mb_rule_on((p)->off, (r))
 
 /* A case with its own copies of the node and its call or copy, so that
  * dimensions can be cut without touching the algorithm. */
@@ -116,17 +127,17 @@ int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span);
 int64_t tc_mbs_case_span(const tc_mb_case *cs, const tc_operand *call, int i);
 int tc_mbs_op_ok(const tc_operand *op);
 void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n);
-tc_status tc_mbs_prepare(const tc_contraction *c, const tc_mb_case *cs, recipe *p,
-                         tc_error *err);
+tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contraction *c,
+                         const tc_mb_case *cs, recipe *p, tc_error *err);
 int64_t tc_mbs_recipe_bytes(const recipe *p);
 
 /* place.c */
 double tc_mbs_case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p);
 int64_t tc_mbs_evict_elements(const tc_mb_sampler *s, int k);
-int tc_mbs_place(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, step *out);
+void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
 int tc_mbs_one_run(const tc_operand *op);
 int tc_mbs_tiled(const tc_mb_case *cs);
-int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, int i);
+int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i);
 tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                               const step *st);
 
@@ -136,8 +147,10 @@ tc_mb_shape tc_mbs_train_shape(const recipe *p, int i);
 
 /* bound.c */
 double tc_mbs_node_flops(const tc_node *node);
-double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int steady, double *stream);
-int tc_mbs_one_pass(const tc_node *node);
+double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int steady,
+                    double *stream);
+double tc_mbs_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int edge_out);
+int tc_mbs_one_pass(const recipe *p, const tc_node *node);
 
 /* blocks.c */
 tc_status tc_mbs_operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t used,
@@ -146,6 +159,7 @@ void tc_mbs_operand_release(tc_mb_sampler *s, int i, block *b);
 
 /* slab.c */
 tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
-                     int64_t room, int64_t avail, scaled *sc, recipe *p, tc_error *err);
+                     int edge_out, int64_t room, int64_t avail, scaled *sc, recipe *p,
+                     tc_error *err);
 
 #endif

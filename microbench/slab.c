@@ -135,16 +135,13 @@ static int compute_bound(const tc_node *node)
 /* 1 when a call of the case is more than a slab: its flop and
  * compulsory-byte bound above TC_MB_SLAB_SECONDS, or the pages its
  * operands touch above TC_MB_SLAB_BYTES (a vector of C with one element
- * per line maps all of C, each case again). */
-static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t need)
+ * per line maps all of C, each case again). Rule slabs. */
+static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t need, int edge_out)
 {
-    return need > TC_MB_SLAB_BYTES || tc_mb_case_bound(s, cs) > TC_MB_SLAB_SECONDS;
+    if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLABS))
+        return 0;
+    return need > TC_MB_SLAB_BYTES || tc_mbs_case_bound(s, cs, edge_out) > TC_MB_SLAB_SECONDS;
 }
-
-/* A permutation's slab keeps each side above this many bytes when the
- * whole was beyond the cache: slabs of 5 MiB of a 95 MB permutation (twice
- * an LLC of 2.5 MiB) were timed 1.5x slower per byte than the whole, of
- * 20 MiB within 8 %. */
 
 /*
  * A whole-tensor permutation longer than a slab, cut to one: its view's
@@ -154,7 +151,7 @@ static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t nee
  * TC_MB_SLAB_BYTES, keeping each side above `floor` bytes (beyond the
  * cache, as the whole was). Returns the factor the time scales by.
  */
-static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor)
+static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor, int edge_out)
 {
     tc_permute *v = &sc->copy.view;
     int k = -1;
@@ -165,9 +162,7 @@ static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor
     int64_t elements = sc->copy.slice.extent[0];
     while (k >= 0 && v->extent[k] > 1) {
         int64_t to = (v->extent[k] + 1) / 2, part = elements / v->extent[k] * to;
-        int longer = 16 * elements > TC_MB_SLAB_BYTES ||
-                     tc_mb_case_bound(s, &sc->cs) > TC_MB_SLAB_SECONDS;
-        if (!longer || 8 * part < floor)
+        if (!beyond_slab(s, &sc->cs, 16 * elements, edge_out) || 8 * part < floor)
             break;
         factor *= (double)v->extent[k] / (double)to;
         v->extent[k] = to;
@@ -190,81 +185,109 @@ static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor
     return factor;
 }
 
+/* Points sc's case at sc's own node, and the node at sc's call or copy. */
+static void scaled_bind(scaled *sc)
+{
+    sc->cs.node = &sc->node;
+    if (sc->node.kind == TC_NODE_KERNEL)
+        sc->node.call = &sc->call;
+    else
+        sc->node.copy = &sc->copy;
+}
+
+/* sc as a copy of cs that can be cut. */
+static void scaled_from(scaled *sc, const tc_mb_case *cs)
+{
+    sc->cs = *cs;
+    sc->node = *cs->node;
+    sc->node.parent = sc->node.next = sc->node.child = NULL;
+    if (sc->node.kind == TC_NODE_KERNEL)
+        sc->call = *cs->node->call;
+    else
+        sc->copy = *cs->node->copy;
+    scaled_bind(sc);
+}
+
+/*
+ * The cut of sc that frees most memory, or with shorten (a call that fits,
+ * cut only to shorten it) the one along its largest dimension, so the part
+ * stays as square, and as fast per flop, as it can (freeing memory first
+ * halved a 1920x1600x1920 dgemm's k and predicted it 23 % slow; n alone
+ * ends in a sliver). -1 when none; *pos, *ext and *need describe it.
+ */
+static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scaled *sc,
+                    int shorten, int *pos, int64_t *ext, int64_t *need)
+{
+    int cand[3], best = -1;
+    int64_t size[3];
+    int n = cut_candidates(sc, cand, size);
+    for (int d = 0; d < n; d++) { /* try each */
+        scaled t = *sc;
+        scaled_bind(&t);
+        cut(&t, cand[d], size[d], (size[d] + 1) / 2);
+        recipe q;
+        if (tc_mbs_prepare(s, 0, c, &t.cs, &q, NULL) != TC_OK)
+            continue;
+        int64_t b = tc_mbs_recipe_bytes(&q);
+        int better = best < 0 || (shorten ? size[d] > size[best] : b < *need);
+        if (b >= 0 && better) {
+            best = d;
+            *need = b;
+        }
+    }
+    if (best >= 0) {
+        *pos = cand[best];
+        *ext = size[best];
+    }
+    return best;
+}
+
 /*
  * Makes sc a part of cs whose operands need at most `room` bytes and whose
  * call lasts about a slab (docs/prediction.md: a call too long to repeat
  * cheaply, one dgemm doing everything, is timed on a slab of it in the same
  * cache context and scaled by work), halving the dimension that frees most
- * each time; *p is recipe for it. avail (bytes of memory, -1 unknown)
- * bounds the spans. TC_ERESOURCE when no part fits.
+ * each time; *p is the recipe for it (operands on the LLC's edge placed as
+ * edge_out says). avail (bytes of memory, -1 unknown) bounds the spans.
+ * TC_ERESOURCE when no part fits.
  */
 tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
-                     int64_t room, int64_t avail, scaled *sc, recipe *p, tc_error *err)
+                     int edge_out, int64_t room, int64_t avail, scaled *sc, recipe *p,
+                     tc_error *err)
 {
-    sc->cs = *cs;
-    sc->node = *cs->node;
-    sc->node.parent = sc->node.next = sc->node.child = NULL;
-    sc->cs.node = &sc->node;
-    if (sc->node.kind == TC_NODE_KERNEL) {
-        sc->call = *cs->node->call;
-        sc->node.call = &sc->call;
-    } else {
-        sc->copy = *cs->node->copy;
-        sc->node.copy = &sc->copy;
-    }
+    scaled_from(sc, cs);
     double factor = cs->scale > 1.0 ? cs->scale : 1.0;
     int64_t need = tc_mbs_recipe_bytes(p);
     /* operands beyond twice the LLC stream from memory, and the data a
      * call touches twice (dgemm's beta pass, then its product) comes back
      * from memory only when it does not fit: a slab keeps that, unless
-     * the call is compute-bound whatever its bytes do */
+     * the call is compute-bound whatever its bytes do (rule slab-floor) */
     int64_t llc = s->level[s->nlevels - 1];
     int64_t floor = (need < 0 || need >= 2 * llc) && !compute_bound(&sc->node) ? 2 * llc : 0;
+    if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLAB_FLOOR))
+        floor = 0;
     if (sc->node.kind == TC_NODE_COPY && sc->copy.whole) {
         factor *= slab_permutation(s, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
-                                                  ? TC_MB_PERMUTE_SLAB_FLOOR : floor);
-        tc_status st = tc_mbs_prepare(c, &sc->cs, p, err);
+                                              ? TC_MB_PERMUTE_SLAB_FLOOR : floor, edge_out);
+        tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
         if (st != TC_OK)
             return st;
         need = tc_mbs_recipe_bytes(p);
     }
-    for (int round = 0; round < 200 && (need < 0 || need > room || beyond_address_space(p, avail) ||
-                                        beyond_slab(s, &sc->cs, need));
-         round++) {
-        int pos[3], best = -1;
-        int64_t ext[3], best_need = -1;
-        int n = cut_candidates(sc, pos, ext);
-        /* a call that fits is cut only to shorten it: along its largest
-         * dimension, so the part stays as square, and as fast per flop, as
-         * it can (freeing memory first halved a 1920x1600x1920 dgemm's k
-         * and predicted it 23 % slow; n alone ends in a sliver) */
-        int shorten = need >= 0 && need <= room && !beyond_address_space(p, avail);
-        for (int d = 0; d < n; d++) { /* try each, keep the one freeing most */
-            scaled t = *sc;
-            t.cs.node = &t.node;
-            if (t.node.kind == TC_NODE_KERNEL)
-                t.node.call = &t.call;
-            else
-                t.node.copy = &t.copy;
-            cut(&t, pos[d], ext[d], (ext[d] + 1) / 2);
-            recipe q;
-            if (tc_mbs_prepare(c, &t.cs, &q, NULL) != TC_OK)
-                continue;
-            int64_t b = tc_mbs_recipe_bytes(&q);
-            int better = best < 0 || (shorten ? ext[d] > ext[best] : b < best_need);
-            if (b >= 0 && better) {
-                best = d;
-                best_need = b;
-            }
-        }
-        if (best < 0 || best_need >= need)
+    for (int round = 0; round < TC_MB_CUT_ROUNDS; round++) {
+        int fits = need >= 0 && need <= room && !beyond_address_space(p, avail);
+        if (fits && !beyond_slab(s, &sc->cs, need, edge_out))
+            break;
+        int pos;
+        int64_t ext, best_need = -1;
+        if (best_cut(s, c, sc, fits, &pos, &ext, &best_need) < 0 || best_need >= need)
             break; /* nothing left to cut, or cutting does not help */
-        if (best_need < floor && need >= 0 && need <= room && !beyond_address_space(p, avail))
+        if (best_need < floor && fits)
             break; /* a slab stays beyond the cache, as the whole call was */
-        int64_t to = (ext[best] + 1) / 2;
-        cut(sc, pos[best], ext[best], to);
-        factor *= (double)ext[best] / (double)to;
-        tc_status st = tc_mbs_prepare(c, &sc->cs, p, err);
+        int64_t to = (ext + 1) / 2;
+        cut(sc, pos, ext, to);
+        factor *= (double)ext / (double)to;
+        tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
         if (st != TC_OK)
             return st;
         need = best_need;
@@ -285,4 +308,3 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     }
     return TC_OK;
 }
-

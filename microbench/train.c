@@ -1,15 +1,6 @@
 /* train.c - how many calls in a row a case is timed as (sample_impl.h). */
 #include "microbench/sample_impl.h"
 
-#include <limits.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "ast/error.h"
-#include "runtime/execute.h"
-
 
 /*
  * A steady case whose loop moves each operand it indexes on to the run
@@ -33,15 +24,17 @@
  * Any other call that writes a vector the loop moves is timed as a train
  * writing TC_MB_WRITTEN_TRAIN_BYTES of that vector's lines, at least TC_MB_TRAIN_MIN
  * calls, at most the loop's extent (written_vector_lines).
+ *
+ * Rules stream-trains, tiny-trains, written-trains and interleaved.
  */
 
 /* Columns that the loop moves by their own height (B[:,b,:] of ab-dgemv
  * in experiment 1, b inner): a train's calls interleave, together runs of
  * calls x extent[0] at the columns' stride. The most calls whose runs stay
- * apart; 0 when op is not such columns. */
-static int64_t interleaved_calls(const tc_operand *op, int64_t step)
+ * apart; 0 when op is not such columns (or rule interleaved is off). */
+static int64_t interleaved_calls(const recipe *p, const tc_operand *op, int64_t step)
 {
-    if (op->rank < 2 || op->extent[0] <= 0 || op->extent[1] <= 1 || op->stride[0] != 1 ||
+    if (!RULE_ON(p, TC_RULE_INTERLEAVED) || op->rank < 2 || op->extent[0] <= 0 || op->extent[1] <= 1 || op->stride[0] != 1 ||
         step != op->extent[0] || op->stride[1] <= op->extent[0])
         return 0;
     return op->stride[1] / op->extent[0];
@@ -63,7 +56,7 @@ static int64_t stream_train_bytes(const tc_mb_sampler *s, const tc_mb_case *cs,
         const tc_mb_operand *o = &cs->operand[i];
         if (o->loop_step == 0)
             continue; /* the same data in every iteration */
-        if (!tc_mbs_streamed(s, cs, i) || o->loop_step != o->elements || o->span != o->elements ||
+        if (!tc_mbs_streamed(s, cs, p, i) || o->loop_step != o->elements || o->span != o->elements ||
             !trainable(cs, p, i))
             return 0;
         bytes += 8 * o->elements;
@@ -114,7 +107,7 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
             continue;
         int columns = op->rank > 1 && op->extent[1] > 1;
         if (!trainable(cs, p, i) || (columns && op->stride[0] != 1) ||
-            !(tc_mbs_one_run(op) || interleaved_calls(op, cs->operand[i].loop_step)))
+            !(tc_mbs_one_run(op) || interleaved_calls(p, op, cs->operand[i].loop_step)))
             return 0; /* train_shape lays out vectors, runs of columns and interleaved columns */
         if (!cs->operand[i].written || op->rank != 1)
             continue; /* a matrix (dger) or a scalar (ddot) */
@@ -131,13 +124,14 @@ void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
     p->train = 1;
     if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0)
         return;
-    int64_t k, bytes = stream_train_bytes(s, cs, p);
-    if (bytes > 0) {
+    int64_t k, bytes;
+    if (RULE_ON(p, TC_RULE_STREAM_TRAINS) && (bytes = stream_train_bytes(s, cs, p)) > 0) {
         k = (TC_MB_TRAIN_BYTES + bytes - 1) / bytes;
         k = k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
-    } else if (tiny_train(cs, p)) {
+    } else if (RULE_ON(p, TC_RULE_TINY_TRAINS) && tiny_train(cs, p)) {
         k = TC_MB_TINY_CALLS;
-    } else if ((bytes = 8 * s->line_doubles * written_vector_lines(s, cs, p)) > 0) {
+    } else if (RULE_ON(p, TC_RULE_WRITTEN_TRAINS) &&
+               (bytes = 8 * s->line_doubles * written_vector_lines(s, cs, p)) > 0) {
         k = (TC_MB_WRITTEN_TRAIN_BYTES + bytes - 1) / bytes;
         k = k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
     } else {
@@ -146,7 +140,7 @@ void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
     if (k > cs->loop_extent)
         k = cs->loop_extent;
     for (int i = 0; i < p->n; i++) {
-        int64_t most = interleaved_calls(&p->call[i], cs->operand[i].loop_step);
+        int64_t most = interleaved_calls(p, &p->call[i], cs->operand[i].loop_step);
         if (most > 0 && k > most)
             k = most;
     }
@@ -169,7 +163,7 @@ void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
 {
     recipe p;
-    if (!s || !cs || tc_mbs_prepare(c, cs, &p, NULL) != TC_OK)
+    if (!s || !cs || tc_mbs_prepare(s, 0, c, cs, &p, NULL) != TC_OK)
         return 1;
     tc_mbs_plan_train(s, cs, &p);
     return p.train;
@@ -183,7 +177,7 @@ tc_mb_shape tc_mbs_train_shape(const recipe *p, int i)
 {
     const tc_operand *op = &p->call[i];
     int64_t n = op->rank > 0 ? op->extent[0] : 1, stride = op->rank > 0 ? op->stride[0] : 1;
-    if (interleaved_calls(op, p->train_step[i]) > 0)
+    if (interleaved_calls(p, op, p->train_step[i]) > 0)
         return (tc_mb_shape){n * p->train, op->extent[1], 1, op->stride[1]};
     if (op->rank > 1 && op->extent[1] > 1 && op->stride[1] == n && stride == 1)
         n *= op->extent[1]; /* a run of columns */
