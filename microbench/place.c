@@ -1,6 +1,7 @@
 /* place.c - a case's setup list as steps, level by level (sample_impl.h). */
 #include "microbench/sample_impl.h"
 
+#include <assert.h>
 #include <limits.h>
 
 int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
@@ -126,6 +127,25 @@ static int64_t distance_pages(const tc_operand *op, int64_t distance)
     return distance / (used > 0 ? used : 1);
 }
 
+/* The recipe's invariants (always compiled in; make test-asan runs them
+ * under the sanitizers): steps within bounds, each on one of the case's
+ * operands and in one of the sampler's levels or memory; a train of at
+ * least one call and at most the loop's extent. */
+static void recipe_assert(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p)
+{
+    assert(p->nsteps >= 0 && p->nsteps <= MAX_STEPS);
+    assert(p->n >= 0 && p->n <= TC_MB_MAX_OPERANDS);
+    assert(p->train >= 1 && (p->train == 1 || p->train <= cs->loop_extent));
+    for (int e = 0; e < p->nsteps; e++) {
+        const step *st = &p->steps[e];
+        assert(st->kind >= 0 && st->kind < STEP_KINDS);
+        assert(st->level >= 0 && st->level <= s->nlevels);
+        assert(st->kind == STEP_EVICT || st->kind == STEP_TLB ||
+               (st->operand >= 0 && st->operand < p->n));
+    }
+    (void)s, (void)cs, (void)p;
+}
+
 /*
  * The setup of cs as steps: its operand and prefetch entries grouped by
  * the level their distances reach, deepest first - the operands a
@@ -176,6 +196,7 @@ void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p
             out[n++] = (step){STEP_TLB, -1, g};
     }
     p->nsteps = n;
+    recipe_assert(s, cs, p);
 }
 
 /* Whether operand i of cs is streamed: its prefetched part is all of it,

@@ -440,12 +440,9 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
 
 /* ---- the sampler ---------------------------------------------------- */
 
-tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
-                            tc_error *err)
+/* The options' own checks, then the machine's facts (model_input.h). */
+static tc_status check_options(const tc_mb_sampler_options *o, tc_error *err)
 {
-    if (!out)
-        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sampler_new: NULL argument");
-    *out = NULL;
     if (!o || !o->blas || !o->timer)
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "tc_mb_sampler_new: options, BLAS and timer are required");
@@ -456,8 +453,33 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
         return tc_error_set(err, TC_EUSAGE, 0, 0, "unknown flush mode %d", (int)o->flush);
     if (o->memory_budget < 0)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "the memory budget must be positive");
+    if (o->rules_off >> TC_RULE_COUNT)
+        return tc_error_set(err, TC_EUSAGE, 0, 0,
+                            "rules switched off 0x%x: the sampler has %d rules (rules.h)",
+                            o->rules_off, TC_RULE_COUNT);
     /* the machine's facts: the profile's reader refuses the same (model_input.h) */
-    tc_status checked = tc_mb_model_input_check(o, err);
+    return tc_mb_model_input_check(o, err);
+}
+
+/* The levels, increasing, the last one the LLC (an override included). */
+static void set_levels(tc_mb_sampler *s, const tc_mb_sampler_options *o)
+{
+    for (int k = 0; k < o->nlevels; k++)
+        if (o->level_bytes[k] > 0 && o->level_bytes[k] < o->llc_bytes &&
+            (s->nlevels == 0 || o->level_bytes[k] > s->level[s->nlevels - 1]))
+            s->level[s->nlevels++] = o->level_bytes[k];
+    if (s->nlevels == TC_MB_MAX_LEVELS)
+        s->nlevels--;
+    s->level[s->nlevels++] = o->llc_bytes;
+}
+
+tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
+                            tc_error *err)
+{
+    if (!out)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sampler_new: NULL argument");
+    *out = NULL;
+    tc_status checked = check_options(o, err);
     if (checked != TC_OK)
         return checked;
 
@@ -468,14 +490,7 @@ tc_status tc_mb_sampler_new(const tc_mb_sampler_options *o, tc_mb_sampler **out,
     s->line_doubles = o->line_bytes / 8;
     s->flush = o->flush == TC_FLUSH_CLFLUSH && tc_mb_touch_can_flush();
     s->budget = o->memory_budget ? o->memory_budget : TC_MB_DEFAULT_BUDGET;
-    /* the levels, increasing, the last one the LLC (an override included) */
-    for (int k = 0; k < o->nlevels; k++)
-        if (o->level_bytes[k] > 0 && o->level_bytes[k] < o->llc_bytes &&
-            (s->nlevels == 0 || o->level_bytes[k] > s->level[s->nlevels - 1]))
-            s->level[s->nlevels++] = o->level_bytes[k];
-    if (s->nlevels == TC_MB_MAX_LEVELS)
-        s->nlevels--;
-    s->level[s->nlevels++] = o->llc_bytes;
+    set_levels(s, o);
     s->warm_count = s->level[0] / 4 / (int64_t)sizeof(double);
     s->warm_alpha = 1.0;
     s->warm = s->warm_count > 0 ? tc_rt_alloc(s->warm_count, NULL) : NULL;
