@@ -319,6 +319,32 @@ static tc_status make_recipe(tc_mb_sampler *s, const tc_contraction *c, tc_mb_ca
     return TC_OK;
 }
 
+/* What the operands of one case may have: what the pool leaves of the
+ * budget, within the memory available (*avail, -1 unknown). */
+static int64_t case_room(tc_mb_sampler *s, int64_t *avail)
+{
+    int64_t room = s->budget - s->pool_bytes;
+    *avail = memory_available(s);
+    return *avail >= 0 && *avail < room ? *avail : room;
+}
+
+int tc_mb_case_recipe(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                      int edge_out, char *buf, size_t n)
+{
+    if (!s || !cs || !buf)
+        return -1;
+    tc_mb_case copy = *cs;
+    recipe p;
+    int64_t avail, room = case_room(s, &avail);
+    scaled *sc = malloc(sizeof *sc);
+    int rc = -1;
+    if (sc && tc_mbs_prepare(s, edge_out, c, &copy, &p, NULL) == TC_OK &&
+        make_recipe(s, c, &copy, edge_out, room, avail, sc, &p, NULL) == TC_OK)
+        rc = build_key(s, &sc->cs, &p, buf, n);
+    free(sc);
+    return rc;
+}
+
 /* Allocates run's operands as p says, initialises what the calls touch,
  * times the recipe, and frees them; *seconds gets the time of one call of
  * run (unscaled). room: what the budget is charged at most. */
@@ -385,10 +411,7 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
         *edge = tc_mbs_case_edge_weight(s, cs, &p);
     char what[96];
     tc_mbs_describe(cs, what, sizeof what);
-    /* the operands of one case get what the pool leaves of the budget */
-    int64_t room = s->budget - s->pool_bytes, avail = memory_available(s);
-    if (avail >= 0 && avail < room)
-        room = avail;
+    int64_t avail, room = case_room(s, &avail);
     scaled *sc = malloc(sizeof *sc);
     if (!sc)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory sampling %s", what);
