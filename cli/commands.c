@@ -60,7 +60,7 @@ const tc_command tc_commands[] = {
      "took, the cases timed and reused, and the set-up.\n"
      "  --model warm|access|prefetch|failures|full   refinements used (default full);\n"
      "                        ',-RULE' after it switches one of the sampler's rules\n"
-     "                        off, e.g. full,-trains,-tlb ('tcgen info --rules')\n"
+     "                        off, e.g. full,-stream-trains,-tlb (tcgen info --rules)\n"
      "  --reps N              timed repetitions per case, median kept (default 10)\n"
      "  --cache-size BYTES    last-level cache size for the 5/4 truncation\n"
      "  --flush clflush|remote  evict beyond-cache operands by flushing their lines\n"
