@@ -204,7 +204,7 @@ void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p
  * following this one's) on a machine whose hardware fetches ahead of a
  * stream (the profile's depth > 0): in the loop the stream runs ahead of
  * every call, its latency hidden, and what it costs is bandwidth
- * (bound_of). Columns far apart are as many streams as columns, more than
+ * (tc_mbs_bound). Columns far apart are as many streams as columns, more than
  * a prefetcher follows, and dgemm walks even a contiguous operand tile by
  * tile, not front to back: their first lines only, as before, or for a
  * dgemm's run of short columns the stream's depth (step_shape). Rule

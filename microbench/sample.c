@@ -1,7 +1,9 @@
 /*
- * sample.c - the Sampler (sample.h): allocates a case's operands at their
- * real strides, replays its setup list, times one kernel or copy call per
- * repetition, keeps the median, and remembers it by the case's key.
+ * sample.c - the Sampler (sample.h): computes a case's recipe once (its
+ * parts: sample_impl.h; the rules it applies: rules.h), allocates the
+ * operands at their real strides, replays the recipe's setup steps, times
+ * one kernel or copy call (or a train) per repetition, keeps the median,
+ * and remembers it by the recipe serialised as the key.
  *
  * Timing rules (docs/design.md §2): a warm-up call before the repetitions
  * (InstLdGuard), operands initialised on every element the call touches
@@ -205,7 +207,7 @@ int64_t tc_mb_run_setup(tc_mb_sampler *s, const tc_mb_case *cs, double *const ba
     return tc_mb_run_setup_in(s, NULL, cs, base);
 }
 
-/* The case's call, or its train of calls (plan_train). */
+/* The case's call, or its train of calls (tc_mbs_plan_train). */
 static void call_node(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                       double alpha, double *const base[])
 {
@@ -245,6 +247,7 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
     }
     return tc_rt_timer_estimate(s->o.timer, s->times, n) / p->train;
 }
+
 /*
  * The case's time: o.reps timed calls; more (at least TC_MB_SHORT_REPS) when the
  * call lasts only a few counter steps, so that their mean converges; and,
@@ -252,7 +255,7 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
  * allow (a preempted timer read, a quantised counter), timed again with
  * 3x the repetitions and, if it stays impossible, the bound itself: no
  * prediction rests on a time faster than the machine. Then the streamed
- * operands' bytes on top, and the loop's bound under it (bound_of).
+ * operands' bytes on top, and the loop's bound under it (tc_mbs_bound).
  */
 static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                         double *const base[])

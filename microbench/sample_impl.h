@@ -100,7 +100,7 @@ typedef struct recipe {
     int64_t span[TC_MB_MAX_OPERANDS];     /* elements to allocate; -1 overflow */
     int64_t used[TC_MB_MAX_OPERANDS];     /* of which in pages touched (the
                                              memory it costs); -1 overflow */
-    int train;                            /* calls timed in a row (plan_train) */
+    int train;                            /* calls timed in a row (tc_mbs_plan_train) */
     int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
     int nsteps;                           /* the setup as run (place) */
     step steps[MAX_STEPS];
