@@ -29,7 +29,8 @@ typedef struct tc_cli {
     const char *function;       /* --function NAME */
     const char *kernels;        /* --kernels dgemm,dgemv,... */
     const char *family;         /* --family paper|all */
-    const char *model;          /* --model warm|access|prefetch|failures|full */
+    const char *model;          /* --model LEVEL[,-RULE...]: warm|access|prefetch|
+                                   failures|full, rules switched off (rules.h) */
     const char *reps;           /* --reps N (validated by the command) */
     const char *cache_size;     /* --cache-size BYTES: last-level cache override */
     const char *flush;          /* --flush clflush|remote: how cases evict */
@@ -37,6 +38,7 @@ typedef struct tc_cli {
     const char *sweep;          /* --sweep 'a=b=c=8:1000:64' or 'i=8,64,512' */
     const char *plot;           /* --plot FILE.svg|FILE.png */
     int measure;                /* --measure */
+    int rules;                  /* --rules (info): the sampler's rules */
     const char *candidates;     /* --candidates N: algorithms --measure runs */
     const char *wisdom;         /* --wisdom FILE: decisions read and added */
     const char *layout;         /* --layout row|col */

@@ -18,6 +18,7 @@
 #include "predictor.h"
 #include "microbench/hardware.h"
 #include "microbench/profile.h"
+#include "microbench/rules.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "table.h"
@@ -470,6 +471,34 @@ static void print_json(const info *in, FILE *out)
 
 /* ---- the command ---------------------------------------------------------- */
 
+/* info --rules: the sampler's rules (microbench/rules.h), in the order they
+ * apply, each with its switch. */
+static int print_rules(const tc_cli *cli)
+{
+    FILE *out = tc_cli_open_output(cli);
+    if (!out)
+        return TC_ERESOURCE;
+    int json = cli->format == TC_FMT_JSON;
+    fputs(json ? "[\n" : "rule\tswitch\tsummary\tdoc\n", out);
+    for (int r = 0; r < TC_RULE_COUNT; r++) {
+        const tc_mb_rule_info *ri = tc_mb_rule_get(r);
+        if (json)
+            fprintf(out,
+                    "  {\"rule\": \"%s\", \"switch\": \"--model full,-%s\", \"summary\": "
+                    "\"%s\", \"doc\": \"docs/prediction.md: %s\"}%s\n",
+                    ri->name, ri->name, ri->summary, ri->doc, r + 1 < TC_RULE_COUNT ? "," : "");
+        else
+            fprintf(out, "%s\t--model full,-%s\t%s\tdocs/prediction.md: %s\n", ri->name,
+                    ri->name, ri->summary, ri->doc);
+    }
+    if (json)
+        fputs("]\n", out);
+    else
+        fprintf(out, "# rules %d (all on by default; --model full,-RULE switches one off)\n",
+                TC_RULE_COUNT);
+    return tc_cli_close_output(out);
+}
+
 int tc_cmd_info(const tc_cli *cli)
 {
     info in;
@@ -479,6 +508,8 @@ int tc_cmd_info(const tc_cli *cli)
         return tc_cli_failf(TC_EUSAGE,
                             "info takes no arguments, not '%s' (try 'tcgen info --help')",
                             cli->positional[0]);
+    if (cli->rules)
+        return print_rules(cli);
     tc_hardware hw;
     tc_mb_hardware_detect(&hw, &err);
     snprintf(in.hw_note, sizeof in.hw_note, "%s", err.message);

@@ -58,7 +58,9 @@ const tc_command tc_commands[] = {
      "case occurs. Prints the ranking, fastest first (TSV columns rank, name,\n"
      "kernel, predicted_s, gflops), then '#' lines: the time the prediction\n"
      "took, the cases timed and reused, and the set-up.\n"
-     "  --model warm|access|prefetch|failures|full   refinements used (default full)\n"
+     "  --model warm|access|prefetch|failures|full   refinements used (default full);\n"
+     "                        ',-RULE' after it switches one of the sampler's rules\n"
+     "                        off, e.g. full,-stream-trains,-tlb (tcgen info --rules)\n"
      "  --reps N              timed repetitions per case, median kept (default 10)\n"
      "  --cache-size BYTES    last-level cache size for the 5/4 truncation\n"
      "  --flush clflush|remote  evict beyond-cache operands by flushing their lines\n"
@@ -105,7 +107,7 @@ const tc_command tc_commands[] = {
      "Options as for predict.\n",
      tc_cmd_explain,
      "-f -o --format --algorithm " PREDICT_OPTIONS},
-    {"info", "info [--measure] [--cache-size BYTES] [--blas B] [--threads N]",
+    {"info", "info [--measure] [--rules] [--cache-size BYTES] [--blas B] [--threads N]",
      "Shows what predictions are built on: each data cache level (size, line,\n"
      "associativity, logical CPUs sharing it) from hwloc, else Linux sysfs, else\n"
      "defaults; the last-level size used for the 5/4 truncation of setup lists;\n"
@@ -117,8 +119,11 @@ const tc_command tc_commands[] = {
      "                        and latency by pointer chasing (X-Ray, a few seconds)\n"
      "                        and flag levels more than 2x off the detected size\n"
      "  --cache-size BYTES    last-level size to use instead of the detected one:\n"
-     "                        bytes, or with K, M, G, KiB, MiB, GiB (powers of 1024)\n",
+     "                        bytes, or with K, M, G, KiB, MiB, GiB (powers of 1024)\n"
+     "  --rules               list the sampler's rules instead (TSV: rule, switch,\n"
+     "                        summary, its paragraph in docs/prediction.md); each\n"
+     "                        can be switched off with --model full,-RULE\n",
      tc_cmd_info,
-     "-o --format --measure --cache-size --blas --threads"},
+     "-o --format --measure --rules --cache-size --blas --threads"},
     {NULL, NULL, NULL, NULL, NULL},
 };

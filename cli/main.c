@@ -34,7 +34,8 @@ static const char usage_text[] =
     "                        fused kernel dimensions and whole-operand permutations\n"
     "  --fortran FILE        also write FILE, a Fortran 2003 module NAME_interface\n"
     "                        with the bind(C) interface of the emitted function\n"
-    "  (and predict's --model, --reps, --cache-size, --flush; measure's --time-limit)\n"
+    "  (and predict's --model (LEVEL[,-RULE...]; 'tcgen info --rules'), --reps,\n"
+    "  --cache-size, --flush; measure's --time-limit)\n"
     "\n"
     "options:\n"
     "  -f FILE               read the contraction (first line) and 'name = size' lines\n"
@@ -213,10 +214,11 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
             cli->quiet = 1;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
             cli->verbose = 1;
-        } else if (strcmp(arg, "--measure") == 0 || strcmp(arg, "--generic") == 0) {
+        } else if (strcmp(arg, "--measure") == 0 || strcmp(arg, "--generic") == 0 ||
+                   strcmp(arg, "--rules") == 0) {
             if (!takes(cmd, arg))
                 return not_taken(cmd, arg);
-            *(arg[2] == 'm' ? &cli->measure : &cli->generic) = 1;
+            *(arg[2] == 'm' ? &cli->measure : arg[2] == 'r' ? &cli->rules : &cli->generic) = 1;
         } else {
             /* --opt=value or --opt value */
             char name[64];

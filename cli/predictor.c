@@ -23,10 +23,10 @@ int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
 {
     *o = tc_plan_options_default();
     if (cli->model) {
-        int m = tc_mb_model_from_name(cli->model);
-        if (m < 0)
-            return tc_cli_failf(TC_EUSAGE, "usage: unknown model '%s' (use warm, access, "
-                                           "prefetch, failures or full)", cli->model);
+        int m;
+        char why[1024];
+        if (tc_mb_model_parse(cli->model, &m, &o->rules_off, why, sizeof why) != 0)
+            return tc_cli_failf(TC_EUSAGE, "usage: %s", why);
         o->model = (tc_mb_model)m;
     }
     if (cli->reps && parse_reps(cli->reps, &o->reps))

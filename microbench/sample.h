@@ -41,18 +41,19 @@
 #ifndef TC_MICROBENCH_SAMPLE_H
 #define TC_MICROBENCH_SAMPLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ast/contraction.h"
 #include "microbench/analyze.h"
 #include "microbench/hardware.h"
 #include "microbench/llc_edge.h"
+#include "microbench/rules.h"
+#include "microbench/tuning.h"
 #include "runtime/blas.h"
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-#define TC_MB_SLAB_SECONDS 1e-3
-#define TC_MB_SLAB_BYTES ((int64_t)64 << 20)
 
 /* How a truncated setup list evicts the operands the algorithm would have
  * pushed out of every cache level. */
@@ -91,6 +92,8 @@ typedef struct tc_mb_sampler_options {
                                 a case with operands on it is timed with
                                 them in the LLC and in memory, weighed by
                                 it (all 0: the LLC keeps all or nothing) */
+    unsigned rules_off;      /* the sampler's rules switched off, a bit per
+                                rule (rules.h; 0: all on, the default) */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;
@@ -128,6 +131,18 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
  * train of calls on the data the loop gives each next; 1: one call).
  */
 int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs);
+
+/*
+ * The recipe of case cs of an algorithm of c as the memo key serialises
+ * it (sample_impl.h): the call, its operands, the setup steps (T touch, P
+ * prefetch, F flush, Q flush the prefetched part, E evict the levels above
+ * N, L evict the TLB; each with its operand or level), the scale of a
+ * slab, the train, the rules switched off; with operands on the LLC's
+ * edge placed in memory (edge_out 1) or the LLC (0). Into buf (n bytes);
+ * 0, or -1 when cs is malformed or does not fit. For tests and tools.
+ */
+int tc_mb_case_recipe(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                      int edge_out, char *buf, size_t n);
 
 /*
  * The time of the pass over C's `elements` that the executor makes before

@@ -82,6 +82,7 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
         s->options.timer = &s->timer;
         s->options.reps = o->reps ? o->reps : DEFAULT_REPS;
         s->options.flush = o->flush;
+        s->options.rules_off = o->rules_off;
         s->options.threads = s->blas->threads;
         tc_mb_model_input(&s->profile, &s->hw, &s->options);
         st = tc_mb_sampler_new(&s->options, &s->sampler, err);
@@ -111,9 +112,11 @@ void tc_plan_setup_close(tc_plan_setup *s)
 
 void tc_plan_setup_describe(const tc_plan_setup *s, char *buf, size_t n)
 {
+    char model[512];
+    tc_mb_model_format(s->params.model, s->options.rules_off, model, sizeof model);
     snprintf(buf, n, "model %s, %d reps, %s%s%s (%d thread%s), LLC %lld KiB (%s), line %d B, "
                      "flush %s",
-             tc_mb_model_name(s->params.model), s->options.reps, s->blas->name,
+             model, s->options.reps, s->blas->name,
              s->blas->version[0] ? " " : "", s->blas->version, s->blas->threads,
              s->blas->threads == 1 ? "" : "s", (long long)(s->hw.llc_bytes / 1024),
              llc_origin(s), s->hw.line_bytes,

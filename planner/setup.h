@@ -18,6 +18,8 @@ typedef struct tc_plan_options {
                                 library's own setting is left alone */
     tc_mb_model model;       /* 0 is TC_MODEL_WARM: callers set it; see
                                 tc_plan_options_default() */
+    unsigned rules_off;      /* the sampler's rules switched off (rules.h;
+                                0: all on) */
     int reps;                /* timed repetitions per case (0: 10) */
     tc_mb_flush flush;       /* eviction (0: clflush) */
     int64_t llc_bytes;       /* last-level cache override (0: detected) */

@@ -178,6 +178,24 @@ done
 expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --blas blis --flush remote --format json
 python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "predict json is not valid JSON"
 expect 2 "unknown model 'cold'" -- predict "$P" a=b=c=24,i=8 --model cold
+# --model LEVEL,-RULE: every rule of 'info --rules' can be switched off (and
+# on again); an unknown rule is named, with the valid ones listed.
+expect 0 "" -- info --rules --format tsv
+rules=$(grep -v '^#\|^rule' "$tmp/out" | cut -f1)
+[ "$(wc -w <<<"$rules")" -ge 10 ] && ok || bad "info --rules lists $(wc -w <<<"$rules") rules"
+grep -q '^tlb	--model full,-tlb	' "$tmp/out" && ok || bad "info --rules: no tlb row with its switch"
+expect 0 "" -- info --rules --format json
+python3 -m json.tool "$tmp/out" >/dev/null && ok || bad "info --rules json is not valid JSON"
+for r in $rules; do
+    expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "full,-$r" --kernels dgemv --family paper --format tsv
+    grep -q "model full,-$r," "$tmp/out" && ok || bad "predict --model full,-$r: not in the set-up line"
+done
+expect 0 "" -- predict "$P" a=b=c=24,i=8 --reps 1 --model "full,-tlb,+tlb" --kernels dgemv --family paper --format tsv
+grep -q "model full," "$tmp/out" && ok || bad "predict --model full,-tlb,+tlb: tlb not on again"
+expect 2 "unknown rule switch '-trainz'" -- predict "$P" a=b=c=24,i=8 --model full,-trainz
+grep -q "llc-edge, tlb," "$tmp/err" && ok || bad "an unknown rule does not list the valid ones"
+expect 2 "unknown rule switch 'tlb'" -- predict "$P" a=b=c=24,i=8 --model full,tlb
+expect 2 "ends in a comma" -- predict "$P" a=b=c=24,i=8 --model full,
 expect 2 "--reps needs a whole number" -- predict "$P" a=b=c=24,i=8 --reps 0
 expect 2 "unknown flush 'x'" -- predict "$P" a=b=c=24,i=8 --flush x
 expect 2 "missing SIZES" -- predict "$P"

@@ -1,0 +1,133 @@
+/* beta.c - the executor's pass over C, and the cheapest call (sample_impl.h). */
+#include "microbench/sample_impl.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/error.h"
+#include "runtime/execute.h"
+
+/* ---- the beta pass --------------------------------------------------- */
+
+/* The executor's pass over C before an algorithm whose kernel cannot apply
+ * beta (runtime/execute.c): the same loop. */
+static void beta_pass(double *c, int64_t n, double beta)
+{
+    for (int64_t e = 0; e < n; e++)
+        c[e] = beta == 0.0 ? 0.0 : c[e] * beta;
+}
+
+tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta,
+                                 double *seconds, tc_error *err)
+{
+    if (!s || !seconds || elements < 0)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sample_beta_pass: bad argument");
+    *seconds = 0.0;
+    if (elements == 0)
+        return TC_OK;
+    /* C's distance is a whole run of the algorithm: at least C itself */
+    int level = tc_mb_sampler_level(s, elements);
+    /* a part, scaled up: within the budget, and from memory a streaming
+     * pass of TC_MB_BETA_PART elements already runs at the rate of a longer one
+     * (flushing all of C every repetition cost more than the prediction) */
+    int64_t room = (s->budget - s->pool_bytes) / 8, n = elements;
+    if (level == s->nlevels && room > TC_MB_BETA_PART)
+        room = TC_MB_BETA_PART;
+    double scale = 1.0;
+    while (n > room && n > 1) {
+        n = (n + 1) / 2;
+        scale = (double)elements / (double)n;
+    }
+    char key[128];
+    snprintf(key, sizeof key, "beta-pass n%lld b%d L%d x%.17g round%d", (long long)n,
+             beta == 0.0 ? 0 : 1, level, scale, s->round);
+    if (tc_mb_memo_find(s->memo, key, seconds)) {
+        s->reused++;
+        return TC_OK;
+    }
+    tc_status st = tc_mb_budget_reserve(n * 8, s->budget, err);
+    if (st != TC_OK)
+        return st;
+    double *c = tc_rt_alloc(n, err);
+    if (!c) {
+        tc_mb_budget_release(n * 8);
+        return TC_ERESOURCE;
+    }
+    tc_mb_shape sh = {n, 1, 1, 0};
+    tc_mb_touch_init(c, &sh);
+    double acc = 0.0;
+    for (int r = 0; r <= s->o.reps; r++) { /* the first is the warm-up */
+        if (level == s->nlevels && s->flush) {
+            tc_mb_touch_flush(c, &sh, s->o.line_bytes);
+            tc_mb_touch_fence();
+        } else {
+            tc_mb_touch_rmw(c, &sh, s->zero, &acc);
+            if (level > 0)
+                tc_mb_touch_remote(s->pool, s->pool_lines, s->line_doubles, &s->cursor,
+                                   tc_mbs_evict_elements(s, level), &acc);
+        }
+        uint64_t t0 = tc_rt_timer_start();
+        beta_pass(c, n, beta);
+        uint64_t t1 = tc_rt_timer_stop();
+        if (r > 0)
+            s->times[r - 1] = t1 > t0 ? t1 - t0 : 0;
+    }
+    s->sink = acc + c[n - 1];
+    tc_rt_free(c);
+    tc_mb_budget_release(n * 8);
+    *seconds = tc_rt_timer_estimate(s->o.timer, s->times, s->o.reps) * scale;
+    s->timed++;
+    if (tc_mb_memo_put(s->memo, key, *seconds) != 0)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory remembering a time");
+    return TC_OK;
+}
+
+/* ---- the cheapest call ------------------------------------------------ */
+
+
+double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel)
+{
+    if (!s || kernel < 0 || kernel >= TC_KERNEL_COUNT)
+        return 0.0;
+    if (s->call_floor[kernel] > 0.0)
+        return s->call_floor[kernel];
+    const tc_blas *b = s->o.blas;
+    double x[1] = {0.5}, y[1] = {0.25}, a[1] = {0.125}, best = 0.0, sum = 0.0;
+    for (int r = 0; r < TC_MB_FLOOR_BATCHES; r++) {
+        double t0 = tc_rt_now();
+        for (int i = 0; i < TC_MB_FLOOR_CALLS; i++) {
+            double alpha = i % 2 ? 1.0 : -1.0; /* outputs stay bounded */
+            switch (kernel) {
+            case TC_KERNEL_DDOT:
+                sum += b->ddot(1, x, 1, y, 1);
+                break;
+            case TC_KERNEL_DAXPY:
+                b->daxpy(1, alpha, x, 1, y, 1);
+                break;
+            case TC_KERNEL_DGEMV:
+                b->dgemv(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, 1, 1, alpha, a, 1, x, 1, 1.0,
+                         y, 1);
+                break;
+            case TC_KERNEL_DGER:
+                b->dger(TC_CBLAS_COL_MAJOR, 1, 1, alpha, x, 1, y, 1, a, 1);
+                break;
+            case TC_KERNEL_DGEMM:
+                b->dgemm(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, TC_CBLAS_NO_TRANS, 1, 1, 1,
+                         alpha, a, 1, x, 1, 1.0, y, 1);
+                break;
+            case TC_KERNEL_COUNT:
+                break;
+            }
+        }
+        double t = (tc_rt_now() - t0) / TC_MB_FLOOR_CALLS;
+        if (t > 0.0 && (best == 0.0 || t < best))
+            best = t;
+    }
+    s->sink = sum + y[0] + a[0];
+    s->call_floor[kernel] = best;
+    return best;
+}
+

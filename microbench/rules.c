@@ -1,0 +1,157 @@
+/* rules.c - the table of the sampler's rules and the --model syntax (rules.h). */
+#include "microbench/rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "microbench/analyze.h"
+
+/* In tc_mb_rule order; each `doc` is a paragraph title of docs/prediction.md. */
+static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
+    [TC_RULE_LLC_EDGE] = {"llc-edge",
+                          "operands on the LLC's edge: the case timed in the LLC and in "
+                          "memory, blended by the edge's share",
+                          "Setups bounded by the upper caches: The LLC's edge"},
+    [TC_RULE_TLB] = {"tlb",
+                     "an operand whose distance spans more pages than the TLB keeps loses "
+                     "its translations",
+                     "Setups bounded by the upper caches (the TLB)"},
+    [TC_RULE_COLUMN_REST] = {"column-rest",
+                             "an operand prefetched a line per column: the rest placed by its "
+                             "access distance",
+                             "Setups bounded by the upper caches: A prefetched column's rest"},
+    [TC_RULE_STREAMS] = {"streams",
+                         "an operand the loop streams through (one run): placed whole as "
+                         "prefetched",
+                         "Biases corrected: Streams, one call"},
+    [TC_RULE_TILED_STREAMS] = {"tiled-streams",
+                               "a dgemm's streamed run of short columns: the stream's depth "
+                               "prefetched, the rest by distance",
+                               "Setups bounded by the upper caches: A dgemm's streamed run"},
+    [TC_RULE_STREAM_TRAINS] = {"stream-trains",
+                               "a steady case whose loop streams every moved operand: a "
+                               "train of calls",
+                               "Biases corrected: Streams, timed as trains"},
+    [TC_RULE_TINY_TRAINS] = {"tiny-trains", "a call on at most 1 KiB: a train of 64 calls",
+                             "Biases corrected: Tiny calls, timed as trains"},
+    [TC_RULE_WRITTEN_TRAINS] = {"written-trains",
+                                "a call writing a vector the loop moves: a train writing "
+                                "128 KiB of its lines",
+                                "Biases corrected: Written vectors, timed as trains"},
+    [TC_RULE_INTERLEAVED] = {"interleaved",
+                             "columns the loop moves by their height: a train's calls laid "
+                             "out as runs",
+                             "Biases corrected: Interleaved columns in a train"},
+    [TC_RULE_WARM_LIBRARY] = {"warm-library",
+                              "the kernel called once on the sampler's own small operands "
+                              "after the setup's last eviction",
+                              "Setups bounded by the upper caches: The library warmed"},
+    [TC_RULE_STREAM_BYTES] = {"stream-bytes",
+                              "a streamed operand's bytes at the bandwidth added to a call "
+                              "timed alone",
+                              "Biases corrected: Streams, one call"},
+    [TC_RULE_ONE_PASS] = {"one-pass",
+                          "daxpy and dger: the streamed bytes replace the call's time "
+                          "instead of adding to it",
+                          "Biases corrected: Streams, one call (A daxpy or dger)"},
+    [TC_RULE_WRITE_BACK] = {"write-back",
+                            "the loop's bound charges a written operand in memory its bytes "
+                            "read and written back",
+                            "Biases corrected: Write-back"},
+    [TC_RULE_BOUND] = {"bound",
+                       "no time below the flops at the peak and the bytes at the bandwidth: "
+                       "timed again, then bounded",
+                       "Bounds: no prediction faster than physics"},
+    [TC_RULE_SLABS] = {"slabs",
+                       "a call whose bound passes 1 ms or whose pages pass 64 MiB: timed on "
+                       "a slab, scaled",
+                       "The sampler's memory (a slab)"},
+    [TC_RULE_SLAB_FLOOR] = {"slab-floor",
+                            "a slab of a call beyond twice the LLC stays beyond it (not for "
+                            "a compute-bound dgemm)",
+                            "The sampler's memory (a slab beyond the LLC)"},
+};
+
+const tc_mb_rule_info *tc_mb_rule_get(int rule)
+{
+    return rule >= 0 && rule < TC_RULE_COUNT ? &rules[rule] : NULL;
+}
+
+int tc_mb_rule_from_name(const char *name)
+{
+    for (int r = 0; r < TC_RULE_COUNT; r++)
+        if (strcmp(rules[r].name, name) == 0)
+            return r;
+    return -1;
+}
+
+/* The valid rule names, comma-separated, into buf. */
+static void rule_names(char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int r = 0; r < TC_RULE_COUNT && len < n; r++) {
+        int w = snprintf(buf + len, n - len, "%s%s", r ? ", " : "", rules[r].name);
+        if (w > 0)
+            len += (size_t)w;
+    }
+}
+
+int tc_mb_model_parse(const char *spec, int *model, unsigned *rules_off, char *why, size_t n)
+{
+    char item[64], names[512];
+    const char *p = spec;
+    unsigned off = 0;
+    int m = -1;
+    if (!*spec || spec[strlen(spec) - 1] == ',') {
+        snprintf(why, n, "'%s' is empty or ends in a comma", spec);
+        return -1;
+    }
+    for (int first = 1; first || *p; first = 0) {
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof item) {
+            snprintf(why, n, "'%s' has an empty or overlong part", spec);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        p += len + (p[len] == ',');
+        if (first) {
+            m = tc_mb_model_from_name(item);
+            if (m < 0) {
+                snprintf(why, n, "unknown model '%s' (use warm, access, prefetch, failures or "
+                                 "full, then ,-RULE to switch a rule off)", item);
+                return -1;
+            }
+            continue;
+        }
+        int r = item[0] == '-' || item[0] == '+' ? tc_mb_rule_from_name(item + 1) : -1;
+        if (r < 0) {
+            rule_names(names, sizeof names);
+            snprintf(why, n, "unknown rule switch '%s' in --model (use -RULE or +RULE; the "
+                             "rules: %s; tcgen info --rules)", item, names);
+            return -1;
+        }
+        if (item[0] == '-')
+            off |= TC_RULE_BIT(r);
+        else
+            off &= ~TC_RULE_BIT(r);
+    }
+    *model = m;
+    *rules_off = off;
+    return 0;
+}
+
+void tc_mb_model_format(int model, unsigned rules_off, char *buf, size_t n)
+{
+    size_t len = 0;
+    int w = snprintf(buf, n, "%s", tc_mb_model_name((tc_mb_model)model));
+    if (w > 0)
+        len = (size_t)w;
+    for (int r = 0; r < TC_RULE_COUNT && len < n; r++)
+        if (rules_off & TC_RULE_BIT(r)) {
+            w = snprintf(buf + len, n - len, ",-%s", rules[r].name);
+            if (w > 0)
+                len += (size_t)w;
+        }
+}

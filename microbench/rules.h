@@ -1,0 +1,80 @@
+/*
+ * rules.h - the sampler's corrections as named rules, each with a switch.
+ *
+ * The paper's setup (docs/prediction.md, "Setups bounded by the upper
+ * caches") places each operand in the level its access distance reaches
+ * and times one call. Every correction the sampler makes on top of that is
+ * a rule of this table: a name, a one-line summary, the paragraph of
+ * docs/prediction.md that measured it, and a bit in a switch mask. The
+ * sampler computes a case's recipe (the setup steps, the train, the
+ * blend) once, with the rules in force (tc_mb_sampler_options.rules_off);
+ * the memo key serialises that recipe. With every rule on (a mask of 0),
+ * the sampler is the one every golden file and oracle was made with.
+ *
+ * The table is in the order the rules apply to a case: placement (where
+ * each operand is put), then the train (how many calls are timed), then
+ * the composition of the timed result (what is added, what bounds it),
+ * then the slab (how much of a long call is timed).
+ */
+#ifndef TC_MICROBENCH_RULES_H
+#define TC_MICROBENCH_RULES_H
+
+#include <stddef.h>
+
+typedef enum tc_mb_rule {
+    /* placement */
+    TC_RULE_LLC_EDGE = 0, /* operands on the LLC's edge: timed in both, blended */
+    TC_RULE_TLB,          /* translations evicted past the TLB's reach */
+    TC_RULE_COLUMN_REST,  /* a prefetched operand's rest placed by its distance */
+    TC_RULE_STREAMS,      /* a loop's unit-stride stream placed as prefetched */
+    TC_RULE_TILED_STREAMS, /* a dgemm's streamed run: the depth prefetched */
+    /* trains */
+    TC_RULE_STREAM_TRAINS,  /* streamed steady cases timed as trains */
+    TC_RULE_TINY_TRAINS,    /* calls on a few lines timed as trains */
+    TC_RULE_WRITTEN_TRAINS, /* calls writing a moving vector timed as trains */
+    TC_RULE_INTERLEAVED,    /* columns moved by their height laid out as runs */
+    /* composition */
+    TC_RULE_WARM_LIBRARY, /* the library warmed after the setup's evictions */
+    TC_RULE_STREAM_BYTES, /* a streamed operand's bytes added to the call */
+    TC_RULE_ONE_PASS,     /* daxpy, dger: those bytes replace the call */
+    TC_RULE_WRITE_BACK,   /* a written operand in memory: its bytes both ways */
+    TC_RULE_BOUND,        /* no time below the flop and byte bound */
+    /* slabs */
+    TC_RULE_SLABS,      /* a call longer than a slab timed on a slab, scaled */
+    TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the whole was */
+    TC_RULE_COUNT
+} tc_mb_rule;
+
+typedef struct tc_mb_rule_info {
+    const char *name;    /* the switch: --model full,-NAME */
+    const char *summary; /* one line */
+    const char *doc;     /* its paragraph in docs/prediction.md */
+} tc_mb_rule_info;
+
+/* The rule's entry; NULL out of range. */
+const tc_mb_rule_info *tc_mb_rule_get(int rule);
+
+/* The rule named `name`, or -1. */
+int tc_mb_rule_from_name(const char *name);
+
+/* The bit of a rule in a switch mask (tc_mb_sampler_options.rules_off). */
+#define TC_RULE_BIT(r) (1u << (unsigned)(r))
+
+/* 1 when rule r is on under the mask of rules switched off. */
+static inline int tc_mb_rule_on(unsigned rules_off, tc_mb_rule r)
+{
+    return !(rules_off & TC_RULE_BIT(r));
+}
+
+/*
+ * Parses a --model value: a level (warm, access, prefetch, failures, full;
+ * analyze.h), then any number of ",-NAME" (the rule switched off) or
+ * ",+NAME" (switched on again). *model and *rules_off get the result.
+ * 0, or -1 with why (n bytes) naming what is wrong and what is valid.
+ */
+int tc_mb_model_parse(const char *spec, int *model, unsigned *rules_off, char *why, size_t n);
+
+/* Writes "full" or "full,-trains,-tlb" for *model and rules_off (n bytes). */
+void tc_mb_model_format(int model, unsigned rules_off, char *buf, size_t n);
+
+#endif

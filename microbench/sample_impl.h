@@ -1,0 +1,165 @@
+/*
+ * sample_impl.h - the sampler's parts, shared by its files (not a public
+ * header: microbench/ only). A case goes through them in order:
+ *
+ *   recipe.c  checks the case and describes the operands its call touches;
+ *   slab.c    cuts a case too large or too long to a part (fit);
+ *   train.c   decides how many calls in a row are timed (trains);
+ *   place.c   turns the setup list into steps, level by level (place);
+ *   sample.c  serialises the recipe as the memo key, replays the steps,
+ *             times the call, keeps the median;
+ *   bound.c   the flop and byte bounds and what a loop adds (streams);
+ *   blocks.c  the operands' memory, kept for the next case;
+ *   beta.c    the executor's pass over C, and the cheapest call.
+ *
+ * Every correction is a rule of rules.h with its switch; the constants are
+ * in tuning.h.
+ */
+#ifndef TC_MICROBENCH_SAMPLE_IMPL_H
+#define TC_MICROBENCH_SAMPLE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "microbench/memo.h"
+#include "microbench/model_input.h"
+#include "microbench/pool.h"
+#include "microbench/rules.h"
+#include "microbench/sample.h"
+#include "microbench/tlb.h"
+#include "microbench/touch.h"
+#include "microbench/tuning.h"
+#include "runtime/memory.h"
+
+/* An operand's block: its span, the kind of its pages, and at most how
+ * many of its bytes lie in pages faulted in. */
+typedef struct block {
+    double *base;
+    int64_t count, resident;
+    tc_pages pages;
+} block;
+
+struct tc_mb_sampler {
+    tc_mb_sampler_options o;
+    int line_doubles;
+    int flush;            /* 1: memory-level operands are flushed (clflush) */
+    int nlevels;
+    int64_t level[TC_MB_MAX_LEVELS]; /* capacities in bytes, the last the LLC */
+    int64_t budget;
+    const double *pool;   /* remote regions (shared, read only) */
+    int64_t pool_lines;
+    int64_t cursor;       /* the next remote walk starts below this line */
+    uint64_t *times;      /* tick differences of the current case */
+    int64_t bounded;      /* cases timed below their bound (bound used) */
+    tc_mb_memo *memo;
+    int created_reps;     /* o.reps at creation: s->times is sized for it */
+    int round, rounds;    /* tc_mb_sampler_round: the current one (> 0:
+                             keys carry it) and how many were started */
+    int64_t timed, reused;
+    int64_t case_bytes;   /* the pages of the last case timed (tc_mb_sampler_case_bytes) */
+    int64_t pool_bytes;
+    double checksum;      /* written operands after the last case timed */
+    tc_mb_pages tlb;      /* pages touched to evict translations (tlb.h) */
+    int64_t avail;        /* memory available (tc_rt_memory_available) ... */
+    double avail_at;      /* ... read at this tc_rt_now() time */
+    /* the last case's operand blocks, kept for the next case (operand_block):
+     * fresh memory is zeroed page by page by the kernel, and allocating
+     * every case anew spent a sixth of a prediction doing that */
+    block spare[TC_MB_MAX_OPERANDS][2]; /* [operand][on huge pages]; base NULL: none */
+    double *warm;         /* dense operands of the library's warm-up call ... */
+    int64_t warm_count;   /* ... a quarter of the first level, in doubles */
+    double warm_alpha;    /* its sign alternates: its output stays bounded */
+    double call_floor[TC_KERNEL_COUNT]; /* tc_mb_sampler_call_floor; 0: not yet */
+    int64_t warmed;       /* warm-up calls made */
+    volatile double zero; /* 0.0 the compiler cannot see through */
+    volatile double sink; /* setup sums end here */
+};
+
+/* One step of a case's setup as run (place()). */
+enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };
+typedef struct step {
+    int kind;
+    int operand; /* all but EVICT */
+    int level;   /* the level placed in; EVICT: levels above it are evicted */
+} step;
+#define MAX_STEPS (TC_MB_MAX_SETUP + TC_MB_MAX_OPERANDS + TC_MB_MAX_LEVELS + 2)
+
+/*
+ * A case's recipe: everything the sampler decides about it, computed once
+ * (tc_mbs_prepare, then tc_mbs_plan_train and tc_mbs_recipe_place) with
+ * the rules in force. The timer replays it, the memo key serialises it,
+ * the bound reads it.
+ */
+typedef struct recipe {
+    unsigned off;                         /* rules switched off (rules.h) */
+    int edge_out;                         /* operands on the LLC's edge go to
+                                             memory (1) or the LLC (0) */
+    int n;                                /* operands of the node */
+    tc_operand call[TC_MB_MAX_OPERANDS];  /* as the kernel or copy sees them */
+    int first[TC_MB_MAX_OPERANDS];        /* dim 0 is the tensor's first index */
+    int64_t span[TC_MB_MAX_OPERANDS];     /* elements to allocate; -1 overflow */
+    int64_t used[TC_MB_MAX_OPERANDS];     /* of which in pages touched (the
+                                             memory it costs); -1 overflow */
+    int train;                            /* calls timed in a row (tc_mbs_plan_train) */
+    int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
+    int nsteps;                           /* the setup as run (place) */
+    step steps[MAX_STEPS];
+} recipe;
+
+/* 1 when rule r is on in recipe p. */
+#define RULE_ON(p, r) tc_mb_rule_on((p)->off, (r))
+
+/* A case with its own copies of the node and its call or copy, so that
+ * dimensions can be cut without touching the algorithm. */
+typedef struct scaled {
+    tc_mb_case cs;
+    tc_node node;
+    tc_call call;
+    tc_copy copy;
+} scaled;
+
+/* recipe.c */
+tc_mb_shape tc_mbs_shape_of(const tc_operand *op);
+int tc_mbs_same_shape(const tc_operand *a, const tc_operand *b);
+int64_t tc_mbs_op_span(const tc_operand *op);
+void tc_mbs_permute_footprint(const tc_permute *v, int temp_side, tc_operand *op);
+int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span);
+int64_t tc_mbs_case_span(const tc_mb_case *cs, const tc_operand *call, int i);
+int tc_mbs_op_ok(const tc_operand *op);
+void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n);
+tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contraction *c,
+                         const tc_mb_case *cs, recipe *p, tc_error *err);
+int64_t tc_mbs_recipe_bytes(const recipe *p);
+
+/* place.c */
+double tc_mbs_case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p);
+int64_t tc_mbs_evict_elements(const tc_mb_sampler *s, int k);
+void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
+int tc_mbs_one_run(const tc_operand *op);
+int tc_mbs_tiled(const tc_mb_case *cs);
+int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i);
+tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
+                              const step *st);
+
+/* train.c */
+void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
+tc_mb_shape tc_mbs_train_shape(const recipe *p, int i);
+
+/* bound.c */
+double tc_mbs_node_flops(const tc_node *node);
+double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int steady,
+                    double *stream);
+double tc_mbs_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int edge_out);
+int tc_mbs_one_pass(const recipe *p, const tc_node *node);
+
+/* blocks.c */
+tc_status tc_mbs_operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t used,
+                               tc_pages pages, block *b, tc_error *err);
+void tc_mbs_operand_release(tc_mb_sampler *s, int i, block *b);
+
+/* slab.c */
+tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                     int edge_out, int64_t room, int64_t avail, scaled *sc, recipe *p,
+                     tc_error *err);
+
+#endif

@@ -1,0 +1,310 @@
+/* slab.c - a part of a case that fits the budget, or a slab of a long call (sample_impl.h). */
+#include "microbench/sample_impl.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast/error.h"
+#include "runtime/execute.h"
+
+/* ---- a part of a case that fits the budget --------------------------- */
+
+/* Operand i of a case cut to a slab had `before` elements: its setup
+ * entries follow. The part a slab keeps is the front of the operand, and
+ * the call walks the rest after it: that rest adds to its distance (a
+ * dgemm writing a 95 MB temporary was timed on a 24 MB slab of it placed
+ * in the LLC, 25 % fast; the permutation reading it back, likewise). */
+static void shrink_setup(tc_mb_case *cs, int i, int64_t before)
+{
+    int64_t after = cs->operand[i].elements;
+    for (int e = 0; e < cs->nsetup; e++) {
+        tc_mb_setup *st = &cs->setup[e];
+        if (st->operand == i && st->kind == TC_SETUP_OPERAND) {
+            st->elements = after;
+            st->distance += before - after;
+        } else if (st->operand == i && st->kind == TC_SETUP_PREFETCH && before > 0) {
+            st->elements = st->elements * after / before;
+        }
+    }
+}
+
+static void set_extent(tc_operand *op, int pos, int64_t from, int64_t to)
+{
+    for (int d = 0; d < op->rank; d++)
+        if (op->dim[d] == pos && op->extent[d] == from)
+            op->extent[d] = to;
+}
+
+/* Cuts index position pos from `from` to `to` everywhere in sc. */
+static void cut(scaled *sc, int pos, int64_t from, int64_t to)
+{
+    if (sc->node.kind == TC_NODE_KERNEL) {
+        tc_call *k = &sc->call;
+        if (k->dim_m == pos && k->m == from)
+            k->m = to;
+        if (k->dim_n == pos && k->n == from)
+            k->n = to;
+        if (k->dim_k == pos && k->k == from)
+            k->k = to;
+        for (int i = 0; i < 3; i++)
+            set_extent(&k->arg[i], pos, from, to);
+    } else {
+        /* the permutation the copy runs: its dimension with the slice
+         * dimension's tensor stride (the view's source side is the
+         * tensor's) */
+        tc_operand *sl = &sc->copy.slice;
+        for (int d = 0; d < sl->rank; d++) {
+            if (sl->dim[d] != pos || sl->extent[d] != from)
+                continue;
+            for (int k = 0; k < sc->copy.view.rank; k++)
+                if (sc->copy.view.src_stride[k] == sl->stride[d] &&
+                    sc->copy.view.extent[k] == from) {
+                    sc->copy.view.extent[k] = to;
+                    break;
+                }
+        }
+        set_extent(sl, pos, from, to);
+    }
+    for (int i = 0; i < sc->cs.noperands; i++) {
+        tc_mb_operand *o = &sc->cs.operand[i];
+        int64_t before = o->elements;
+        set_extent(&o->op, pos, from, to);
+        o->elements = 1;
+        o->span = 1;
+        for (int d = 0; d < o->op.rank; d++) {
+            o->elements *= o->op.extent[d];
+            o->span += (o->op.extent[d] - 1) * o->op.stride[d];
+        }
+        shrink_setup(&sc->cs, i, before);
+    }
+}
+
+/* The index positions (and extents) a cut may halve: the call's dimensions,
+ * or a copy's two. */
+static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
+{
+    int n = 0;
+    if (sc->node.kind == TC_NODE_KERNEL) {
+        const tc_call *k = &sc->call;
+        const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
+        const int64_t sizes[3] = {k->m, k->n, k->k};
+        for (int d = 0; d < 3; d++)
+            if (dims[d] >= 0 && sizes[d] > 1) {
+                pos[n] = dims[d];
+                ext[n++] = sizes[d];
+            }
+    } else if (!sc->copy.whole) { /* a whole-tensor permutation is timed whole */
+        for (int d = 0; d < sc->copy.slice.rank; d++)
+            if (sc->copy.slice.extent[d] > 1) {
+                pos[n] = sc->copy.slice.dim[d];
+                ext[n++] = sc->copy.slice.extent[d];
+            }
+    }
+    return n;
+}
+
+/* 1 when the operands' spans (address space, mostly unmapped for a
+ * strided slice) exceed the memory available: the allocation would be
+ * refused. */
+static int beyond_address_space(const recipe *p, int64_t avail)
+{
+    double total = 0.0;
+    for (int i = 0; i < p->n; i++)
+        total += p->span[i] < 0 ? 1e30 : 8.0 * (double)p->span[i];
+    return avail >= 0 && total > (double)avail;
+}
+
+/* 1 for a dgemm with at least TC_MB_COMPUTE_BOUND_INTENSITY flops per byte of
+ * its operands: even streaming all of them from memory adds a few percent
+ * to it (a byte from memory costs about 1.5 flops' time on the development
+ * VM: 60 GFLOP/s, 39 GB/s). Its slab need not stay beyond the cache: kept
+ * there, the 1920x1600x2304 dgemm of a CCSD term's A^B^-dgemm was timed on
+ * 80 ms slabs, 0.69 s of a 0.8 s ranking. */
+static int compute_bound(const tc_node *node)
+{
+    if (node->kind != TC_NODE_KERNEL || node->call->kernel != TC_KERNEL_DGEMM)
+        return 0;
+    const tc_call *k = node->call;
+    double m = (double)k->m, n = (double)k->n, kk = (double)k->k;
+    return tc_mbs_node_flops(node) >= TC_MB_COMPUTE_BOUND_INTENSITY * 8.0 * (m * kk + kk * n + m * n);
+}
+
+/* 1 when a call of the case is more than a slab: its flop and
+ * compulsory-byte bound above TC_MB_SLAB_SECONDS, or the pages its
+ * operands touch above TC_MB_SLAB_BYTES (a vector of C with one element
+ * per line maps all of C, each case again). Rule slabs. */
+static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t need, int edge_out)
+{
+    if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLABS))
+        return 0;
+    return need > TC_MB_SLAB_BYTES || tc_mbs_case_bound(s, cs, edge_out) > TC_MB_SLAB_SECONDS;
+}
+
+/*
+ * A whole-tensor permutation longer than a slab, cut to one: its view's
+ * dimension outermost on the tensor's side halved (the tensor's side stays
+ * one run from the start, the temporary's becomes runs: permute_footprint)
+ * while the slab's bound passes TC_MB_SLAB_SECONDS or its two sides
+ * TC_MB_SLAB_BYTES, keeping each side above `floor` bytes (beyond the
+ * cache, as the whole was). Returns the factor the time scales by.
+ */
+static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor, int edge_out)
+{
+    tc_permute *v = &sc->copy.view;
+    int k = -1;
+    for (int d = 0; d < v->rank; d++)
+        if (v->extent[d] > 1 && (k < 0 || v->src_stride[d] > v->src_stride[k]))
+            k = d;
+    double factor = 1.0;
+    int64_t elements = sc->copy.slice.extent[0];
+    while (k >= 0 && v->extent[k] > 1) {
+        int64_t to = (v->extent[k] + 1) / 2, part = elements / v->extent[k] * to;
+        if (!beyond_slab(s, &sc->cs, 16 * elements, edge_out) || 8 * part < floor)
+            break;
+        factor *= (double)v->extent[k] / (double)to;
+        v->extent[k] = to;
+        elements = part;
+        sc->copy.slice.extent[0] = elements;
+        for (int i = 0; i < 2; i++) { /* the case's operands as the call's */
+            tc_mb_operand *o = &sc->cs.operand[i];
+            int64_t before = o->elements;
+            tc_operand shape = o->op;
+            tc_mbs_permute_footprint(v, i == 1, &shape);
+            o->op.rank = shape.rank;
+            memcpy(o->op.extent, shape.extent, sizeof shape.extent);
+            memcpy(o->op.stride, shape.stride, sizeof shape.stride);
+            o->op.ld = shape.ld;
+            o->elements = elements;
+            o->span = tc_mbs_op_span(&o->op);
+            shrink_setup(&sc->cs, i, before);
+        }
+    }
+    return factor;
+}
+
+/* Points sc's case at sc's own node, and the node at sc's call or copy. */
+static void scaled_bind(scaled *sc)
+{
+    sc->cs.node = &sc->node;
+    if (sc->node.kind == TC_NODE_KERNEL)
+        sc->node.call = &sc->call;
+    else
+        sc->node.copy = &sc->copy;
+}
+
+/* sc as a copy of cs that can be cut. */
+static void scaled_from(scaled *sc, const tc_mb_case *cs)
+{
+    sc->cs = *cs;
+    sc->node = *cs->node;
+    sc->node.parent = sc->node.next = sc->node.child = NULL;
+    if (sc->node.kind == TC_NODE_KERNEL)
+        sc->call = *cs->node->call;
+    else
+        sc->copy = *cs->node->copy;
+    scaled_bind(sc);
+}
+
+/*
+ * The cut of sc that frees most memory, or with shorten (a call that fits,
+ * cut only to shorten it) the one along its largest dimension, so the part
+ * stays as square, and as fast per flop, as it can (freeing memory first
+ * halved a 1920x1600x1920 dgemm's k and predicted it 23 % slow; n alone
+ * ends in a sliver). -1 when none; *pos, *ext and *need describe it.
+ */
+static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scaled *sc,
+                    int shorten, int *pos, int64_t *ext, int64_t *need)
+{
+    int cand[3], best = -1;
+    int64_t size[3];
+    int n = cut_candidates(sc, cand, size);
+    for (int d = 0; d < n; d++) { /* try each */
+        scaled t = *sc;
+        scaled_bind(&t);
+        cut(&t, cand[d], size[d], (size[d] + 1) / 2);
+        recipe q;
+        if (tc_mbs_prepare(s, 0, c, &t.cs, &q, NULL) != TC_OK)
+            continue;
+        int64_t b = tc_mbs_recipe_bytes(&q);
+        int better = best < 0 || (shorten ? size[d] > size[best] : b < *need);
+        if (b >= 0 && better) {
+            best = d;
+            *need = b;
+        }
+    }
+    if (best >= 0) {
+        *pos = cand[best];
+        *ext = size[best];
+    }
+    return best;
+}
+
+/*
+ * Makes sc a part of cs whose operands need at most `room` bytes and whose
+ * call lasts about a slab (docs/prediction.md: a call too long to repeat
+ * cheaply, one dgemm doing everything, is timed on a slab of it in the same
+ * cache context and scaled by work), halving the dimension that frees most
+ * each time; *p is the recipe for it (operands on the LLC's edge placed as
+ * edge_out says). avail (bytes of memory, -1 unknown) bounds the spans.
+ * TC_ERESOURCE when no part fits.
+ */
+tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                     int edge_out, int64_t room, int64_t avail, scaled *sc, recipe *p,
+                     tc_error *err)
+{
+    scaled_from(sc, cs);
+    double factor = cs->scale > 1.0 ? cs->scale : 1.0;
+    int64_t need = tc_mbs_recipe_bytes(p);
+    /* operands beyond twice the LLC stream from memory, and the data a
+     * call touches twice (dgemm's beta pass, then its product) comes back
+     * from memory only when it does not fit: a slab keeps that, unless
+     * the call is compute-bound whatever its bytes do (rule slab-floor) */
+    int64_t llc = s->level[s->nlevels - 1];
+    int64_t floor = (need < 0 || need >= 2 * llc) && !compute_bound(&sc->node) ? 2 * llc : 0;
+    if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLAB_FLOOR))
+        floor = 0;
+    if (sc->node.kind == TC_NODE_COPY && sc->copy.whole) {
+        factor *= slab_permutation(s, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
+                                              ? TC_MB_PERMUTE_SLAB_FLOOR : floor, edge_out);
+        tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
+        if (st != TC_OK)
+            return st;
+        need = tc_mbs_recipe_bytes(p);
+    }
+    for (int round = 0; round < TC_MB_CUT_ROUNDS; round++) {
+        int fits = need >= 0 && need <= room && !beyond_address_space(p, avail);
+        if (fits && !beyond_slab(s, &sc->cs, need, edge_out))
+            break;
+        int pos;
+        int64_t ext, best_need = -1;
+        if (best_cut(s, c, sc, fits, &pos, &ext, &best_need) < 0 || best_need >= need)
+            break; /* nothing left to cut, or cutting does not help */
+        if (best_need < floor && fits)
+            break; /* a slab stays beyond the cache, as the whole call was */
+        int64_t to = (ext + 1) / 2;
+        cut(sc, pos, ext, to);
+        factor *= (double)ext / (double)to;
+        tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
+        if (st != TC_OK)
+            return st;
+        need = best_need;
+    }
+    sc->cs.scale = factor;
+    /* a whole-tensor permutation cannot be cut (its view spans the tensor):
+     * timed whole when memory allows, the one case above the budget */
+    if (need > room && sc->node.kind == TC_NODE_COPY && sc->copy.whole && need >= 0 &&
+        (avail < 0 || need <= avail))
+        return TC_OK;
+    if (need < 0 || need > room || beyond_address_space(p, avail)) {
+        char what[96];
+        tc_mbs_describe(cs, what, sizeof what);
+        return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                            "cannot sample %s: even a part of it needs more than the %lld "
+                            "bytes of the sampler's memory budget",
+                            what, (long long)room);
+    }
+    return TC_OK;
+}

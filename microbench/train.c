@@ -1,0 +1,188 @@
+/* train.c - how many calls in a row a case is timed as (sample_impl.h). */
+#include "microbench/sample_impl.h"
+
+
+/*
+ * A steady case whose loop moves each operand it indexes on to the run
+ * right after the last (every such operand streamed) is timed as a train
+ * of calls in a row, each on the next runs, as in the loop: the first
+ * call's runs where the setup puts them, the others where the operand's
+ * distance says (memory, mostly). The prefetcher then runs ahead of the
+ * train as it does ahead of the loop, and what the stream costs is
+ * measured, not added: on a Zen 5 VM a dgemv 256x8 whose 2 KiB of y the
+ * loop streams ran 153 ns per call in the loop, 137 ns with y in cache,
+ * and was predicted 264 ns timed alone with the stream's bytes added
+ * (docs/prediction.md, Streams). Long enough to stream TC_MB_TRAIN_BYTES, at
+ * most the loop's extent; 1 (no train) otherwise.
+ *
+ * A call on at most TC_MB_TINY_BYTES (a BLAS-1 call of a few lines, a few ns)
+ * is timed as a train of TC_MB_TINY_CALLS, at most the loop's extent, each on
+ * the data the loop gives it next, whatever the steps: timed alone, its
+ * misses are waited for one by one, where in the loop the next calls'
+ * misses overlap them (docs/prediction.md, Tiny calls).
+ *
+ * Any other call that writes a vector the loop moves is timed as a train
+ * writing TC_MB_WRITTEN_TRAIN_BYTES of that vector's lines, at least TC_MB_TRAIN_MIN
+ * calls, at most the loop's extent (written_vector_lines).
+ *
+ * Rules stream-trains, tiny-trains, written-trains and interleaved.
+ */
+
+/* Columns that the loop moves by their own height (B[:,b,:] of ab-dgemv
+ * in experiment 1, b inner): a train's calls interleave, together runs of
+ * calls x extent[0] at the columns' stride. The most calls whose runs stay
+ * apart; 0 when op is not such columns (or rule interleaved is off). */
+static int64_t interleaved_calls(const recipe *p, const tc_operand *op, int64_t step)
+{
+    if (!RULE_ON(p, TC_RULE_INTERLEAVED) || op->rank < 2 || op->extent[0] <= 0 || op->extent[1] <= 1 || op->stride[0] != 1 ||
+        step != op->extent[0] || op->stride[1] <= op->extent[0])
+        return 0;
+    return op->stride[1] / op->extent[0];
+}
+
+/* Whether operand i, moved by the loop, can be laid out for a train: the
+ * call sees it as the case describes it, and its span is known. */
+static int trainable(const tc_mb_case *cs, const recipe *p, int i)
+{
+    return tc_mbs_same_shape(&p->call[i], &cs->operand[i].op) && p->span[i] >= 0 && p->used[i] >= 0;
+}
+
+/* The bytes a streamed train moves per call; 0 when the case is none. */
+static int64_t stream_train_bytes(const tc_mb_sampler *s, const tc_mb_case *cs,
+                                  const recipe *p)
+{
+    int64_t bytes = 0;
+    for (int i = 0; i < p->n; i++) {
+        const tc_mb_operand *o = &cs->operand[i];
+        if (o->loop_step == 0)
+            continue; /* the same data in every iteration */
+        if (!tc_mbs_streamed(s, cs, p, i) || o->loop_step != o->elements || o->span != o->elements ||
+            !trainable(cs, p, i))
+            return 0;
+        bytes += 8 * o->elements;
+    }
+    return bytes;
+}
+
+/* Whether the case's call is tiny and each operand the loop moves a
+ * vector (train_shape covers its calls in two dimensions). */
+static int tiny_train(const tc_mb_case *cs, const recipe *p)
+{
+    int64_t bytes = 0;
+    if (cs->node->kind != TC_NODE_KERNEL)
+        return 0;
+    for (int i = 0; i < p->n; i++) {
+        const tc_mb_operand *o = &cs->operand[i];
+        bytes += 8 * o->elements;
+        if (o->loop_step != 0 &&
+            ((o->op.rank > 1 && o->op.extent[1] > 1) || !trainable(cs, p, i)))
+            return 0;
+    }
+    return bytes <= TC_MB_TINY_BYTES;
+}
+
+/*
+ * Lines a call writes through a vector that the loop moves (0: the case
+ * writes none, or moves an operand train_shape cannot lay out). Timed
+ * alone, such a call waits for its output's lines one by one and leaves
+ * its dirty lines behind; in the loop the next calls' misses overlap the
+ * last ones' and their dirty lines pile into the same cache sets where
+ * the strides are powers of two. On a Zen 5 VM (one thread), experiment
+ * 1 (C[a,b,c] = A[a,i] * B[i,b,c], i=8): ac-dgemv at a=b=c=128 (y =
+ * C[a,:,c], a line per element, each c 128 KiB on) ran 1.09 us per dgemv
+ * in the loop, 0.75 us alone with its lines in L3, 1.0 us as a train of
+ * 16; bc-dgemv at 256 (y = C[:,b,c], 2 KiB from memory, each c 512 KiB
+ * on) ran 326 ns per call and was predicted 431 ns alone
+ * (docs/prediction.md, Written vectors, timed as trains).
+ */
+static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs,
+                                    const recipe *p)
+{
+    int64_t lines = 0;
+    if (cs->node->kind != TC_NODE_KERNEL)
+        return 0;
+    for (int i = 0; i < p->n; i++) {
+        const tc_operand *op = &cs->operand[i].op;
+        if (cs->operand[i].loop_step == 0)
+            continue;
+        int columns = op->rank > 1 && op->extent[1] > 1;
+        if (!trainable(cs, p, i) || (columns && op->stride[0] != 1) ||
+            !(tc_mbs_one_run(op) || interleaved_calls(p, op, cs->operand[i].loop_step)))
+            return 0; /* train_shape lays out vectors, runs of columns and interleaved columns */
+        if (!cs->operand[i].written || op->rank != 1)
+            continue; /* a matrix (dger) or a scalar (ddot) */
+        int64_t n = op->extent[0], step = op->stride[0];
+        lines += step >= s->line_doubles ? n : (n * step + s->line_doubles - 1) / s->line_doubles;
+    }
+    return lines;
+}
+
+tc_mb_shape tc_mbs_train_shape(const recipe *p, int i);
+
+void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    p->train = 1;
+    if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0)
+        return;
+    int64_t k, bytes;
+    if (RULE_ON(p, TC_RULE_STREAM_TRAINS) && (bytes = stream_train_bytes(s, cs, p)) > 0) {
+        k = (TC_MB_TRAIN_BYTES + bytes - 1) / bytes;
+        k = k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
+    } else if (RULE_ON(p, TC_RULE_TINY_TRAINS) && tiny_train(cs, p)) {
+        k = TC_MB_TINY_CALLS;
+    } else if (RULE_ON(p, TC_RULE_WRITTEN_TRAINS) &&
+               (bytes = 8 * s->line_doubles * written_vector_lines(s, cs, p)) > 0) {
+        k = (TC_MB_WRITTEN_TRAIN_BYTES + bytes - 1) / bytes;
+        k = k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
+    } else {
+        return;
+    }
+    if (k > cs->loop_extent)
+        k = cs->loop_extent;
+    for (int i = 0; i < p->n; i++) {
+        int64_t most = interleaved_calls(p, &p->call[i], cs->operand[i].loop_step);
+        if (most > 0 && k > most)
+            k = most;
+    }
+    if (k < 2)
+        return;
+    p->train = (int)k;
+    for (int i = 0; i < p->n; i++) {
+        int64_t step = cs->operand[i].loop_step, more = (k - 1) * step;
+        p->train_step[i] = step;
+        p->span[i] += more;
+        /* the pages all the calls touch: a vector whose calls lie pages
+         * apart touches its pages once per call, not the span between them
+         * (counted as the span, ac-dgemv of a 3.6 GB C at a=b=15000 mapped
+         * it all in huge pages) */
+        if (step > 0)
+            p->used[i] = tc_mbs_shape_page_doubles(tc_mbs_train_shape(p, i), p->span[i]);
+    }
+}
+
+int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+{
+    recipe p;
+    if (!s || !cs || tc_mbs_prepare(s, 0, c, cs, &p, NULL) != TC_OK)
+        return 1;
+    tc_mbs_plan_train(s, cs, &p);
+    return p.train;
+}
+
+/* Operand i for every call of a train: one run from the first call's to
+ * the last's where each call continues the last one's run; interleaved
+ * columns as one run per column; else the vector of each call (dimension
+ * 0) at each call's step (dimension 1). */
+tc_mb_shape tc_mbs_train_shape(const recipe *p, int i)
+{
+    const tc_operand *op = &p->call[i];
+    int64_t n = op->rank > 0 ? op->extent[0] : 1, stride = op->rank > 0 ? op->stride[0] : 1;
+    if (interleaved_calls(p, op, p->train_step[i]) > 0)
+        return (tc_mb_shape){n * p->train, op->extent[1], 1, op->stride[1]};
+    if (op->rank > 1 && op->extent[1] > 1 && op->stride[1] == n && stride == 1)
+        n *= op->extent[1]; /* a run of columns */
+    if (stride == 1 && p->train_step[i] == n)
+        return (tc_mb_shape){p->span[i], 1, 1, 0};
+    return (tc_mb_shape){n, p->train, stride, p->train_step[i]};
+}
+
