@@ -13,6 +13,8 @@
 #      problem or reported cache is huge, against the 512 MiB budget
 #   6. the CCSD terms of examples/ at v=32, o=8 (all 1056 algorithms of
 #      each measured, time limit)
+#   7. the ablation: each sampler rule switched off alone, its experiment 1
+#      error and CCSD regrets against all on (bench/ablation.sh)
 # Writes bench/results/prediction_*.tsv and bench/results/prediction.md (a
 # section bench/paper.sh puts into docs/results.md).
 #   bash bench/prediction.sh [TCGEN]        PREDICTION_QUICK=1: fewer runs
@@ -140,6 +142,10 @@ for t in "${ccsd[@]}"; do
         "$out/prediction_ccsd_$term.tsv" >>"$out/prediction_ccsd.tsv"
 done
 
+# ---- 7. what each sampler rule buys, on the CCSD tables just measured
+log "7. ablation: each sampler rule switched off alone (bench/ablation.sh)"
+ABLATION_QUICK=$quick bash bench/ablation.sh "$tcgen"
+
 # ---- the report section
 {
     printf '## Prediction on any machine (issue 12)\n\n'
@@ -169,6 +175,7 @@ done
     printf '| term | sizes | algorithms | measured | mean abs error | Spearman | best predicted | best measured | regret side by side | regret in the table | predict_s | measure_s |\n|---|---|---:|---:|---:|---:|---|---|---:|---:|---:|---:|\n'
     awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s %% | %s | %s | %s | %s %% | %s %% | %s | %s |\n", $1, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13 }' "$out/prediction_ccsd.tsv"
     printf '\n'
+    cat "$out/ablation.md"
 } >"$out/prediction.md"
 log "wrote $out/prediction.md"
 cat "$out/prediction.md"

@@ -9,6 +9,7 @@
 
 #include "ast/error.h"
 #include "runtime/execute.h"
+#include "runtime/kernel_run.h"
 
 /* ---- the beta pass --------------------------------------------------- */
 
@@ -95,38 +96,25 @@ double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel)
     if (s->call_floor[kernel] > 0.0)
         return s->call_floor[kernel];
     const tc_blas *b = s->o.blas;
-    double x[1] = {0.5}, y[1] = {0.25}, a[1] = {0.125}, best = 0.0, sum = 0.0;
+    /* one call of every operand of 1 element (the kernel's execute row) */
+    tc_call one;
+    memset(&one, 0, sizeof one);
+    one.kernel = kernel;
+    one.m = one.n = one.k = 1;
+    for (int a = 0; a < 3; a++)
+        one.arg[a].ld = 1;
+    void (*call)(const tc_blas *, const tc_call *, double, double, double *, double *,
+                 double *) = tc_kernel_run_rows[kernel].call;
+    double p0[1] = {0.5}, p1[1] = {0.25}, p2[1] = {0.125}, best = 0.0;
     for (int r = 0; r < TC_MB_FLOOR_BATCHES; r++) {
         double t0 = tc_rt_now();
-        for (int i = 0; i < TC_MB_FLOOR_CALLS; i++) {
-            double alpha = i % 2 ? 1.0 : -1.0; /* outputs stay bounded */
-            switch (kernel) {
-            case TC_KERNEL_DDOT:
-                sum += b->ddot(1, x, 1, y, 1);
-                break;
-            case TC_KERNEL_DAXPY:
-                b->daxpy(1, alpha, x, 1, y, 1);
-                break;
-            case TC_KERNEL_DGEMV:
-                b->dgemv(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, 1, 1, alpha, a, 1, x, 1, 1.0,
-                         y, 1);
-                break;
-            case TC_KERNEL_DGER:
-                b->dger(TC_CBLAS_COL_MAJOR, 1, 1, alpha, x, 1, y, 1, a, 1);
-                break;
-            case TC_KERNEL_DGEMM:
-                b->dgemm(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, TC_CBLAS_NO_TRANS, 1, 1, 1,
-                         alpha, a, 1, x, 1, 1.0, y, 1);
-                break;
-            case TC_KERNEL_COUNT:
-                break;
-            }
-        }
+        for (int i = 0; i < TC_MB_FLOOR_CALLS; i++) /* alternating: outputs stay bounded */
+            call(b, &one, i % 2 ? 1.0 : -1.0, 1.0, p0, p1, p2);
         double t = (tc_rt_now() - t0) / TC_MB_FLOOR_CALLS;
         if (t > 0.0 && (best == 0.0 || t < best))
             best = t;
     }
-    s->sink = sum + y[0] + a[0];
+    s->sink = p2[0];
     s->call_floor[kernel] = best;
     return best;
 }

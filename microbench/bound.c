@@ -8,18 +8,7 @@ double tc_mbs_node_flops(const tc_node *node)
     if (node->kind != TC_NODE_KERNEL)
         return 0.0;
     const tc_call *k = node->call;
-    switch (k->kernel) {
-    case TC_KERNEL_DGEMM:
-        return 2.0 * (double)k->m * (double)k->n * (double)k->k;
-    case TC_KERNEL_DGEMV:
-    case TC_KERNEL_DGER:
-        return 2.0 * (double)k->m * (double)k->n;
-    case TC_KERNEL_DAXPY:
-    case TC_KERNEL_DDOT:
-        return 2.0 * (double)k->n;
-    default:
-        return 0.0;
-    }
+    return tc_kernel_flops(k->kernel, k->m, k->n, k->k);
 }
 
 /*
@@ -120,6 +109,6 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
 int tc_mbs_one_pass(const recipe *p, const tc_node *node)
 {
     return RULE_ON(p, TC_RULE_ONE_PASS) && node->kind == TC_NODE_KERNEL &&
-           (node->call->kernel == TC_KERNEL_DAXPY || node->call->kernel == TC_KERNEL_DGER);
+           tc_kernel_table[node->call->kernel].one_pass;
 }
 

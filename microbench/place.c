@@ -216,7 +216,7 @@ int tc_mbs_one_run(const tc_operand *op)
 
 int tc_mbs_tiled(const tc_mb_case *cs)
 {
-    return cs->node->kind == TC_NODE_KERNEL && cs->node->call->kernel == TC_KERNEL_DGEMM;
+    return cs->node->kind == TC_NODE_KERNEL && tc_kernel_table[cs->node->call->kernel].tiled;
 }
 
 int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)

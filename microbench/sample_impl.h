@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ast/kernel.h"
 #include "microbench/memo.h"
 #include "microbench/model_input.h"
 #include "microbench/pool.h"

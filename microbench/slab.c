@@ -125,7 +125,7 @@ static int beyond_address_space(const recipe *p, int64_t avail)
  * 80 ms slabs, 0.69 s of a 0.8 s ranking. */
 static int compute_bound(const tc_node *node)
 {
-    if (node->kind != TC_NODE_KERNEL || node->call->kernel != TC_KERNEL_DGEMM)
+    if (node->kind != TC_NODE_KERNEL || !tc_kernel_table[node->call->kernel].tiled)
         return 0;
     const tc_call *k = node->call;
     double m = (double)k->m, n = (double)k->n, kk = (double)k->k;

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# ablation.sh - what each sampler rule buys: every rule `tcgen info --rules`
+# lists, switched off alone (--model full,-RULE), against all rules on, in
+# one run and on the same measurements:
+#   - experiment 1 (C[a,b,c] = A[a,i] * B[i,b,c], i=8, a=b=c=64..448, the
+#     dgemv, dger and dgemm algorithms): measured once, then predicted under
+#     every variant, interleaved size by size; the mean |error| per variant;
+#   - the CCSD terms: every algorithm's measured time from the tables
+#     bench/prediction.sh wrote (results/prediction_ccsd_TERM.tsv); each
+#     variant's predicted best is looked up there, and its regret is its
+#     measured time against the fastest measured;
+#   - the largest change of any algorithm's prediction against all on, and
+#     the same for a second all-on run (the noise a rule must beat to show).
+# Run by bench/prediction.sh after its CCSD section (it needs those tables);
+# writes results/ablation.tsv and results/ablation.md.
+#   bash bench/ablation.sh [TCGEN]        ABLATION_QUICK=1: two sizes, one term
+set -euo pipefail
+tcgen=${1:-build/tcgen}
+out=bench/results
+quick=${ABLATION_QUICK:-0}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+log() { printf '[ablation.sh] %s\n' "$*" >&2; }
+
+E1='C[a,b,c] = A[a,i] * B[i,b,c]'
+sweep='a=b=c=64:448:64'
+[[ $quick == 1 ]] && sweep='a=b=c=64:128:64'
+kernels=dgemv,dger,dgemm
+terms=(ring ladder hole_ladder)
+[[ $quick == 1 ]] && terms=(ring)
+for t in "${terms[@]}"; do
+    [[ -s $out/prediction_ccsd_$t.tsv ]] || { log "error: $out/prediction_ccsd_$t.tsv is missing (run bench/prediction.sh)"; exit 1; }
+done
+# the term's contraction and sizes, from prediction.sh's summary
+term_problem() { awk -F'\t' -v t="$1" '$1 == t { print $2 "|" $3 }' "$out/prediction_ccsd.tsv"; }
+
+rules=$("$tcgen" info --rules --format tsv | awk -F'\t' 'NR > 1 && !/^#/ { print $1 }')
+variants=(full again)
+for r in $rules; do variants+=("-$r"); done
+model() { case $1 in full | again) echo full ;; *) echo "full,$1" ;; esac; }
+log "${#variants[@]} variants: all rules on (twice) and each of $(wc -w <<<"$rules") rules off"
+
+log "experiment 1: measured once ($E1, $sweep, $kernels)"
+"$tcgen" measure "$E1" a=b=c=64,i=8 --sweep "$sweep" --kernels "$kernels" --format tsv -q \
+    >"$tmp/e1_measured.tsv"
+# Predictions: per problem, every variant in turn, so a slow phase of the
+# host falls on all of them alike.
+predict() { # FILE CONTRACTION SIZES [OPTIONS...]
+    local file=$1 con=$2 sz=$3; shift 3
+    for v in "${variants[@]}"; do
+        "$tcgen" predict "$con" "$sz" --model "$(model "$v")" --format tsv -q "$@" >"$tmp/$file.$v.tsv"
+    done
+}
+log "experiment 1: predicted under each variant"
+predict e1 "$E1" a=b=c=64,i=8 --sweep "$sweep" --kernels "$kernels"
+for t in "${terms[@]}"; do
+    IFS='|' read -r con sz <<<"$(term_problem "$t")"
+    log "$t: predicted under each variant ($con $sz)"
+    predict "$t" "$con" "$sz" --family paper
+done
+
+# mean |error| of experiment 1 (sweep files: x rank name kernel predicted_s)
+e1_error() {
+    awk -F'\t' 'FNR == 1 || /^#/ { next } NR == FNR { m[$1 "\t" $3] = $5; next }
+        ($1 "\t" $3) in m && m[$1 "\t" $3] != "-" { d = ($5 - m[$1 "\t" $3]) / m[$1 "\t" $3]; s += d < 0 ? -d : d; n++ }
+        END { printf "%.2f", n ? s / n * 100 : 0 }' "$tmp/e1_measured.tsv" "$tmp/e1.$1.tsv"
+}
+# regret of a term's predicted best (files: rank name kernel predicted_s;
+# the table: name kernel predicted_s measured_s error_pct)
+regret() {
+    awk -F'\t' 'FNR == 1 || /^#/ { next }
+        NR == FNR { if ($4 != "-") { m[$1] = $4; if (best == "" || $4 < best) best = $4 }; next }
+        !pick { pick = $2 }
+        END { if (!(pick in m)) print "over limit"; else printf "%.2f", (m[pick] / best - 1) * 100 }' \
+        "$out/prediction_ccsd_$2.tsv" "$tmp/$2.$1.tsv"
+}
+# the largest relative change of a prediction against the first all-on run
+changed() {
+    local v=$1 f worst=0 w
+    for f in e1 "${terms[@]}"; do
+        w=$(awk -F'\t' -v sweep="$([[ $f == e1 ]] && echo 1 || echo 0)" '
+            FNR == 1 || /^#/ { next }
+            { key = sweep ? $1 "\t" $3 : $2; t = sweep ? $5 : $4 }
+            NR == FNR { base[key] = t; next }
+            key in base { d = (t - base[key]) / base[key]; d = d < 0 ? -d : d; if (d > w) w = d }
+            END { printf "%.2f", w * 100 }' "$tmp/$f.full.tsv" "$tmp/$f.$v.tsv")
+        worst=$(awk -v a="$worst" -v b="$w" 'BEGIN { print (b > a ? b : a) }')
+    done
+    echo "$worst"
+}
+
+{
+    printf 'variant\tmodel\te1_mean_abs_error_pct'
+    for t in "${terms[@]}"; do printf '\t%s_regret_pct' "$t"; done
+    printf '\tlargest_change_pct\n'
+    for v in "${variants[@]}"; do
+        printf '%s\t%s\t%s' "$v" "$(model "$v")" "$(e1_error "$v")"
+        for t in "${terms[@]}"; do printf '\t%s' "$(regret "$v" "$t")"; done
+        printf '\t%s\n' "$(changed "$v")"
+    done
+} >"$out/ablation.tsv"
+
+{
+    printf '### What each sampler rule buys (ablation)\n\n'
+    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`); "all on" twice, the second run the noise a rule must beat. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Largest change: of any algorithm'"'"'s prediction in these cases, against the first all-on run.\n\n'
+    printf '| rules | experiment 1 mean abs error |'
+    for t in "${terms[@]}"; do printf ' %s regret |' "$t"; done
+    printf ' largest change of a prediction |\n|---|---:|'
+    for t in "${terms[@]}"; do printf -- '---:|'; done
+    printf -- '---:|\n'
+    awk -F'\t' 'NR > 1 {
+        name = $1 == "full" ? "all on" : $1 == "again" ? "all on, again" : "off: " substr($1, 2)
+        printf "| %s | %s %% |", name, $3
+        for (k = 4; k < NF; k++) printf " %s%s |", $k, $k ~ /^[0-9.]+$/ ? " %" : ""
+        printf " %s %% |\n", $NF }' "$out/ablation.tsv"
+    printf '\n'
+} >"$out/ablation.md"
+log "wrote $out/ablation.tsv and $out/ablation.md"
