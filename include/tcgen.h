@@ -162,6 +162,16 @@ TC_API void tc_plan_destroy(tc_plan *p);
 TC_API tc_status tc_wisdom_export_file(const char *path, tc_error *err);
 TC_API tc_status tc_wisdom_import_file(const char *path, tc_error *err);
 
+/*
+ * The same wisdom as text, FFTW's way of planning on one MPI rank and
+ * broadcasting: export returns the process's decisions in the file's
+ * format (malloc'ed, free() it; NULL with TC_ERESOURCE when out of
+ * memory), import takes such a text with the file's checks (a damaged text
+ * is rejected with its line and column and nothing taken).
+ */
+TC_API char *tc_wisdom_export_string(tc_error *err);
+TC_API tc_status tc_wisdom_import_string(const char *wisdom, tc_error *err);
+
 /* Forgets every decision. */
 TC_API void tc_wisdom_forget(void);
 

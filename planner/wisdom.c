@@ -539,6 +539,18 @@ static tc_status read_file(const char *path, int missing_ok, store *out, tc_erro
     return TC_OK;
 }
 
+/* Takes every entry of fresh into the process's memory, or none of them. */
+static tc_status merge(store *fresh, tc_error *err)
+{
+    /* Room first, so that the merge itself cannot fail half way. */
+    pthread_mutex_lock(&lock);
+    int fail = store_reserve(&mem, fresh->count);
+    for (int k = 0; !fail && k < fresh->count; k++)
+        store_insert(&mem, &fresh->rec[k]);
+    pthread_mutex_unlock(&lock);
+    return fail ? tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory merging wisdom") : TC_OK;
+}
+
 tc_status tc_wisdom_import_file(const char *path, tc_error *err)
 {
     if (!path)
@@ -547,16 +559,30 @@ tc_status tc_wisdom_import_file(const char *path, tc_error *err)
     store fresh;
     memset(&fresh, 0, sizeof fresh);
     tc_status s = read_file(path, 0, &fresh, err);
-    if (s == TC_OK) {
-        /* Room first, so that the merge itself cannot fail half way. */
-        pthread_mutex_lock(&lock);
-        int fail = store_reserve(&mem, fresh.count);
-        for (int k = 0; !fail && k < fresh.count; k++)
-            store_insert(&mem, &fresh.rec[k]);
-        pthread_mutex_unlock(&lock);
-        if (fail)
-            s = tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory merging wisdom");
-    }
+    if (s == TC_OK)
+        s = merge(&fresh, err);
+    store_free(&fresh);
+    tc_c_locale_leave(saved);
+    return s;
+}
+
+tc_status tc_wisdom_import_string(const char *wisdom, tc_error *err)
+{
+    if (!wisdom)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_wisdom_import_string: NULL text");
+    if (!*wisdom)
+        return tc_error_set(err, TC_EINPUT, 1, 1, "empty text: the first line must be '%s'",
+                            HEADER);
+    FILE *f = fmemopen((void *)(uintptr_t)wisdom, strlen(wisdom), "r");
+    if (!f)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory reading wisdom");
+    locale_t saved = tc_c_locale_enter();
+    store fresh;
+    memset(&fresh, 0, sizeof fresh);
+    tc_status s = read_entries(f, &fresh, err);
+    fclose(f);
+    if (s == TC_OK)
+        s = merge(&fresh, err);
     store_free(&fresh);
     tc_c_locale_leave(saved);
     return s;
@@ -608,6 +634,37 @@ static void put_rec(text *t, const rec *r)
     put(t, "%s\t%.6g\t%s\n", r->algorithm, r->seconds, r->origin);
 }
 
+/* The wisdom text: the header, then disk's entries that memory does not
+ * hold (disk may be NULL), then memory's. t->failed when out of memory. */
+static void wisdom_text(const store *disk, text *t)
+{
+    put(t, HEADER "\n# contraction\tsizes\tlayout\tblas\tthreads\tmachine\talgorithm"
+           "\tseconds\torigin\n");
+    pthread_mutex_lock(&lock);
+    for (int k = 0; disk && k < disk->count; k++) {
+        const rec *r = &disk->rec[k];
+        if (store_find(&mem, r->key, r->keylen, r->hash) < 0)
+            put_rec(t, r);
+    }
+    for (int k = 0; k < mem.count; k++)
+        put_rec(t, &mem.rec[k]);
+    pthread_mutex_unlock(&lock);
+}
+
+char *tc_wisdom_export_string(tc_error *err)
+{
+    locale_t saved = tc_c_locale_enter();
+    text t = {NULL, 0, 0, 0};
+    wisdom_text(NULL, &t);
+    tc_c_locale_leave(saved);
+    if (t.failed) {
+        free(t.p);
+        tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory writing wisdom");
+        return NULL;
+    }
+    return t.p;
+}
+
 tc_status tc_wisdom_export_file(const char *path, tc_error *err)
 {
     if (!path)
@@ -628,17 +685,7 @@ tc_status tc_wisdom_export_file(const char *path, tc_error *err)
                          sub.message);
     } else {
         text t = {NULL, 0, 0, 0};
-        put(&t, HEADER "\n# contraction\tsizes\tlayout\tblas\tthreads\tmachine\talgorithm"
-                       "\tseconds\torigin\n");
-        pthread_mutex_lock(&lock);
-        for (int k = 0; k < disk.count; k++) {
-            const rec *r = &disk.rec[k];
-            if (store_find(&mem, r->key, r->keylen, r->hash) < 0)
-                put_rec(&t, r);
-        }
-        for (int k = 0; k < mem.count; k++)
-            put_rec(&t, &mem.rec[k]);
-        pthread_mutex_unlock(&lock);
+        wisdom_text(&disk, &t);
         if (t.failed)
             s = tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory writing wisdom file '%s'",
                              path);

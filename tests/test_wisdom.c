@@ -4,7 +4,8 @@
  * nothing, a reader never sees half a file, a failed write leaves the
  * previous file as it was, damage such as a NUL byte is refused and
  * located, 20 000 entries import with later duplicates replacing earlier
- * ones, and every wisdom entry point takes err == NULL.
+ * ones, every wisdom entry point takes err == NULL, and wisdom exported as
+ * text by one process is imported by another.
  *
  * Entries are made directly (tc_wisdom_add) for a contraction whose
  * algorithms the test enumerates, so nothing here plans or benchmarks.
@@ -485,6 +486,12 @@ static void test_null_err(void)
     CU_ASSERT_EQUAL(tc_wisdom_export_file(missing, NULL), TC_ERESOURCE);
     /* Exporting onto the damaged file: refused, the file left alone. */
     CU_ASSERT_EQUAL(tc_wisdom_export_file(path, NULL), TC_EINPUT);
+    CU_ASSERT_EQUAL(tc_wisdom_import_string(text, NULL), TC_EINPUT);
+    CU_ASSERT_EQUAL(tc_wisdom_import_string(NULL, NULL), TC_EUSAGE);
+    char *empty = tc_wisdom_export_string(NULL);
+    CU_ASSERT_PTR_NOT_NULL(empty);
+    CU_ASSERT_EQUAL(count_entries(empty), 0);
+    free(empty);
     char *after = read_text(path);
     CU_ASSERT_STRING_EQUAL(after, text);
     free(after);
@@ -493,6 +500,63 @@ static void test_null_err(void)
     make_entry(&e, 1, 1, alg[0], "tab\there");
     CU_ASSERT_EQUAL(tc_wisdom_add(&e, NULL), TC_EINPUT);
     CU_ASSERT_EQUAL(tc_wisdom_count(), 0);
+    tc_wisdom_forget();
+}
+
+/* ---- wisdom as text ----------------------------------------------------- */
+
+/* A string exported by one process (a child, as another MPI rank would)
+ * and imported by this one gives the same decisions; damage is located. */
+static void test_string_round_trip(void)
+{
+    tc_wisdom_forget();
+    int fds[2];
+    CU_ASSERT_EQUAL_FATAL(pipe(fds), 0);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        tc_wisdom_entry e;
+        make_entry(&e, 7, 9, alg[1], "rank0");
+        char *text = tc_wisdom_add(&e, NULL) == TC_OK ? tc_wisdom_export_string(NULL) : NULL;
+        size_t len = text ? strlen(text) : 0;
+        int bad = !text || write(fds[1], text, len) != (ssize_t)len;
+        _exit(bad);
+    }
+    close(fds[1]);
+    FILE *in = fdopen(fds[0], "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(in);
+    char *text = tc_test_slurp(in);
+    fclose(in);
+    int status;
+    CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    CU_ASSERT_EQUAL(strncmp(text, HEADER, strlen(HEADER)), 0);
+    CU_ASSERT_STRING_EQUAL(remembered(7, 9, "rank0"), "");
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_wisdom_import_string(text, &err), TC_OK);
+    CU_ASSERT_STRING_EQUAL(remembered(7, 9, "rank0"), alg[1]);
+    /* this process's export holds the same entry */
+    char *again = tc_wisdom_export_string(&err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    CU_ASSERT_EQUAL(count_entries(again), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(again, alg[1]));
+    free(again);
+    /* damage: a NUL cannot be in a C string, a bad header or field can */
+    tc_wisdom_forget();
+    CU_ASSERT_EQUAL(tc_wisdom_import_string("", &err), TC_EINPUT);
+    CU_ASSERT_EQUAL(tc_wisdom_import_string("# not wisdom\n", &err), TC_EINPUT);
+    CU_ASSERT_EQUAL(err.line, 1);
+    char *bad = malloc(strlen(text) + 64);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bad);
+    sprintf(bad, "%sC[a] = A[a,i] * B[i]\tx=1\tcol\n", text);
+    CU_ASSERT_EQUAL(tc_wisdom_import_string(bad, &err), TC_EINPUT);
+    CU_ASSERT_EQUAL(err.line, count_entries(text) + 3); /* header, column names, entries */
+    CU_ASSERT_STRING_EQUAL(remembered(7, 9, "rank0"), ""); /* nothing taken */
+    CU_ASSERT_EQUAL(tc_wisdom_import_string(NULL, &err), TC_EUSAGE);
+    free(bad);
+    free(text);
     tc_wisdom_forget();
 }
 
@@ -508,7 +572,8 @@ int tc_suite_wisdom(void)
         !CU_add_test(s, "NUL and control bytes refused, located",
                      test_nul_and_control_bytes) ||
         !CU_add_test(s, "20000 entries, duplicates replace", test_many_entries) ||
-        !CU_add_test(s, "err == NULL everywhere", test_null_err))
+        !CU_add_test(s, "err == NULL everywhere", test_null_err) ||
+        !CU_add_test(s, "wisdom as text between processes", test_string_round_trip))
         return -1;
     return 0;
 }
