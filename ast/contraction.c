@@ -149,10 +149,12 @@ tc_status tc_contraction_set_sizes(const tc_contraction *c,
         const tc_size_entry *s = &sizes->entry[e];
         int i = tc_contraction_find_index(&r, s->name);
         if (i < 0) {
-            if (warning && warning->code == TC_OK)
-                tc_error_set(warning, TC_EINPUT, s->line, s->column,
+            if (!warning || warning->code == TC_OK)
+                tc_error_set(warning ? warning : err, TC_EINPUT, s->line, s->column,
                              "a size is given for '%s', which the contraction does not use",
                              s->name);
+            if (!warning)
+                return TC_EINPUT;
             continue;
         }
         r.index[i].size = s->size;

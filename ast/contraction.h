@@ -84,9 +84,10 @@ tc_status tc_contraction_validate(tc_contraction *c, tc_error *err);
 /*
  * Gives every index its size from *sizes and computes strides and element
  * counts. Errors (exit code 1): an index without a size, a tensor whose
- * bytes overflow 63 bits. A size for an index the contraction does not use
- * is not an error: if `warning` is non-NULL it receives a message (code
- * TC_OK when there is none). *out may alias *c.
+ * bytes overflow 63 bits, and a size for an index the contraction does not
+ * use (often a typo for another index), located at the size. The caller
+ * that accepts such sizes passes `warning`: the first of them is reported
+ * there instead (code TC_OK when there is none). *out may alias *c.
  */
 tc_status tc_contraction_set_sizes(const tc_contraction *c,
                                    const tc_sizes *sizes,

@@ -25,6 +25,8 @@ typedef struct tc_cli {
     const char *blas;           /* --blas, NULL = default */
     int threads;                /* --threads, default 1 */
     int quiet, verbose;         /* -q, -v */
+    int allow_unused;           /* --allow-unused: a size for an index the
+                                   contraction does not use is a warning */
     const char *algorithm;      /* --algorithm NAME */
     const char *function;       /* --function NAME */
     const char *kernels;        /* --kernels dgemm,dgemv,... */

@@ -112,6 +112,11 @@ static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *
                             cli->command[0] ? cli->command : "");
     if (tc_contraction_set_sizes(&c, &sizes, out, &err, &warning) != TC_OK)
         return tc_cli_fail(&err, NULL);
+    if (warning.code != TC_OK && !cli->allow_unused) { /* a typo for another index? */
+        size_t n = strlen(warning.message);
+        snprintf(warning.message + n, sizeof warning.message - n, " (--allow-unused accepts it)");
+        return tc_cli_fail(&warning, cli->file ? cli->file : "sizes");
+    }
     tc_cli_warn(cli, &warning, cli->file ? cli->file : "sizes");
     return 0;
 }

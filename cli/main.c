@@ -45,6 +45,8 @@ static const char usage_text[] =
     "  --threads N           BLAS threads (default: $TCGEN_THREADS, else the BLAS\n"
     "                        library's own setting, as in the library)\n"
     "  -q, -v                quieter; progress and what the ranking rests on\n"
+    "  --allow-unused        a size for an index the contraction does not use is a\n"
+    "                        warning (default: an error, as it is often a typo)\n"
     "  -h, --help            this text; 'tcgen COMMAND --help' for a command\n"
     "  --version             tcgen's version\n"
     "\n"
@@ -214,6 +216,8 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
             cli->quiet = 1;
         } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
             cli->verbose = 1;
+        } else if (strcmp(arg, "--allow-unused") == 0) {
+            cli->allow_unused = 1;
         } else if (strcmp(arg, "--measure") == 0 || strcmp(arg, "--generic") == 0 ||
                    strcmp(arg, "--rules") == 0) {
             if (!takes(cmd, arg))

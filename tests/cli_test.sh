@@ -64,8 +64,15 @@ if command -v python3 >/dev/null; then
 fi
 expect 0 "" -- parse "$E" a=2,b=3,i=4 --format table
 grep -qE "^tensor +C +output" "$tmp/out" && ok || bad "parse table: C row"
-expect 0 "warning: sizes:1:13: a size is given for 'x'" -- parse "$E" a=2,b=3,i=4,x=5
-expect 0 "" -- parse "$E" a=2,b=3,i=4,x=5 -q
+# A size for an index the contraction does not use is often a typo for
+# another: an error naming it, also in the main job before any ranking, and
+# with the library (tc_plan_create); --allow-unused makes it a warning.
+expect 1 "error: sizes:1:13: a size is given for 'x', which the contraction does not use (--allow-unused accepts it)" \
+    -- parse "$E" a=2,b=3,i=4,x=5
+expect 1 "a size is given for 'x'" -- "$E" a=b=8,i=4,x=5 -q
+[ -s "$tmp/out" ] && bad "an unused size: output written" || ok
+expect 0 "warning: sizes:1:13: a size is given for 'x'" -- parse "$E" a=2,b=3,i=4,x=5 --allow-unused
+expect 0 "" -- parse "$E" a=2,b=3,i=4,x=5 -q --allow-unused
 [ -s "$tmp/err" ] && bad "-q still warns" || ok
 expect 0 "" -- parse -f "$DATA/files/ai_ibc.tc" --format tsv
 grep -q "^index	c	free_b	400" "$tmp/out" && ok || bad "parse -f: sizes from the file"

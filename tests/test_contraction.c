@@ -1,8 +1,10 @@
-/* test_contraction.c - the IR (ast/contraction.c): hashing, printing, flops, overflow. */
+/* test_contraction.c - the IR (ast/contraction.c): hashing, printing, flops,
+ * overflow, unused sizes. */
 #include <CUnit/CUnit.h>
 #include <string.h>
 
 #include "parser/parser.h"
+#include "tcgen.h"
 
 static tc_contraction sized(const char *text, const char *sizes)
 {
@@ -64,6 +66,29 @@ static void test_overflow(void)
     CU_ASSERT_EQUAL(tc_tensor_bytes(&out.tensor[TC_A]), (int64_t)2147483648 * 536870911 * 8);
 }
 
+/* A size for an index the contraction does not use: an error located at
+ * it, or, for a caller that accepts it, a warning and the rest sized. */
+static void test_unused_size(void)
+{
+    tc_contraction c, out;
+    tc_sizes s;
+    tc_error err, warning;
+    memset(&s, 0, sizeof s);
+    CU_ASSERT_EQUAL_FATAL(tc_parse("C[a,b] = A[a,i] * B[i,b]", &c, &err), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(tc_parse_sizes("a=2,b=3,x=5,i=4", 1, &s, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_contraction_set_sizes(&c, &s, &out, &err, NULL), TC_EINPUT);
+    CU_ASSERT_EQUAL(err.column, 9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "'x'"));
+    CU_ASSERT_EQUAL(tc_contraction_set_sizes(&c, &s, &out, &err, &warning), TC_OK);
+    CU_ASSERT_EQUAL(warning.code, TC_EINPUT);
+    CU_ASSERT_EQUAL(out.index[tc_contraction_find_index(&out, "i")].size, 4);
+    /* the library's plans: the same error */
+    tc_plan *p = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=2,b=3,x=5,i=4", TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NULL(p);
+    CU_ASSERT_EQUAL(err.code, TC_EINPUT);
+    tc_plan_destroy(p);
+}
+
 int tc_suite_contraction(void)
 {
     CU_pSuite s = CU_add_suite("contraction", NULL, NULL);
@@ -71,5 +96,7 @@ int tc_suite_contraction(void)
         return -1;
     return !CU_add_test(s, "hash: equal forms agree, any change differs", test_hash) ||
            !CU_add_test(s, "normal form, sizes, flops", test_format) ||
-           !CU_add_test(s, "tensor byte counts refused past 2^63", test_overflow);
+           !CU_add_test(s, "tensor byte counts refused past 2^63", test_overflow) ||
+           !CU_add_test(s, "a size for an unused index: an error or a warning",
+                        test_unused_size);
 }
