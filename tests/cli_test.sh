@@ -71,6 +71,11 @@ expect 1 "error: sizes:1:13: a size is given for 'x', which the contraction does
     -- parse "$E" a=2,b=3,i=4,x=5
 expect 1 "a size is given for 'x'" -- "$E" a=b=8,i=4,x=5 -q
 [ -s "$tmp/out" ] && bad "an unused size: output written" || ok
+# Tensors this machine cannot hold: refused with the numbers, before ranking.
+expect 3 "more than the" -- "$E" a=b=i=1000000 -q
+each=$(awk 'BEGIN { printf "%.1f", 1e12 * 8 / 2^30 }') all=$(awk 'BEGIN { printf "%.1f", 3e12 * 8 / 2^30 }')
+grep -qF "the tensors take $all GiB (A $each, B $each, C $each)" "$tmp/err" && ok \
+    || bad "no numbers for tensors that do not fit: $(cat "$tmp/err")"
 expect 0 "warning: sizes:1:13: a size is given for 'x'" -- parse "$E" a=2,b=3,i=4,x=5 --allow-unused
 expect 0 "" -- parse "$E" a=2,b=3,i=4,x=5 -q --allow-unused
 [ -s "$tmp/err" ] && bad "-q still warns" || ok
