@@ -1,6 +1,7 @@
 # tcgen - one non-recursive Makefile. Everything generated goes to $(BUILD).
 #   make            build libtcgen.a, libtcgen.so and the tcgen command
-#   make demo       install missing packages, build, run the main job on the built-in example
+#   make demo       install missing packages (Debian), build, run the main job on
+#                   the built-in example; every other target only checks for them
 #   make check      the quick test for every edit (about 15 s here, 30 s with a
 #                   full build): the CUnit suites but for a few slow tests
 #                   (CHECK_TESTS), tests/symbols_test.sh, scripts/smoke.sh
@@ -44,7 +45,7 @@ LIB_A    := $(BUILD)/libtcgen.a
 LIB_SO   := $(BUILD)/libtcgen.so
 TCGEN    := $(BUILD)/tcgen
 RUNNER   := $(BUILD)/tests/run_tests
-DEPS_OK  := build/.deps-ok
+DEPS_OK  := $(BUILD)/.deps-ok
 
 # Objects depend on the flags they were compiled with: $(FLAGS_STAMP) is
 # rewritten when CC, CPPFLAGS or CFLAGS (OPT, SAN) change, which rebuilds them.
@@ -62,10 +63,16 @@ include examples/examples.mk
 include scripts/install.mk
 include tests/alloc/alloc.mk
 
-# Installs missing Debian packages once (re-run when the script changes).
+# What the build (and the tests) need, checked once by what it does, on
+# any Linux; a missing part stops make with the list and the install
+# commands for Debian and RPM systems. Only `make demo` (and CI) install.
 deps: $(DEPS_OK)
-$(DEPS_OK): scripts/install-deps.sh
-	$(Q)bash scripts/install-deps.sh
+$(DEPS_OK): scripts/check-deps.sh
+	$(Q)bash scripts/check-deps.sh build
+	$(Q)mkdir -p $(dir $@) && touch $@
+DEPS_TEST_OK := $(BUILD)/.deps-test-ok
+$(DEPS_TEST_OK): scripts/check-deps.sh
+	$(Q)bash scripts/check-deps.sh test
 	$(Q)mkdir -p $(dir $@) && touch $@
 
 $(BUILD)/gen/grammar.tab.c $(BUILD)/gen/grammar.tab.h &: parser/grammar.y | $(DEPS_OK)
@@ -122,12 +129,16 @@ $(BUILD)/tests/suites.inc: $(wildcard tests/test_*.c)
 
 $(BUILD)/obj/tests/run_tests.o: $(BUILD)/tests/suites.inc
 
+$(TEST_OBJ): | $(DEPS_TEST_OK)
 $(RUNNER): $(TEST_OBJ) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $(TEST_OBJ) $(LIB_A) $(TEST_LDLIBS) $(LDLIBS)
 
-demo: all
+# The one target that installs (Debian packages, scripts/install-deps.sh).
+demo:
+	$(Q)bash scripts/install-deps.sh
+	$(Q)$(MAKE) --no-print-directory all
 	$(TCGEN) 'C[a,b,c] = A[a,i] * B[i,b,c]' 'a=b=c=400,i=8'
 
 # What scripts/test.sh, scripts/smoke.sh and every tests/*_test.sh get. A
