@@ -35,7 +35,31 @@
 
 /* ---- the path ---------------------------------------------------------- */
 
-tc_status tc_mb_profile_path(const char *blas_name, char *buf, size_t n, tc_error *err)
+static uint64_t fnv1a(const char *s, size_t n);
+
+/* The CPU model in lower case, other characters runs of one dash:
+ * "AMD EPYC 9R14 96-Core" -> "amd-epyc-9r14-96-core"; "cpu" when empty. */
+static void model_slug(const char *model, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = model; *p && k + 1 < n; p++) {
+        char ch = *p;
+        if (ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch - 'A' + 'a');
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+            out[k++] = ch;
+        else if (k > 0 && out[k - 1] != '-')
+            out[k++] = '-';
+    }
+    while (k > 0 && out[k - 1] == '-')
+        k--;
+    out[k] = '\0';
+    if (k == 0)
+        snprintf(out, n, "cpu");
+}
+
+tc_status tc_mb_profile_path(const char *blas_name, const tc_hardware *hw, char *buf, size_t n,
+                             tc_error *err)
 {
     char name[64];
     size_t k = 0;
@@ -48,14 +72,20 @@ tc_status tc_mb_profile_path(const char *blas_name, char *buf, size_t n, tc_erro
         k++;
     }
     name[k] = '\0';
+    char sig[TC_MB_SIGNATURE_MAX], model[40];
+    tc_mb_hardware_signature(hw, sig, sizeof sig);
+    model_slug(hw->cpu_model, model, sizeof model);
+    char file[160];
+    snprintf(file, sizeof file, "profile-%s-%s-%08x.txt", name, model,
+             (unsigned)(fnv1a(sig, strlen(sig)) & 0xffffffffu));
     const char *xdg = getenv("XDG_CACHE_HOME");
     const char *home = getenv("HOME");
     int w;
     /* the XDG rule: a relative XDG_CACHE_HOME is invalid and ignored */
     if (xdg && xdg[0] == '/')
-        w = snprintf(buf, n, "%s/tcgen/profile-%s.txt", xdg, name);
+        w = snprintf(buf, n, "%s/tcgen/%s", xdg, file);
     else if (home && home[0] == '/')
-        w = snprintf(buf, n, "%s/.cache/tcgen/profile-%s.txt", home, name);
+        w = snprintf(buf, n, "%s/.cache/tcgen/%s", home, file);
     else
         return tc_error_set(err, TC_ERESOURCE, 0, 0,
                             "no place for the machine profile: neither XDG_CACHE_HOME nor "
@@ -707,7 +737,8 @@ tc_status tc_mb_profile_get(const tc_blas *blas, const tc_timer *timer, int refr
     tc_hardware detected;
     tc_mb_hardware_detect(&detected, NULL);
     tc_error e;
-    int have_path = tc_mb_profile_path(blas->name, o->path, sizeof o->path, &e) == TC_OK;
+    int have_path =
+        tc_mb_profile_path(blas->name, &detected, o->path, sizeof o->path, &e) == TC_OK;
     if (!have_path) {
         o->path[0] = '\0';
         snprintf(o->note, sizeof o->note, "%.400s; this machine was measured for this run only", e.message);

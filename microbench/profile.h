@@ -89,10 +89,14 @@ typedef struct tc_mb_profile_origin {
 } tc_mb_profile_origin;
 
 /* The profile file for BLAS library `blas_name` (its name, e.g. "openblas";
- * other characters than [A-Za-z0-9._-] become '_'): under $XDG_CACHE_HOME
- * when set and absolute, else $HOME/.cache. TC_ERESOURCE when neither is
- * usable or the path does not fit in n. */
-tc_status tc_mb_profile_path(const char *blas_name, char *buf, size_t n, tc_error *err);
+ * other characters than [A-Za-z0-9._-] become '_') on the machine hw
+ * describes: "profile-BLAS-MODEL-HASH.txt", MODEL the CPU model in lower
+ * case and dashes, HASH 8 hex digits of hw's signature, so that node types
+ * sharing a home directory keep a profile each instead of overwriting one;
+ * under $XDG_CACHE_HOME when set and absolute, else $HOME/.cache.
+ * TC_ERESOURCE when neither is usable or the path does not fit in n. */
+tc_status tc_mb_profile_path(const char *blas_name, const tc_hardware *hw, char *buf, size_t n,
+                             tc_error *err);
 
 /*
  * Chooses the hierarchy in use from the detected one and the measurement:

@@ -42,7 +42,8 @@ rc=$?
 
 # So is the machine profile: a FIFO there is measured around, not waited on.
 mkdir -p "$tmp/fifo_cache/tcgen"
-for b in openblas blis; do mkfifo "$tmp/fifo_cache/tcgen/profile-$b.txt"; done
+name=$("$TCGEN" info --format tsv 2>/dev/null | awk '$1 == "#" && $2 == "profile" { print $3 }')
+mkfifo "$tmp/fifo_cache/tcgen/${name##*/}"
 XDG_CACHE_HOME=$tmp/fifo_cache timeout 60 "$TCGEN" "$X" "$S" -o "$tmp/pfifo.c" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] && is_c "$tmp/pfifo.c" && grep -q "cannot save $tmp/fifo_cache/tcgen/profile-.*(it is not a regular file)" "$tmp/err" \

@@ -14,12 +14,16 @@ TCGEN=${TCGEN:-build/tcgen}
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in $(head -c 600 "$1")"; }
 
 export XDG_CACHE_HOME="$tmp/cache"
-profile="$XDG_CACHE_HOME/tcgen/profile-openblas.txt"
 
-# 1. First run: measured and saved; the file is complete.
+# 1. First run: measured and saved; the file is complete. Its name is the
+# BLAS library's and this machine's (profile-openblas-MODEL-HASH.txt), so
+# node types that share a home directory keep one each.
 "$TCGEN" info --format tsv >"$tmp/out" 2>"$tmp/err" && ok || bad "info (first): $(cat "$tmp/err")"
 has "$tmp/out" "^# profile_origin measured now, saved" "first info"
-has "$tmp/out" "^# profile $profile\$" "first info path"
+profile=$(awk '$1 == "#" && $2 == "profile" { print $3 }' "$tmp/out")
+name=${profile##*/}
+[[ $profile == "$XDG_CACHE_HOME/tcgen/"* && $name =~ ^profile-openblas-[a-z0-9-]+-[0-9a-f]{8}\.txt$ ]] && ok \
+    || bad "first info path: '$profile'"
 [ -s "$profile" ] && ok || bad "no profile file at $profile"
 tail -n 1 "$profile" | grep -q "^check [0-9a-f]\{16\}\$" && ok || bad "profile does not end with its checksum"
 ls "$XDG_CACHE_HOME/tcgen" | grep -q '\.tmp\.' && bad "a temporary was left behind" || ok
@@ -93,12 +97,12 @@ has "$tmp/out" "^# profile_origin measured now, saved" "info --measure"
 
 # 6. HOME/.cache when XDG_CACHE_HOME is unset; an unwritable place still works.
 (unset XDG_CACHE_HOME; HOME="$tmp/home" "$TCGEN" info --format tsv >"$tmp/out" 2>&1) && ok || bad "info with HOME only"
-[ -s "$tmp/home/.cache/tcgen/profile-openblas.txt" ] && ok || bad "no profile under HOME/.cache"
+[ -s "$tmp/home/.cache/tcgen/$name" ] && ok || bad "no profile under HOME/.cache"
 # A cache under a regular file (unwritable to root too): the main job
 # measures for this run only, says so once on stderr, and succeeds.
 : >"$tmp/afile"
 XDG_CACHE_HOME="$tmp/afile/cache" "$TCGEN" 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 -o "$tmp/main.c" >"$tmp/out" 2>"$tmp/err" && ok || bad "main job, unwritable cache: $(cat "$tmp/err")"
-[ "$(grep -c "^tcgen: warning: profile: cannot save $tmp/afile/cache/tcgen/profile-openblas.txt (.*Not a directory.*): this machine was measured for this run only\$" "$tmp/err")" = 1 ] && ok || bad "main job, unwritable cache: no single warning: $(cat "$tmp/err")"
+[ "$(grep -c "^tcgen: warning: profile: cannot save $tmp/afile/cache/tcgen/$name (.*Not a directory.*): this machine was measured for this run only\$" "$tmp/err")" = 1 ] && ok || bad "main job, unwritable cache: no single warning: $(cat "$tmp/err")"
 [ "$(grep -c "profile" "$tmp/err")" = 1 ] && ok || bad "main job, unwritable cache: more than one profile line"
 XDG_CACHE_HOME="$tmp/afile/cache" "$TCGEN" predict 'C[i,j] = A[i,k] * B[k,j]' i=j=k=8 >"$tmp/out" 2>"$tmp/err" && ok || bad "predict, unwritable cache"
 [ "$(grep -c "cannot save .*: this machine was measured for this run only" "$tmp/err")" = 1 ] && ok || bad "predict, unwritable cache: no single warning: $(cat "$tmp/err")"

@@ -423,22 +423,42 @@ static void test_path(void)
 {
     char buf[4096], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
     tc_error err;
-    CU_ASSERT_EQUAL(tc_mb_profile_path("openblas", buf, sizeof buf, &err), TC_OK);
+    tc_hardware hw, other;
+    memset(&hw, 0, sizeof hw);
+    hw.nlevels = 1;
+    hw.level[0] = (tc_cache_level){1, 32768, 64, 8, 1};
+    hw.line_bytes = 64;
+    hw.cpus = 4;
+    snprintf(hw.cpu_model, sizeof hw.cpu_model, "Intel(R) Xeon(R)  Gold 6130 @ 2.10GHz ");
+    CU_ASSERT_EQUAL(tc_mb_profile_path("openblas", &hw, buf, sizeof buf, &err), TC_OK);
     char want[256];
-    snprintf(want, sizeof want, "%s/tcgen/profile-openblas.txt", dir);
-    CU_ASSERT_STRING_EQUAL(buf, want);
-    CU_ASSERT_EQUAL(tc_mb_profile_path("../lib/x y.so", buf, sizeof buf, &err), TC_OK);
+    snprintf(want, sizeof want, "%s/tcgen/profile-openblas-intel-r-xeon-r-gold-6130-2-10ghz-", dir);
+    CU_ASSERT_EQUAL(strncmp(buf, want, strlen(want)), 0);
+    CU_ASSERT_EQUAL(strlen(buf), strlen(want) + 12); /* 8 hex digits, ".txt" */
+    CU_ASSERT_STRING_EQUAL(buf + strlen(buf) - 4, ".txt");
+    /* another node type (another cache, CPU count or model): another file */
+    char first[4096];
+    snprintf(first, sizeof first, "%s", buf);
+    other = hw;
+    other.level[0].bytes = 49152;
+    CU_ASSERT_EQUAL(tc_mb_profile_path("openblas", &other, buf, sizeof buf, &err), TC_OK);
+    CU_ASSERT_STRING_NOT_EQUAL(buf, first);
+    other = hw;
+    other.cpu_model[0] = '\0';
+    CU_ASSERT_EQUAL(tc_mb_profile_path("openblas", &other, buf, sizeof buf, &err), TC_OK);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "/tcgen/profile-openblas-cpu-"));
+    CU_ASSERT_EQUAL(tc_mb_profile_path("../lib/x y.so", &hw, buf, sizeof buf, &err), TC_OK);
     CU_ASSERT_PTR_NULL(strstr(buf, "/tcgen/profile-../")); /* stays in the directory */
-    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "/tcgen/profile-_._lib_x_y.so.txt"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "/tcgen/profile-_._lib_x_y.so-intel"));
     setenv("XDG_CACHE_HOME", "relative/dir", 1); /* invalid per XDG: HOME/.cache */
     setenv("HOME", "/home/someone", 1);
-    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, sizeof buf, &err), TC_OK);
-    CU_ASSERT_STRING_EQUAL(buf, "/home/someone/.cache/tcgen/profile-blis.txt");
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", &hw, buf, sizeof buf, &err), TC_OK);
+    CU_ASSERT_EQUAL(strncmp(buf, "/home/someone/.cache/tcgen/profile-blis-intel", 45), 0);
     unsetenv("HOME");
-    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, sizeof buf, NULL), TC_ERESOURCE);
-    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, sizeof buf, &err), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", &hw, buf, sizeof buf, NULL), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", &hw, buf, sizeof buf, &err), TC_ERESOURCE);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "XDG_CACHE_HOME"));
-    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", buf, 8, &err), TC_ERESOURCE);
+    CU_ASSERT_EQUAL(tc_mb_profile_path("blis", &hw, buf, 8, &err), TC_ERESOURCE);
     if (home)
         setenv("HOME", home, 1);
     free(home);
@@ -467,7 +487,8 @@ static void test_get_load_and_remeasure(void)
     p.peak_flops = 1234567890.0; /* no measurement gives exactly this */
     tc_mb_profile_choose(&p);
     char path[4096];
-    CU_ASSERT_EQUAL_FATAL(tc_mb_profile_path(blas->name, path, sizeof path, &err), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(tc_mb_profile_path(blas->name, &p.detected, path, sizeof path, &err),
+                          TC_OK);
     char tdir[4200];
     snprintf(tdir, sizeof tdir, "%s/tcgen", dir);
     mkdir(tdir, 0700);
