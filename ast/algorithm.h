@@ -17,10 +17,11 @@
  * Operands. Every kernel argument and every copy source is a tc_operand: a
  * base (tensor A, B, C or a temporary) plus an offset that is an affine
  * function of the enclosing loop indices, offset = sum dep_stride[d] *
- * value(dep[d]), and kept dimensions (0 scalar, 1 vector, 2 matrix) with
- * extents and strides in elements. For a matrix, dim[0] is the stride-1
- * dimension and ld = stride[1] is the leading dimension; for a vector,
- * ld = stride[0] is the BLAS increment.
+ * value(dep[d]), and kept dimensions (0 scalar, 1 vector, 2 matrix): each
+ * a kernel dimension (ast/dim.h, a fused group is one dimension) with the
+ * extent and stride in elements it has in this base. For a matrix, dim[0]
+ * is the stride-1 dimension and ld = stride[1] is the leading dimension;
+ * for a vector, ld = stride[0] is the BLAS increment.
  *
  * A copied operand appears twice: the kernel's argument has base = the
  * temporary (column-major, dims in the tensor's order, no deps), and the
@@ -41,6 +42,7 @@
 #include <stdio.h>
 
 #include "ast/contraction.h"
+#include "ast/dim.h"
 #include "ast/kernel.h"
 
 /* Operand bases: the contraction's tensors TC_C, TC_A, TC_B (0..2), or the
@@ -52,13 +54,11 @@ typedef struct tc_operand {
     int base;           /* TC_C, TC_A, TC_B, or TC_BASE_TEMP + temp */
     int tensor;         /* the contraction tensor this stands for (TC_A..) */
     int rank;           /* kept dimensions: 0 scalar, 1 vector, 2 matrix */
-    int dim[2];         /* kept index positions; dim[0] has stride 1 for a matrix */
-    int64_t extent[2];  /* sizes of the kept indices (0 without sizes) */
+    tc_dim dim[2];      /* kept dimensions; dim[0] has stride 1 for a matrix */
+    int64_t extent[2];  /* their extents here (0 without sizes; a timed
+                           slab's may be cut below the dimension's) */
     int64_t stride[2];  /* their strides in the base, in elements */
     int64_t ld;         /* matrix: stride[1]; vector: stride[0]; scalar: 0 */
-    int ngroup[2];      /* indices fused into each kept dimension: 1 in the
-                           paper's family; group[d][0] == dim[d] */
-    int group[2][TC_MAX_RANK]; /* in the tensor's order (docs/design.md §4) */
     int ndep;           /* looped indices the offset depends on */
     int dep[TC_MAX_RANK];          /* their index positions, in the base's order */
     int64_t dep_stride[TC_MAX_RANK];
@@ -124,7 +124,8 @@ typedef struct tc_copy {
  *   dger : arg0 = x, arg1 = y, arg2 = matrix   A += alpha*x*y^T
  *   dgemm: arg0 = A, arg1 = B, arg2 = C        C += alpha*op(A)*op(B)
  * m, n, k are BLAS's dimensions (dgemv: of the stored matrix; ddot/daxpy
- * use n); dim_m/dim_n/dim_k are the index positions giving them (-1 unused).
+ * use n); dim_m/dim_n/dim_k are the kernel dimensions giving them (n = 0:
+ * unused).
  * trans_a/trans_b are 1 when BLAS must transpose that argument (dgemv uses
  * trans_a); storage decides them.
  */
@@ -132,7 +133,7 @@ typedef struct tc_call {
     tc_kernel kernel;
     int trans_a, trans_b;
     int64_t m, n, k;
-    int dim_m, dim_n, dim_k;
+    tc_dim dim_m, dim_n, dim_k;
     tc_operand arg[3];
 } tc_call;
 
@@ -170,10 +171,8 @@ typedef struct tc_algorithm {
     const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */
     tc_kernel kernel;
     tc_family family;
-    int nkept;              /* kernel dimensions */
-    int kept[3];            /* their first indices (f_A, f_B, k as applicable) */
-    int ngroup[3];          /* indices in each kernel dimension (1: paper) */
-    int group[3][TC_MAX_RANK];
+    int nkept;              /* kernel dimensions ... */
+    tc_dim kept[3];         /* ... in the kernel row's roles (f_A, f_B, k) */
     int nloops;
     int loop[TC_MAX_INDICES];        /* looped index positions, outer to inner */
     tc_node *loop_node[TC_MAX_INDICES];

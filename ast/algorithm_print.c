@@ -9,9 +9,8 @@
 static int is_kept(const tc_operand *op, int index)
 {
     for (int d = 0; d < op->rank; d++)
-        for (int g = 0; g < (op->ngroup[d] > 1 ? op->ngroup[d] : 1); g++)
-            if ((op->ngroup[d] > 1 ? op->group[d][g] : op->dim[d]) == index)
-                return 1;
+        if (tc_dim_holds(&op->dim[d], index))
+            return 1;
     return 0;
 }
 
@@ -50,37 +49,13 @@ static int dotted(const tc_contraction *c)
     return 0;
 }
 
-/* A BLAS dimension's name: its index, or its fused group "(bc)". */
-static const char *dim_name(const tc_contraction *c, const tc_call *k, int i, char *buf,
-                            size_t n)
-{
-    if (i < 0)
-        return "-";
-    for (int a = 0; a < 3; a++)
-        for (int d = 0; d < k->arg[a].rank; d++) {
-            const tc_operand *op = &k->arg[a];
-            if (op->dim[d] != i || op->ngroup[d] < 2)
-                continue;
-            size_t len = 0;
-            buf[0] = '\0';
-            tc_text_put(buf, n, &len, "(");
-            for (int g = 0; g < op->ngroup[d]; g++) {
-                if (g && dotted(c))
-                    tc_text_put(buf, n, &len, ".");
-                tc_text_put(buf, n, &len, c->index[op->group[d][g]].name);
-            }
-            tc_text_put(buf, n, &len, ")");
-            return buf;
-        }
-    return c->index[i].name;
-}
-
 static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
 {
-    char bm[256], bn[256], bk[256];
-    const char *const dim[3] = {dim_name(c, k, k->dim_m, bm, sizeof bm),
-                                dim_name(c, k, k->dim_n, bn, sizeof bn),
-                                dim_name(c, k, k->dim_k, bk, sizeof bk)};
+    char bm[256], bn[256], bk[256]; /* a dimension's name: "b", "(bc)" or "-" */
+    tc_dim_format(c, &k->dim_m, dotted(c), bm, sizeof bm);
+    tc_dim_format(c, &k->dim_n, dotted(c), bn, sizeof bn);
+    tc_dim_format(c, &k->dim_k, dotted(c), bk, sizeof bk);
+    const char *const dim[3] = {bm, bn, bk};
     fprintf(out, "%s", tc_kernel_name(k->kernel));
     if ((unsigned)k->kernel < TC_KERNEL_COUNT)
         tc_kernel_print_rows[k->kernel].print(out, c, k, dim);

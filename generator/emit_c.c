@@ -390,34 +390,18 @@ static void put_element(const emitter *e, const tc_operand *op)
 }
 
 /* The leading dimension or increment of an operand: the stride of its
- * (last) kept dimension, i.e. of that dimension's first index. */
+ * (last) kept dimension, i.e. of the index that dimension starts with. */
 static void put_ld(const emitter *e, const tc_operand *op)
 {
     layout l = layout_of(e, op->base);
-    int k = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
+    int k = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
     put_product_as(e, "int", l.index, k > 0 ? k : 0);
 }
 
-/* The indices of a BLAS dimension into idx, their count returned: the
- * group of the kernel dimension that starts with index i (one index in
- * the paper's family). */
-static int dim_group(const tc_call *k, int i, int idx[TC_MAX_RANK])
-{
-    for (int a = 0; a < 3; a++)
-        for (int d = 0; d < k->arg[a].rank; d++)
-            if (k->arg[a].dim[d] == i && k->arg[a].ngroup[d] > 1) {
-                memcpy(idx, k->arg[a].group[d], sizeof k->arg[a].group[d]);
-                return k->arg[a].ngroup[d];
-            }
-    idx[0] = i;
-    return 1;
-}
-
 /* A BLAS dimension as an expression: "N_b" or "N_b * N_c". */
-static void put_dim(const emitter *e, const tc_call *k, int i)
+static void put_dim(const emitter *e, const tc_dim *d)
 {
-    int g[TC_MAX_RANK];
-    put_product_as(e, "int", g, dim_group(k, i, g));
+    put_product_as(e, "int", d->index, d->n);
 }
 
 /* "N_a * N_b * N_c", "1" for a scalar: the element count of tensor t. */
@@ -568,9 +552,9 @@ void tc_emit_indent(const tc_emitter *e, int level)
     indent(e, level);
 }
 
-void tc_emit_dim(const tc_emitter *e, const tc_call *k, int i)
+void tc_emit_dim(const tc_emitter *e, const tc_dim *d)
 {
-    put_dim(e, k, i);
+    put_dim(e, d);
 }
 
 void tc_emit_args(const tc_emitter *e, const tc_operand *a, int from, int to)
@@ -792,16 +776,17 @@ static void emit_copy(emitter *e, const tc_copy *cp, int level)
     int use[TC_MAX_INDICES] = {0};
     for (int i = 0; i < c->nindex; i++)
         use[i] = 1;
-    const char *v0 = e->var[s->dim[0]], *v1 = e->var[s->dim[1]];
-    const char *n0 = e->size[s->dim[0]], *n1 = e->size[s->dim[1]];
+    const tc_temp *tp = &e->alg->temp[cp->temp]; /* its two indices, column-major */
+    const char *v0 = e->var[tp->dim[0]], *v1 = e->var[tp->dim[1]];
+    const char *n0 = e->size[tp->dim[0]], *n1 = e->size[tp->dim[1]];
     indent(e, level);
     if (cp->dir == TC_COPY_IN) {
         put(e, "/* copy ");
         comment_slice(e, s);
         fprintf(out, " into %s (", tmp);
-        comment_text(out, c->index[s->dim[0]].name);
+        comment_text(out, c->index[tp->dim[0]].name);
         put(e, " x ");
-        comment_text(out, c->index[s->dim[1]].name);
+        comment_text(out, c->index[tp->dim[1]].name);
         put(e, "): the slice has no stride-1 dimension */\n");
     } else {
         fprintf(out, "/* copy %s back into ", tmp);
@@ -1025,18 +1010,16 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
         if (n->kind != TC_NODE_KERNEL)
             continue;
         const tc_call *k = n->call;
-        const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
+        const tc_dim *dims[3] = {&k->dim_m, &k->dim_n, &k->dim_k};
         for (int d = 0; d < 3; d++)
-            if (dims[d] >= 0) {
-                int g[TC_MAX_RANK];
-                add_unique(list, count, g, dim_group(k, dims[d], g));
-            }
+            if (dims[d]->n > 0)
+                add_unique(list, count, dims[d]->index, dims[d]->n);
         for (int a = 0; a < 3; a++) {
             const tc_operand *op = &k->arg[a];
             if (op->rank == 0)
                 continue;
             layout l = layout_of(e, op->base);
-            int j = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
+            int j = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
             if (j > 0)
                 add_unique(list, count, l.index, j);
         }

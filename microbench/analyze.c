@@ -52,11 +52,9 @@ static uint32_t bit(int index)
 static uint32_t kept_mask(const tc_operand *op)
 {
     uint32_t m = 0;
-    for (int d = 0; d < op->rank; d++) {
-        m |= bit(op->dim[d]);
-        for (int g = 0; g < op->ngroup[d]; g++)
-            m |= bit(op->group[d][g]);
-    }
+    for (int d = 0; d < op->rank; d++)
+        for (int g = 0; g < op->dim[d].n; g++)
+            m |= bit(op->dim[d].index[g]);
     return m;
 }
 
@@ -336,8 +334,9 @@ static int64_t prefetch_elements(const ctx *x, const tc_operand *op)
     int first = index ? index[0] : x->c->tensor[op->tensor].index[0];
     int64_t n = 1;
     for (int d = 0; d < op->rank; d++)
-        n *= op->dim[d] == first && op->extent[d] > line_elements(x) ? line_elements(x)
-                                                                       : op->extent[d];
+        n *= tc_dim_start(&op->dim[d]) == first && op->extent[d] > line_elements(x)
+                 ? line_elements(x)
+                 : op->extent[d];
     return n;
 }
 
@@ -352,7 +351,7 @@ static void describe_operand(const ctx *x, const tc_operand *op, int written,
         const tc_temp *t = &x->alg->temp[op->base - TC_BASE_TEMP];
         o->op.rank = 2;
         for (int d = 0; d < 2; d++) {
-            o->op.dim[d] = t->dim[d];
+            o->op.dim[d] = tc_dim_one(x->c, t->dim[d]);
             o->op.extent[d] = t->extent[d];
         }
         o->op.stride[0] = 1;

@@ -160,7 +160,7 @@ static int first_index(const tc_contraction *c, const tc_operand *op)
     if (c) {
         if (op->tensor < 0 || op->tensor > 2 || c->tensor[op->tensor].rank < 1)
             return 0;
-        return c->tensor[op->tensor].index[0] == op->dim[0];
+        return c->tensor[op->tensor].index[0] == tc_dim_start(&op->dim[0]);
     }
     return op->stride[0] == 1;
 }

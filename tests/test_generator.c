@@ -113,7 +113,7 @@ static void test_fused(void)
     CU_ASSERT_EQUAL(k->trans_b, 0);
     CU_ASSERT_EQUAL(k->arg[1].ld, 2);
     CU_ASSERT_EQUAL(k->arg[2].ld, 3);
-    CU_ASSERT_EQUAL(k->arg[2].ngroup[1], 2);
+    CU_ASSERT_EQUAL(k->arg[2].dim[1].n, 2);
     tc_alg_set_free(set);
     tc_alg_set_free(paper);
 }
@@ -356,7 +356,7 @@ static void closed_form(const tc_contraction *c, uint64_t want[TC_KERNEL_COUNT])
 static int is_kept(const tc_algorithm *a, int i)
 {
     for (int k = 0; k < a->nkept; k++)
-        if (a->kept[k] == i)
+        if (tc_dim_holds(&a->kept[k], i))
             return 1;
     return 0;
 }
@@ -370,8 +370,9 @@ static int check_alg(const tc_contraction *c, const tc_algorithm *a, const char 
     for (int p = 0; p < a->nloops; p++)
         seen[a->loop[p]]++;
     for (int k = 0; k < a->nkept; k++) {
-        seen[a->kept[k]]++;
-        if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
+        for (int j = 0; j < a->kept[k].n; j++)
+            seen[a->kept[k].index[j]]++;
+        if (tc_dim_role(c, &a->kept[k]) == TC_ROLE_BATCH)
             bad++;
     }
     for (int x = 0; x < c->nindex; x++)

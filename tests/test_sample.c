@@ -143,7 +143,7 @@ static void add_prefetch(tc_mb_case *cs, const tc_contraction *c, int i)
     const tc_operand *op = &cs->operand[i].op;
     int64_t n = cs->operand[i].elements;
     int first = op->base >= TC_BASE_TEMP ? op->stride[0] == 1
-                                         : c->tensor[op->tensor].index[0] == op->dim[0];
+                                         : c->tensor[op->tensor].index[0] == tc_dim_start(&op->dim[0]);
     if (op->rank >= 1 && first) {
         int64_t n0 = op->extent[0] < LINE_DOUBLES ? op->extent[0] : LINE_DOUBLES;
         n = n0 * (op->rank >= 2 ? op->extent[1] : 1);
@@ -842,12 +842,13 @@ static void test_memory_check(void)
     memset(&call, 0, sizeof call);
     call.kernel = TC_KERNEL_DAXPY;
     call.n = (int64_t)1 << 24;
-    call.dim_m = call.dim_k = -1;
-    call.dim_n = 0;
+    call.dim_n.n = 1; /* index 0 */
+    call.dim_n.extent = call.n;
     call.arg[0].tensor = TC_A; /* scalar factor */
     call.arg[1].tensor = TC_B;
     call.arg[1].base = TC_B;
     call.arg[1].rank = 1;
+    call.arg[1].dim[0] = call.arg[2].dim[0] = call.dim_n;
     call.arg[1].extent[0] = call.n;
     call.arg[1].stride[0] = call.arg[1].ld = (int64_t)1 << 30;
     call.arg[2].tensor = TC_C;
