@@ -84,6 +84,27 @@ struct print_ctx {
     FILE *out;
 };
 
+/* "permute A[d,e,g,a] -> T0[d,e,a,g]", or back into C (a block: " block
+ * at j,k") with beta. */
+static void print_permutation(const struct print_ctx *p, const tc_permutation *pm)
+{
+    const tc_contraction *c = p->c;
+    const tc_temp *t = &p->alg->temp[pm->temp];
+    const tc_tensor *x = &c->tensor[pm->tensor];
+    char tensor[256], temp[256], tname[16];
+    snprintf(tname, sizeof tname, "T%d", pm->temp);
+    index_list(c, tname, t->order, t->rank, temp, sizeof temp);
+    index_list(c, x->name, x->index, x->rank, tensor, sizeof tensor);
+    if (pm->dir == TC_COPY_IN) {
+        fprintf(p->out, "permute %s -> %s\n", tensor, temp);
+        return;
+    }
+    fprintf(p->out, "permute %s -> %s", temp, tensor);
+    for (int d = 0; d < pm->ndep; d++)
+        fprintf(p->out, "%s%s", d ? "," : " block at ", c->index[pm->dep[d]].name);
+    fprintf(p->out, " (%s = T%d + beta * %s)\n", x->name, pm->temp, x->name);
+}
+
 static int print_node(const tc_node *n, void *data)
 {
     struct print_ctx *p = data;
@@ -98,22 +119,7 @@ static int print_node(const tc_node *n, void *data)
         const tc_temp *t = &p->alg->temp[cp->temp];
         char slice[256];
         tc_alg_format_operand(c, &cp->slice, slice, sizeof slice);
-        if (cp->whole) { /* "permute A[d,e,g,a] -> T0[d,e,a,g]" */
-            const tc_tensor *x = &c->tensor[cp->slice.tensor];
-            char temp[256], tname[16];
-            snprintf(tname, sizeof tname, "T%d", cp->temp);
-            index_list(c, tname, t->order, t->rank, temp, sizeof temp);
-            index_list(c, x->name, x->index, x->rank, slice, sizeof slice);
-            if (cp->dir == TC_COPY_IN) {
-                fprintf(p->out, "permute %s -> %s\n", slice, temp);
-            } else {
-                fprintf(p->out, "permute %s -> %s", temp, slice);
-                for (int d = 0; d < cp->slice.ndep; d++) /* a block of C: " at j,k" */
-                    fprintf(p->out, "%s%s", d ? "," : " block at ",
-                            c->index[cp->slice.dep[d]].name);
-                fprintf(p->out, " (%s = T%d + beta * %s)\n", x->name, cp->temp, x->name);
-            }
-        } else if (cp->dir == TC_COPY_IN) {
+        if (cp->dir == TC_COPY_IN) {
             fprintf(p->out, "copy %s -> T%d (%s x %s)\n", slice, cp->temp,
                     c->index[t->dim[0]].name, c->index[t->dim[1]].name);
         } else {
@@ -121,6 +127,9 @@ static int print_node(const tc_node *n, void *data)
         }
         break;
     }
+    case TC_NODE_PERMUTE:
+        print_permutation(p, n->perm);
+        break;
     case TC_NODE_KERNEL:
         print_call(p->out, c, n->call);
         break;

@@ -32,11 +32,25 @@ static void node_name(const tc_mb_case *cs, const tc_contraction *c, char *buf, 
         return;
     }
     char slice[96];
-    tc_alg_format_operand(c, &cs->node->copy->slice, slice, sizeof slice);
-    if (cs->node->copy->dir == TC_COPY_IN)
-        snprintf(buf, n, "copy %s -> T%d", slice, cs->node->copy->temp);
+    const tc_operand *side = NULL;
+    tc_operand block, temp;
+    tc_copy_dir dir;
+    int t;
+    if (cs->node->kind == TC_NODE_PERMUTE) { /* named as a copy of its block */
+        tc_permutation_operands(cs->node->perm, c, &block, &temp);
+        side = &block;
+        dir = cs->node->perm->dir;
+        t = cs->node->perm->temp;
+    } else {
+        side = &cs->node->copy->slice;
+        dir = cs->node->copy->dir;
+        t = cs->node->copy->temp;
+    }
+    tc_alg_format_operand(c, side, slice, sizeof slice);
+    if (dir == TC_COPY_IN)
+        snprintf(buf, n, "copy %s -> T%d", slice, t);
     else
-        snprintf(buf, n, "copy T%d -> %s", cs->node->copy->temp, slice);
+        snprintf(buf, n, "copy T%d -> %s", t, slice);
 }
 
 static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction *c,

@@ -166,7 +166,7 @@ static int needs_copy(const builder *b)
 }
 
 /* 1 when each kernel dimension holds every index of its role. */
-static int whole_roles(const builder *b)
+static int full_roles(const builder *b)
 {
     int in_role[4] = {0};
     for (int i = 0; i < b->c->nindex; i++)
@@ -193,7 +193,7 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
     tp->tensor = t;
-    tp->whole = 1;
+    tp->filled_by = TC_NODE_PERMUTE;
     tp->rank = rank;
     memcpy(tp->order, now->index, sizeof tp->order);
     tp->dim[0] = tp->dim[1] = -1;
@@ -201,18 +201,12 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     for (int k = 0; k < rank; k++)
         tp->elements *= b->c->index[was->index[k]].size;
     op->base = TC_BASE_TEMP + temp;
-    tc_copy cp = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .whole = 1};
-    /* the tensor side: the block (the whole tensor unless blocked) as one
-     * group of its indices, at the offset the block loops give it */
-    cp.slice.base = cp.slice.tensor = t;
-    cp.slice.rank = 1;
-    cp.slice.dim[0].n = rank; /* not a kernel dimension: no tc_dim_make */
-    memcpy(cp.slice.dim[0].index, was->index, sizeof cp.slice.dim[0].index);
-    cp.slice.dim[0].extent = cp.slice.extent[0] = tp->elements;
-    cp.slice.stride[0] = cp.slice.ld = 1;
+    tc_permutation pm = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .tensor = t};
+    /* the tensor side: the block (the whole tensor unless blocked), at the
+     * offset the block loops give it */
     for (int k = rank; k < was->rank; k++) {
-        cp.slice.dep[cp.slice.ndep] = was->index[k];
-        cp.slice.dep_stride[cp.slice.ndep++] = was->stride[k];
+        pm.dep[pm.ndep] = was->index[k];
+        pm.dep_stride[pm.ndep++] = was->stride[k];
     }
     if (blocked) { /* the kernel's block starts the temporary in every block */
         int n = 0;
@@ -223,17 +217,17 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
             }
         op->ndep = n;
     }
-    cp.written = t == TC_C ? was->elements : tp->elements; /* C's blocks add up */
-    cp.view.rank = rank;
+    pm.written = t == TC_C ? was->elements : tp->elements; /* C's blocks add up */
+    pm.view.rank = rank;
     for (int k = 0; k < rank; k++) {
         int i = was->index[k];
-        cp.view.extent[k] = b->c->index[i].size;
-        cp.view.src_stride[k] = was->stride[k];
+        pm.view.extent[k] = b->c->index[i].size;
+        pm.view.src_stride[k] = was->stride[k];
         for (int j = 0; j < now->rank; j++)
             if (now->index[j] == i)
-                cp.view.dst_stride[k] = now->stride[j];
+                pm.view.dst_stride[k] = now->stride[j];
     }
-    tc_node *n = tc_alg_copy(b->set, &cp);
+    tc_node *n = tc_alg_permute(b->set, &pm);
     if (!n)
         return -1;
     alg->copy_node[alg->ncopies++] = n;
@@ -301,6 +295,7 @@ static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_o
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
     tp->tensor = t;
+    tp->filled_by = TC_NODE_COPY;
     for (int d = 0; d < 2; d++) {
         assert(slice->dim[d].n == 1); /* slices are copied in the paper's family */
         tp->dim[d] = slice->dim[d].index[0];
@@ -432,9 +427,9 @@ static void make_name(const builder *b, const int *order, int nloops, const int 
             tc_text_put(name, n, &len, "^");
         }
     }
-    int whole = b->permuted && whole_roles(b);
+    int full = b->permuted && full_roles(b);
     for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
-        if (b->dim[d].n < 2 || whole)
+        if (b->dim[d].n < 2 || full)
             continue; /* A^B^C^-dgemm: every dimension takes its whole role */
         char group[TC_MAX_RANK * (TC_NAME_MAX + 1) + 3];
         tc_dim_format(c, &b->dim[d], b->dot_names, group, sizeof group);
@@ -524,7 +519,7 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
          * permuted: a second permutation there saved little and its
          * candidates were predicted 20-40 % fast (A^B^jki(bc)-dgemm of a
          * CCSD(T) term: 22 ms, A^jki(bc)-dgemm 17 ms). */
-        if ((b->permuted & (b->permuted - 1)) && !whole_roles(b))
+        if ((b->permuted & (b->permuted - 1)) && !full_roles(b))
             return TC_OK;
     }
     if (b->row->grouped >= 0 && fused != b->row->grouped)
@@ -680,12 +675,14 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
         buf[0] = '\0';
     for (int i = 0; i < alg->ncopies; i++) {
         const tc_node *node = alg->copy_node[i];
-        if (node->copy->dir != TC_COPY_IN && !node->copy->whole)
+        int permute = node->kind == TC_NODE_PERMUTE;
+        if (!permute && node->copy->dir != TC_COPY_IN)
             continue;
         if (any++)
             tc_text_put(buf, n, &len, ",");
-        tc_text_put(buf, n, &len, c->tensor[node->copy->slice.tensor].name);
-        if (node->copy->whole) { /* before or after all loops: "C^"; blocks: "C^@j" */
+        tc_text_put(buf, n, &len,
+                    c->tensor[permute ? node->perm->tensor : node->copy->slice.tensor].name);
+        if (permute) { /* before or after all loops: "C^"; blocks: "C^@j" */
             tc_text_put(buf, n, &len, "^");
             if (!node->parent)
                 continue;

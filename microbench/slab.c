@@ -96,7 +96,7 @@ static int cut_candidates(const scaled *sc, tc_dim pos[3], int64_t ext[3])
                 pos[n] = *dims[d];
                 ext[n++] = sizes[d];
             }
-    } else if (!sc->copy.whole) { /* a whole-tensor permutation is timed whole */
+    } else if (sc->node.kind == TC_NODE_COPY) { /* a permutation is not cut (slab_permutation) */
         for (int d = 0; d < sc->copy.slice.rank; d++)
             if (sc->copy.slice.extent[d] > 1) {
                 pos[n] = sc->copy.slice.dim[d];
@@ -153,13 +153,13 @@ static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t nee
  */
 static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor, int edge_out)
 {
-    tc_permute *v = &sc->copy.view;
+    tc_permute *v = &sc->perm.view;
     int k = -1;
     for (int d = 0; d < v->rank; d++)
         if (v->extent[d] > 1 && (k < 0 || v->src_stride[d] > v->src_stride[k]))
             k = d;
     double factor = 1.0;
-    int64_t elements = sc->copy.slice.extent[0];
+    int64_t elements = tc_permutation_elements(&sc->perm);
     while (k >= 0 && v->extent[k] > 1) {
         int64_t to = (v->extent[k] + 1) / 2, part = elements / v->extent[k] * to;
         if (!beyond_slab(s, &sc->cs, 16 * elements, edge_out) || 8 * part < floor)
@@ -167,7 +167,6 @@ static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor
         factor *= (double)v->extent[k] / (double)to;
         v->extent[k] = to;
         elements = part;
-        sc->copy.slice.extent[0] = elements;
         for (int i = 0; i < 2; i++) { /* the case's operands as the call's */
             tc_mb_operand *o = &sc->cs.operand[i];
             int64_t before = o->elements;
@@ -191,6 +190,8 @@ static void scaled_bind(scaled *sc)
     sc->cs.node = &sc->node;
     if (sc->node.kind == TC_NODE_KERNEL)
         sc->node.call = &sc->call;
+    else if (sc->node.kind == TC_NODE_PERMUTE)
+        sc->node.perm = &sc->perm;
     else
         sc->node.copy = &sc->copy;
 }
@@ -203,6 +204,8 @@ static void scaled_from(scaled *sc, const tc_mb_case *cs)
     sc->node.parent = sc->node.next = sc->node.child = NULL;
     if (sc->node.kind == TC_NODE_KERNEL)
         sc->call = *cs->node->call;
+    else if (sc->node.kind == TC_NODE_PERMUTE)
+        sc->perm = *cs->node->perm;
     else
         sc->copy = *cs->node->copy;
     scaled_bind(sc);
@@ -267,7 +270,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     int64_t floor = (need < 0 || need >= 2 * llc) && !compute_bound(&sc->node) ? 2 * llc : 0;
     if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLAB_FLOOR))
         floor = 0;
-    if (sc->node.kind == TC_NODE_COPY && sc->copy.whole) {
+    if (sc->node.kind == TC_NODE_PERMUTE) {
         factor *= slab_permutation(s, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
                                               ? TC_MB_PERMUTE_SLAB_FLOOR : floor, edge_out);
         tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
@@ -296,7 +299,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     sc->cs.scale = factor;
     /* a whole-tensor permutation cannot be cut (its view spans the tensor):
      * timed whole when memory allows, the one case above the budget */
-    if (need > room && sc->node.kind == TC_NODE_COPY && sc->copy.whole && need >= 0 &&
+    if (need > room && sc->node.kind == TC_NODE_PERMUTE && need >= 0 &&
         (avail < 0 || need <= avail))
         return TC_OK;
     if (need < 0 || need > room || beyond_address_space(p, avail)) {

@@ -188,13 +188,13 @@ static void permuted_shapes(void)
     CU_ASSERT_EQUAL(a->nloops, 0);
     CU_ASSERT_EQUAL(a->ntemps, 2);
     const tc_node *first = a->body;
-    CU_ASSERT(first->kind == TC_NODE_COPY && first->copy->whole &&
-              first->copy->dir == TC_COPY_IN && first->copy->slice.tensor == TC_A);
+    CU_ASSERT(first->kind == TC_NODE_PERMUTE && first->perm->dir == TC_COPY_IN &&
+              first->perm->tensor == TC_A);
     CU_ASSERT(first->next == a->kernel_node);
     const tc_node *last = a->kernel_node->next;
     CU_ASSERT_FATAL(last != NULL);
-    CU_ASSERT(last->kind == TC_NODE_COPY && last->copy->whole &&
-              last->copy->dir == TC_COPY_OUT && last->copy->slice.tensor == TC_C);
+    CU_ASSERT(last->kind == TC_NODE_PERMUTE && last->perm->dir == TC_COPY_OUT &&
+              last->perm->tensor == TC_C);
     const tc_call *k = a->kernel_node->call;
     CU_ASSERT_EQUAL(k->m, 27); /* (d,e,a) */
     CU_ASSERT_EQUAL(k->n, 27); /* (f,b,c) */
@@ -210,14 +210,15 @@ static void permuted_shapes(void)
     CU_ASSERT_EQUAL(bl->loop[0], 5); /* f: C's last index outermost */
     CU_ASSERT_EQUAL(bl->loop[1], 4);
     const tc_node *out = bl->kernel_node->next;
-    CU_ASSERT_FATAL(out != NULL && out->kind == TC_NODE_COPY);
-    CU_ASSERT(out->parent == bl->loop_node[1] && out->copy->dir == TC_COPY_OUT);
-    const tc_temp *tc = &bl->temp[out->copy->temp];
+    CU_ASSERT_FATAL(out != NULL && out->kind == TC_NODE_PERMUTE);
+    CU_ASSERT(out->parent == bl->loop_node[1] && out->perm->dir == TC_COPY_OUT);
+    const tc_temp *tc = &bl->temp[out->perm->temp];
     CU_ASSERT_EQUAL(tc->rank, 4);
     CU_ASSERT_EQUAL(tc->elements, 81);
-    CU_ASSERT_EQUAL(out->copy->view.rank, 4);
-    CU_ASSERT_EQUAL(out->copy->slice.ndep, 2);
-    CU_ASSERT_EQUAL(out->copy->written, 729);
+    CU_ASSERT_EQUAL(out->perm->view.rank, 4);
+    CU_ASSERT_EQUAL(tc_permutation_elements(out->perm), 81);
+    CU_ASSERT_EQUAL(out->perm->ndep, 2);
+    CU_ASSERT_EQUAL(out->perm->written, 729);
     const tc_call *kb = bl->kernel_node->call;
     CU_ASSERT_EQUAL(kb->arg[2].ndep, 0); /* the same temporary in every block */
     CU_ASSERT_EQUAL(kb->m, 9); /* (d,a) */
@@ -242,12 +243,12 @@ static void permuted_input_blocked(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
     CU_ASSERT_EQUAL(in->nloops, 1);
     const tc_node *cp = in->loop_node[0]->child;
-    CU_ASSERT_FATAL(cp != NULL && cp->kind == TC_NODE_COPY);
-    CU_ASSERT(cp->copy->dir == TC_COPY_IN && cp->copy->slice.tensor == TC_B);
+    CU_ASSERT_FATAL(cp != NULL && cp->kind == TC_NODE_PERMUTE);
+    CU_ASSERT(cp->perm->dir == TC_COPY_IN && cp->perm->tensor == TC_B);
     CU_ASSERT(cp->next == in->kernel_node);
-    CU_ASSERT_EQUAL(in->temp[cp->copy->temp].elements, 36);
-    CU_ASSERT_EQUAL(cp->copy->written, 36); /* its block, read right after */
-    CU_ASSERT_EQUAL(cp->copy->slice.ndep, 1);
+    CU_ASSERT_EQUAL(in->temp[cp->perm->temp].elements, 36);
+    CU_ASSERT_EQUAL(cp->perm->written, 36); /* its block, read right after */
+    CU_ASSERT_EQUAL(cp->perm->ndep, 1);
     CU_ASSERT_EQUAL(in->kernel_node->call->arg[1].ndep, 0);
     tc_alg_set_free(set);
 }
