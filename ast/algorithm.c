@@ -120,6 +120,7 @@ tc_node *tc_alg_copy(tc_algorithm_set *s, const tc_copy *copy)
 
 tc_node *tc_alg_permute(tc_algorithm_set *s, const tc_permutation *perm)
 {
+    tc_permutation_check(perm);
     tc_node *n = new_node(s, TC_NODE_PERMUTE);
     tc_permutation *p = n ? tc_alg_alloc(s, sizeof *p) : NULL;
     if (!p)
@@ -268,4 +269,52 @@ void tc_permutation_operands(const tc_permutation *p, const tc_contraction *c,
     *temp = *tensor;
     temp->base = TC_BASE_TEMP + p->temp;
     temp->ndep = 0;
+}
+
+void tc_operand_check(const tc_contraction *c, const tc_operand *op)
+{
+    assert(op->rank >= 0 && op->rank <= 2);
+    if (!c->has_sizes)
+        return;
+    for (int d = 0; d < op->rank; d++) {
+        assert(op->dim[d].n > 0 && op->dim[d].n <= TC_MAX_RANK);
+        assert(op->extent[d] == op->dim[d].extent && op->extent[d] > 0);
+        assert(op->stride[d] >= 0);
+    }
+    assert(op->ld == (op->rank ? op->stride[op->rank - 1] : 0));
+    assert(op->rank < 2 || (op->stride[0] == 1 && op->ld >= op->extent[0]));
+    (void)op;
+}
+
+void tc_permutation_check(const tc_permutation *p)
+{
+    const tc_permute *v = &p->view;
+    assert(v->rank >= 0 && v->rank <= TC_MAX_RANK);
+    for (int k = 0; k < v->rank; k++)
+        if (v->extent[k] <= 0)
+            return; /* without sizes */
+    int64_t next = 1; /* dense: the smallest unplaced stride is the product so far */
+    unsigned placed = 0;
+    for (int n = 0; n < v->rank; n++) {
+        int best = -1;
+        for (int k = 0; k < v->rank; k++)
+            if (!(placed & (1u << k)) && (best < 0 || v->dst_stride[k] < v->dst_stride[best] ||
+                                          (v->dst_stride[k] == v->dst_stride[best] &&
+                                           v->extent[k] < v->extent[best])))
+                best = k;
+        assert(v->extent[best] == 1 || v->dst_stride[best] == next);
+        placed |= 1u << best;
+        next *= v->extent[best];
+    }
+    (void)next;
+}
+
+void tc_call_check(const tc_contraction *c, const tc_call *k)
+{
+    if (!c->has_sizes)
+        return;
+    assert(k->m == k->dim_m.extent && k->n == k->dim_n.extent && k->k == k->dim_k.extent);
+    for (int a = 0; a < 3; a++)
+        tc_operand_check(c, &k->arg[a]);
+    (void)k;
 }

@@ -267,6 +267,22 @@ int64_t tc_permutation_elements(const tc_permutation *p);
 void tc_permutation_operands(const tc_permutation *p, const tc_contraction *c,
                              tc_operand *tensor, tc_operand *temp);
 
+/*
+ * Assertions guarding the invariants of views (compiled in unless NDEBUG,
+ * which no build defines). tc_operand_check: a kernel operand of c (with
+ * sizes) has rank 0..2; each kept dimension holds indices and the view's
+ * extent is the dimension's; strides are non-negative; ld is the stride of
+ * the last kept dimension; a matrix's dimension 0 has stride 1 (BLAS's
+ * column-major) and ld at least its extent. tc_permutation_check: the view
+ * has rank 0..TC_MAX_RANK and, with sizes (extents > 0), the temporary's
+ * side is dense: its strides, in increasing order, each the product of the
+ * extents below. tc_call_check: the call's m, n, k are its dimensions'
+ * extents and its operands pass tc_operand_check.
+ */
+void tc_operand_check(const tc_contraction *c, const tc_operand *op);
+void tc_permutation_check(const tc_permutation *p);
+void tc_call_check(const tc_contraction *c, const tc_call *k);
+
 /* Builders. Each returns arena memory (freed with the set) or NULL. */
 tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);
 /* Appends alg to the set; -1 when out of memory. */

@@ -112,6 +112,7 @@ static void make_call(const builder *b, const tc_operand op[3], tc_call *k)
     k->m = k->dim_m.extent;
     k->n = k->dim_n.extent;
     k->k = k->dim_k.extent;
+    tc_call_check(b->c, k);
 }
 
 /* Marks alg unusable when a BLAS argument exceeds INT_MAX. */

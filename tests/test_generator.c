@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ast/algorithm.h"
 #include "ast/kernel_print.h"
@@ -817,6 +820,70 @@ static void test_count_every_family(void)
 
 /* Every kernel has a full row in each floor's table, and its name maps
  * back to it; every family has a full row. */
+/* 1 when f(arg) aborts (an assertion) in a child process. */
+static int aborts(void (*f)(const void *), const void *arg)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fclose(stderr); /* the assertion's message is expected */
+        f(arg);
+        _exit(0);
+    }
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+           WTERMSIG(status) == SIGABRT;
+}
+
+static tc_contraction view_c;
+
+static void check_operand(const void *op)
+{
+    tc_operand_check(&view_c, op);
+}
+
+static void check_permutation(const void *p)
+{
+    tc_permutation_check(p);
+}
+
+static void check_fused(const void *idx)
+{
+    tc_dim_make(&view_c, idx, 2);
+}
+
+/* The views' invariants are guarded: a matrix whose dimension 0 has no
+ * unit stride, an extent that is not its dimension's, a temporary side
+ * with a hole, a fused group whose indices are not adjacent. */
+static void test_view_assertions(void)
+{
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c] = A[a,i] * B[i,b,c]", "a=3,b=4,c=5,i=2",
+                                          &view_c, msg, sizeof msg), 0);
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&view_c, TC_KERNEL_MASK_ALL,
+                                                    TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
+    const tc_algorithm *a = tc_alg_set_find(set, "(bc)-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    tc_operand good = a->kernel_node->call->arg[2];
+    CU_ASSERT(!aborts(check_operand, &good));
+    tc_operand bad = good;
+    bad.stride[0] = 2;
+    CU_ASSERT(aborts(check_operand, &bad));
+    bad = good;
+    bad.extent[1] = 4; /* (bc) is 20 */
+    CU_ASSERT(aborts(check_operand, &bad));
+    tc_permutation p = {.view = {2, {3, 4}, {1, 3}, {4, 1}}};
+    CU_ASSERT(!aborts(check_permutation, &p));
+    p.view.dst_stride[0] = 5; /* a hole */
+    CU_ASSERT(aborts(check_permutation, &p));
+    const int bc[2] = {1, 2}, cb[2] = {2, 1};
+    CU_ASSERT(!aborts(check_fused, bc));
+    CU_ASSERT(aborts(check_fused, cb));
+    tc_alg_set_free(set);
+}
+
 static void test_tables(void)
 {
     for (int k = 0; k < TC_KERNEL_COUNT; k++) {
@@ -870,7 +937,8 @@ int tc_suite_generator(void)
            !CU_add_test(s, "fused family: names, groups, calls", test_fused) ||
            !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted) ||
            !CU_add_test(s, "tc_gen_count counts every family", test_count_every_family) ||
-           !CU_add_test(s, "kernel and family tables", test_tables)
+           !CU_add_test(s, "kernel and family tables", test_tables) ||
+           !CU_add_test(s, "views: assertions guard their invariants", test_view_assertions)
                ? -1
                : 0;
 }
