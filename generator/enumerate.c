@@ -68,7 +68,7 @@ static void make_slice(const builder *b, int t, tc_operand *op)
         int i = x->index[k];
         int64_t stride = c->has_sizes ? x->stride[k] : 0;
         if (b->is_kept[i]) {
-            int d = b->dim_of[i];
+            int d = b->kept_in[i];
             if (added & (1u << d))
                 continue; /* a later index of a fused dimension */
             added |= 1u << d;
@@ -512,7 +512,7 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
         fused |= b->dim[j].n > 1;
         for (int m = 0; m < b->dim[j].n; m++) {
             b->is_kept[b->dim[j].index[m]] = 1;
-            b->dim_of[b->dim[j].index[m]] = j;
+            b->kept_in[b->dim[j].index[m]] = j;
         }
     }
     if (b->permuted) {

@@ -69,7 +69,7 @@ struct builder {
     int nkept;                    /* kernel dimensions (ast/dim.h) */
     tc_dim dim[3];
     int is_kept[TC_MAX_INDICES];
-    int dim_of[TC_MAX_INDICES];   /* kept index -> the kernel dimension holding it */
+    int kept_in[TC_MAX_INDICES];  /* kept index -> the kernel dimension holding it */
     int dot_names; /* join looped names with '.' */
     /* The permuted family: b->c is the contraction with the tensors of the
      * mask `permuted` (bits 1 << tensor) in their temporaries' order, orig
