@@ -1,6 +1,7 @@
 /* algorithm.c - the algorithm AST: arena, builders, walker, lookup. */
 #include "algorithm.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,18 @@ tc_node *tc_alg_copy(tc_algorithm_set *s, const tc_copy *copy)
     return n;
 }
 
+tc_node *tc_alg_permute(tc_algorithm_set *s, const tc_permutation *perm)
+{
+    tc_permutation_check(perm);
+    tc_node *n = new_node(s, TC_NODE_PERMUTE);
+    tc_permutation *p = n ? tc_alg_alloc(s, sizeof *p) : NULL;
+    if (!p)
+        return NULL;
+    *p = *perm;
+    n->perm = p;
+    return n;
+}
+
 tc_node *tc_alg_kernel(tc_algorithm_set *s, const tc_call *call)
 {
     tc_node *n = new_node(s, TC_NODE_KERNEL);
@@ -170,8 +183,7 @@ int tc_alg_walk(const tc_algorithm *alg,
 /* 1 when C is computed in a temporary and permuted back (permuted family). */
 static int c_permuted(const tc_algorithm *alg)
 {
-    int base = alg->kernel_node->call->arg[2].base;
-    return base >= TC_BASE_TEMP && alg->temp[base - TC_BASE_TEMP].whole;
+    return tc_alg_is_permuted_temp(alg, alg->kernel_node->call->arg[2].base);
 }
 
 int tc_alg_kernel_owns_beta(const tc_algorithm *alg)
@@ -190,12 +202,18 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
     return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
 }
 
-int tc_alg_whole_temps(const tc_algorithm *alg)
+int tc_alg_permuted_temps(const tc_algorithm *alg)
 {
     int n = 0;
     for (int t = 0; t < alg->ntemps; t++)
-        n += alg->temp[t].whole;
+        n += alg->temp[t].filled_by == TC_NODE_PERMUTE;
     return n;
+}
+
+int tc_alg_is_permuted_temp(const tc_algorithm *alg, int base)
+{
+    return base >= TC_BASE_TEMP && base < TC_BASE_TEMP + alg->ntemps &&
+           alg->temp[base - TC_BASE_TEMP].filled_by == TC_NODE_PERMUTE;
 }
 
 int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail)
@@ -214,10 +232,89 @@ int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail)
 
 void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)
 {
+    assert(cp->slice.rank == 2);
     *out = cp->slice;
     out->base = TC_BASE_TEMP + cp->temp;
     out->ndep = 0;
     out->stride[0] = 1;
-    out->stride[1] = cp->slice.rank == 2 ? cp->slice.extent[0] : 0;
-    out->ld = out->stride[cp->slice.rank == 2 ? 1 : 0];
+    out->stride[1] = cp->slice.extent[0];
+    out->ld = out->stride[1];
+}
+
+int64_t tc_permutation_elements(const tc_permutation *p)
+{
+    int64_t n = 1;
+    for (int k = 0; k < p->view.rank; k++)
+        n *= p->view.extent[k];
+    return n;
+}
+
+void tc_permutation_operands(const tc_permutation *p, const tc_contraction *c,
+                             tc_operand *tensor, tc_operand *temp)
+{
+    memset(tensor, 0, sizeof *tensor);
+    tensor->base = tensor->tensor = p->tensor;
+    tensor->rank = 1;
+    if (c) { /* not a kernel dimension: the block's indices, unmerged */
+        assert(p->view.rank <= c->tensor[p->tensor].rank);
+        tensor->dim[0].n = p->view.rank;
+        memcpy(tensor->dim[0].index, c->tensor[p->tensor].index,
+               (size_t)p->view.rank * sizeof tensor->dim[0].index[0]);
+    }
+    tensor->dim[0].extent = tensor->extent[0] = tc_permutation_elements(p);
+    tensor->stride[0] = tensor->ld = 1;
+    tensor->ndep = p->ndep;
+    memcpy(tensor->dep, p->dep, sizeof p->dep);
+    memcpy(tensor->dep_stride, p->dep_stride, sizeof p->dep_stride);
+    *temp = *tensor;
+    temp->base = TC_BASE_TEMP + p->temp;
+    temp->ndep = 0;
+}
+
+void tc_operand_check(const tc_contraction *c, const tc_operand *op)
+{
+    assert(op->rank >= 0 && op->rank <= 2);
+    if (!c->has_sizes)
+        return;
+    for (int d = 0; d < op->rank; d++) {
+        assert(op->dim[d].n > 0 && op->dim[d].n <= TC_MAX_RANK);
+        assert(op->extent[d] == op->dim[d].extent && op->extent[d] > 0);
+        assert(op->stride[d] >= 0);
+    }
+    assert(op->ld == (op->rank ? op->stride[op->rank - 1] : 0));
+    assert(op->rank < 2 || (op->stride[0] == 1 && op->ld >= op->extent[0]));
+    (void)op;
+}
+
+void tc_permutation_check(const tc_permutation *p)
+{
+    const tc_permute *v = &p->view;
+    assert(v->rank >= 0 && v->rank <= TC_MAX_RANK);
+    for (int k = 0; k < v->rank; k++)
+        if (v->extent[k] <= 0)
+            return; /* without sizes */
+    int64_t next = 1; /* dense: the smallest unplaced stride is the product so far */
+    unsigned placed = 0;
+    for (int n = 0; n < v->rank; n++) {
+        int best = -1;
+        for (int k = 0; k < v->rank; k++)
+            if (!(placed & (1u << k)) && (best < 0 || v->dst_stride[k] < v->dst_stride[best] ||
+                                          (v->dst_stride[k] == v->dst_stride[best] &&
+                                           v->extent[k] < v->extent[best])))
+                best = k;
+        assert(v->extent[best] == 1 || v->dst_stride[best] == next);
+        placed |= 1u << best;
+        next *= v->extent[best];
+    }
+    (void)next;
+}
+
+void tc_call_check(const tc_contraction *c, const tc_call *k)
+{
+    if (!c->has_sizes)
+        return;
+    assert(k->m == k->dim_m.extent && k->n == k->dim_n.extent && k->k == k->dim_k.extent);
+    for (int a = 0; a < 3; a++)
+        tc_operand_check(c, &k->arg[a]);
+    (void)k;
 }

@@ -3,24 +3,29 @@
  * kernel, with copies into contiguous temporaries where a matrix slice has no
  * stride-1 dimension (docs/design.md §4).
  *
- * The AST has three node kinds:
- *   LOOP    for (index = 0; index < extent; index++) { body }
- *   COPY    gather a tensor slice into a temporary (TC_COPY_IN), or scatter
- *           a temporary back into the output slice (TC_COPY_OUT)
- *   KERNEL  one BLAS call (ddot, daxpy, dgemv, dger, dgemm)
+ * The AST has four node kinds:
+ *   LOOP     for (index = 0; index < extent; index++) { body }
+ *   COPY     gather a tensor slice into a temporary (TC_COPY_IN), or scatter
+ *            a temporary back into the output slice (TC_COPY_OUT)
+ *   PERMUTE  permute a tensor (or its block) into a temporary of another
+ *            layout (TC_COPY_IN), or a temporary back into C (TC_COPY_OUT,
+ *            C = T + beta * C): the permuted family
+ *   KERNEL   one BLAS call (ddot, daxpy, dgemv, dger, dgemm)
  * A loop's body is a list of children (child, then next, next, ...): the
  * copies-in it holds, then the inner loop or the kernel, then the copies-out.
  * Every node has a parent pointer (NULL at top level), so the analyzer can
  * walk up from the kernel; the algorithm also keeps the loop nest as an
- * ordered array (loop_node[], outer to inner) and the copies as an array.
+ * ordered array (loop_node[], outer to inner) and the copies and
+ * permutations as an array (copy_node[]).
  *
  * Operands. Every kernel argument and every copy source is a tc_operand: a
  * base (tensor A, B, C or a temporary) plus an offset that is an affine
  * function of the enclosing loop indices, offset = sum dep_stride[d] *
- * value(dep[d]), and kept dimensions (0 scalar, 1 vector, 2 matrix) with
- * extents and strides in elements. For a matrix, dim[0] is the stride-1
- * dimension and ld = stride[1] is the leading dimension; for a vector,
- * ld = stride[0] is the BLAS increment.
+ * value(dep[d]), and kept dimensions (0 scalar, 1 vector, 2 matrix): each
+ * a kernel dimension (ast/dim.h, a fused group is one dimension) with the
+ * extent and stride in elements it has in this base. For a matrix, dim[0]
+ * is the stride-1 dimension and ld = stride[1] is the leading dimension;
+ * for a vector, ld = stride[0] is the BLAS increment.
  *
  * A copied operand appears twice: the kernel's argument has base = the
  * temporary (column-major, dims in the tensor's order, no deps), and the
@@ -41,6 +46,7 @@
 #include <stdio.h>
 
 #include "ast/contraction.h"
+#include "ast/dim.h"
 #include "ast/kernel.h"
 
 /* Operand bases: the contraction's tensors TC_C, TC_A, TC_B (0..2), or the
@@ -52,35 +58,37 @@ typedef struct tc_operand {
     int base;           /* TC_C, TC_A, TC_B, or TC_BASE_TEMP + temp */
     int tensor;         /* the contraction tensor this stands for (TC_A..) */
     int rank;           /* kept dimensions: 0 scalar, 1 vector, 2 matrix */
-    int dim[2];         /* kept index positions; dim[0] has stride 1 for a matrix */
-    int64_t extent[2];  /* sizes of the kept indices (0 without sizes) */
+    tc_dim dim[2];      /* kept dimensions; dim[0] has stride 1 for a matrix */
+    int64_t extent[2];  /* their extents here (0 without sizes; a timed
+                           slab's may be cut below the dimension's) */
     int64_t stride[2];  /* their strides in the base, in elements */
     int64_t ld;         /* matrix: stride[1]; vector: stride[0]; scalar: 0 */
-    int ngroup[2];      /* indices fused into each kept dimension: 1 in the
-                           paper's family; group[d][0] == dim[d] */
-    int group[2][TC_MAX_RANK]; /* in the tensor's order (docs/design.md §4) */
     int ndep;           /* looped indices the offset depends on */
     int dep[TC_MAX_RANK];          /* their index positions, in the base's order */
     int64_t dep_stride[TC_MAX_RANK];
 } tc_operand;
 
+typedef enum { TC_NODE_LOOP, TC_NODE_COPY, TC_NODE_PERMUTE, TC_NODE_KERNEL } tc_node_kind;
+
 typedef struct tc_temp {
-    int tensor;          /* the tensor whose slice it holds */
-    int whole;           /* 1: a permuted temporary, its indices in
-                            order[0..rank): the whole tensor, or in the
-                            blocked variant its block below the loops */
-    int rank;
+    int tensor;          /* the tensor whose slice or permutation it holds */
+    tc_node_kind filled_by; /* TC_NODE_COPY: a slice; TC_NODE_PERMUTE: a
+                            permuted tensor, or in the blocked variant its
+                            block below the loops */
+    int rank;            /* a permuted one: its indices in order[0..rank) */
     int order[TC_MAX_RANK];
     int dim[2];          /* a slice's two index positions, column-major */
     int64_t extent[2];
-    int64_t elements;    /* extent[0] * extent[1] (0 without sizes) */
+    int64_t elements;    /* a slice: extent[0] * extent[1]; a permuted
+                            one: its elements (0 without sizes) */
 } tc_temp;
 
 typedef enum { TC_COPY_IN, TC_COPY_OUT } tc_copy_dir;
 
-/* A rank-n strided view copied into another of the same extents
- * (runtime/permute.h runs it): per dimension, the extent and the strides
- * in elements on the tensor's side and on the temporary's. */
+/* Two views of one geometry: a rank-n strided view copied into another of
+ * the same extents (runtime/permute.h runs it): per dimension, the extent
+ * and the strides in elements on the tensor's side (the source view) and
+ * on the temporary's (the destination view). */
 typedef struct tc_permute {
     int rank;                           /* 0..TC_MAX_RANK (0: one element) */
     int64_t extent[TC_MAX_RANK];
@@ -89,31 +97,40 @@ typedef struct tc_permute {
 } tc_permute;
 
 /*
- * A copy between a tensor and a temporary. Two kinds:
- *  - a slice copy (whole = 0, the paper's family): the 2-D slice of a
- *    matrix operand with no unit stride, gathered just inside the innermost
- *    loop it depends on and, for C, scattered back after the kernel;
- *  - a permutation (whole = 1, the permuted family): an input permuted
- *    into a temporary before all loops (TC_COPY_IN), or C computed in a
- *    temporary and permuted back after them (TC_COPY_OUT only: C = T +
- *    beta * C), so that the kernel's groups lie adjacent; blocked, the
- *    same for the block of a tensor under the loops over its last
- *    indices, inside the last of them.
- * view is the copy's geometry for both kinds (its one owner).
+ * A slice copy (the paper's family): the 2-D slice of a matrix operand with
+ * no unit stride, gathered into a column-major temporary just inside the
+ * innermost loop it depends on and, for C, scattered back after the
+ * kernel. view is its geometry (two dimensions).
  */
 typedef struct tc_copy {
     tc_copy_dir dir;     /* IN: tensor -> temp; OUT: temp -> tensor */
     int temp;            /* which temporary */
-    int whole;           /* 1: a permutation (of a tensor or its block) */
-    tc_operand slice;    /* the tensor slice (rank 2, with its deps; whole:
-                            rank 1, one group of the block's indices,
-                            extent = its elements, stride 1, deps on the
-                            block loops: none for a whole tensor) */
+    tc_operand slice;    /* the tensor slice (rank 2, with its deps) */
     tc_permute view;
-    int64_t written;     /* permutations: the elements all executions of the
-                            copy write (all of C; an input's block), which
-                            decides the kernel's streaming stores */
 } tc_copy;
+
+/*
+ * A permutation (the permuted family): an input permuted into a temporary
+ * before all loops (TC_COPY_IN), or C computed in a temporary and
+ * permuted back after them (TC_COPY_OUT only: C = T + beta * C), so that
+ * the kernel's dimensions lie adjacent; blocked, the same for the block of
+ * a tensor under the loops over its last indices, inside the last of
+ * them. view is its geometry, its one owner: the tensor's side (source)
+ * and the temporary's (destination), each dimension one index of the
+ * block in the tensor's order.
+ */
+typedef struct tc_permutation {
+    tc_copy_dir dir;     /* IN: tensor -> temp; OUT: temp -> tensor */
+    int temp;            /* which temporary */
+    int tensor;          /* which tensor */
+    int ndep;            /* the block loops the tensor side's offset depends */
+    int dep[TC_MAX_RANK];/* on (none for a whole tensor), as a tc_operand's */
+    int64_t dep_stride[TC_MAX_RANK];
+    tc_permute view;
+    int64_t written;     /* the elements all executions write (all of C; an
+                            input's block), which decides the kernel's
+                            streaming stores */
+} tc_permutation;
 
 /*
  * One BLAS call. arg[] in BLAS argument order; arg[2] is always the output:
@@ -124,7 +141,8 @@ typedef struct tc_copy {
  *   dger : arg0 = x, arg1 = y, arg2 = matrix   A += alpha*x*y^T
  *   dgemm: arg0 = A, arg1 = B, arg2 = C        C += alpha*op(A)*op(B)
  * m, n, k are BLAS's dimensions (dgemv: of the stored matrix; ddot/daxpy
- * use n); dim_m/dim_n/dim_k are the index positions giving them (-1 unused).
+ * use n); dim_m/dim_n/dim_k are the kernel dimensions giving them (n = 0:
+ * unused).
  * trans_a/trans_b are 1 when BLAS must transpose that argument (dgemv uses
  * trans_a); storage decides them.
  */
@@ -132,11 +150,9 @@ typedef struct tc_call {
     tc_kernel kernel;
     int trans_a, trans_b;
     int64_t m, n, k;
-    int dim_m, dim_n, dim_k;
+    tc_dim dim_m, dim_n, dim_k;
     tc_operand arg[3];
 } tc_call;
-
-typedef enum { TC_NODE_LOOP, TC_NODE_COPY, TC_NODE_KERNEL } tc_node_kind;
 
 typedef struct tc_node tc_node;
 struct tc_node {
@@ -148,6 +164,7 @@ struct tc_node {
     int index;          /* LOOP: index position */
     int64_t extent;     /* LOOP: its size (0 without sizes) */
     tc_copy *copy;      /* COPY */
+    tc_permutation *perm; /* PERMUTE */
     tc_call *call;      /* KERNEL */
 };
 
@@ -170,14 +187,12 @@ typedef struct tc_algorithm {
     const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */
     tc_kernel kernel;
     tc_family family;
-    int nkept;              /* kernel dimensions */
-    int kept[3];            /* their first indices (f_A, f_B, k as applicable) */
-    int ngroup[3];          /* indices in each kernel dimension (1: paper) */
-    int group[3][TC_MAX_RANK];
+    int nkept;              /* kernel dimensions ... */
+    tc_dim kept[3];         /* ... in the kernel row's roles (f_A, f_B, k) */
     int nloops;
     int loop[TC_MAX_INDICES];        /* looped index positions, outer to inner */
     tc_node *loop_node[TC_MAX_INDICES];
-    int ncopies;                     /* COPY nodes (in and out) */
+    int ncopies;                     /* COPY and PERMUTE nodes (in and out) */
     tc_node *copy_node[2 * TC_MAX_TEMPS];
     int ntemps;
     tc_temp temp[TC_MAX_TEMPS];
@@ -233,14 +248,40 @@ int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
  * (planner/rank.c, cli/select.c, cli/cmd_list.c). */
 int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail);
 
-/* How many of alg's temporaries hold a whole permuted tensor (the emitted
- * C keeps those between calls; a slice temporary is small). */
-int tc_alg_whole_temps(const tc_algorithm *alg);
+/* How many of alg's temporaries hold a permuted tensor (the emitted C
+ * keeps those between calls; a slice temporary is small). */
+int tc_alg_permuted_temps(const tc_algorithm *alg);
+/* 1 when operand base `base` is a temporary filled by a permutation. */
+int tc_alg_is_permuted_temp(const tc_algorithm *alg, int base);
 
-/* The temporary's side of copy cp as an operand: the slice's extents,
- * contiguous in the temporary (column-major for a slice; a whole tensor
- * is one flat group). */
+/* The temporary's side of slice copy cp as an operand: the slice's
+ * extents, contiguous (column-major) in the temporary. */
 void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out);
+
+/* The elements one execution of permutation p moves (its view's). */
+int64_t tc_permutation_elements(const tc_permutation *p);
+/* Permutation p's two sides as the flat runs the sampler and the analyser
+ * see: rank 1, all its elements at stride 1, one dimension of the block's
+ * indices in c's order of the tensor (c may be NULL: no indices); the
+ * tensor side at the block loops' offset, the temporary's at its start. */
+void tc_permutation_operands(const tc_permutation *p, const tc_contraction *c,
+                             tc_operand *tensor, tc_operand *temp);
+
+/*
+ * Assertions guarding the invariants of views (compiled in unless NDEBUG,
+ * which no build defines). tc_operand_check: a kernel operand of c (with
+ * sizes) has rank 0..2; each kept dimension holds indices and the view's
+ * extent is the dimension's; strides are non-negative; ld is the stride of
+ * the last kept dimension; a matrix's dimension 0 has stride 1 (BLAS's
+ * column-major) and ld at least its extent. tc_permutation_check: the view
+ * has rank 0..TC_MAX_RANK and, with sizes (extents > 0), the temporary's
+ * side is dense: its strides, in increasing order, each the product of the
+ * extents below. tc_call_check: the call's m, n, k are its dimensions'
+ * extents and its operands pass tc_operand_check.
+ */
+void tc_operand_check(const tc_contraction *c, const tc_operand *op);
+void tc_permutation_check(const tc_permutation *p);
+void tc_call_check(const tc_contraction *c, const tc_call *k);
 
 /* Builders. Each returns arena memory (freed with the set) or NULL. */
 tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);
@@ -248,6 +289,7 @@ tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);
 int tc_alg_set_add(tc_algorithm_set *s, tc_algorithm *alg);
 tc_node *tc_alg_loop(tc_algorithm_set *s, int index, int64_t extent);
 tc_node *tc_alg_copy(tc_algorithm_set *s, const tc_copy *copy);
+tc_node *tc_alg_permute(tc_algorithm_set *s, const tc_permutation *perm);
 tc_node *tc_alg_kernel(tc_algorithm_set *s, const tc_call *call);
 /* Appends node to the body of `loop` (or, with loop NULL, to the top level
  * of alg); sets parent and depth. */

@@ -9,9 +9,8 @@
 static int is_kept(const tc_operand *op, int index)
 {
     for (int d = 0; d < op->rank; d++)
-        for (int g = 0; g < (op->ngroup[d] > 1 ? op->ngroup[d] : 1); g++)
-            if ((op->ngroup[d] > 1 ? op->group[d][g] : op->dim[d]) == index)
-                return 1;
+        if (tc_dim_holds(&op->dim[d], index))
+            return 1;
     return 0;
 }
 
@@ -50,37 +49,13 @@ static int dotted(const tc_contraction *c)
     return 0;
 }
 
-/* A BLAS dimension's name: its index, or its fused group "(bc)". */
-static const char *dim_name(const tc_contraction *c, const tc_call *k, int i, char *buf,
-                            size_t n)
-{
-    if (i < 0)
-        return "-";
-    for (int a = 0; a < 3; a++)
-        for (int d = 0; d < k->arg[a].rank; d++) {
-            const tc_operand *op = &k->arg[a];
-            if (op->dim[d] != i || op->ngroup[d] < 2)
-                continue;
-            size_t len = 0;
-            buf[0] = '\0';
-            tc_text_put(buf, n, &len, "(");
-            for (int g = 0; g < op->ngroup[d]; g++) {
-                if (g && dotted(c))
-                    tc_text_put(buf, n, &len, ".");
-                tc_text_put(buf, n, &len, c->index[op->group[d][g]].name);
-            }
-            tc_text_put(buf, n, &len, ")");
-            return buf;
-        }
-    return c->index[i].name;
-}
-
 static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
 {
-    char bm[256], bn[256], bk[256];
-    const char *const dim[3] = {dim_name(c, k, k->dim_m, bm, sizeof bm),
-                                dim_name(c, k, k->dim_n, bn, sizeof bn),
-                                dim_name(c, k, k->dim_k, bk, sizeof bk)};
+    char bm[256], bn[256], bk[256]; /* a dimension's name: "b", "(bc)" or "-" */
+    tc_dim_format(c, &k->dim_m, dotted(c), bm, sizeof bm);
+    tc_dim_format(c, &k->dim_n, dotted(c), bn, sizeof bn);
+    tc_dim_format(c, &k->dim_k, dotted(c), bk, sizeof bk);
+    const char *const dim[3] = {bm, bn, bk};
     fprintf(out, "%s", tc_kernel_name(k->kernel));
     if ((unsigned)k->kernel < TC_KERNEL_COUNT)
         tc_kernel_print_rows[k->kernel].print(out, c, k, dim);
@@ -109,6 +84,27 @@ struct print_ctx {
     FILE *out;
 };
 
+/* "permute A[d,e,g,a] -> T0[d,e,a,g]", or back into C (a block: " block
+ * at j,k") with beta. */
+static void print_permutation(const struct print_ctx *p, const tc_permutation *pm)
+{
+    const tc_contraction *c = p->c;
+    const tc_temp *t = &p->alg->temp[pm->temp];
+    const tc_tensor *x = &c->tensor[pm->tensor];
+    char tensor[256], temp[256], tname[16];
+    snprintf(tname, sizeof tname, "T%d", pm->temp);
+    index_list(c, tname, t->order, t->rank, temp, sizeof temp);
+    index_list(c, x->name, x->index, x->rank, tensor, sizeof tensor);
+    if (pm->dir == TC_COPY_IN) {
+        fprintf(p->out, "permute %s -> %s\n", tensor, temp);
+        return;
+    }
+    fprintf(p->out, "permute %s -> %s", temp, tensor);
+    for (int d = 0; d < pm->ndep; d++)
+        fprintf(p->out, "%s%s", d ? "," : " block at ", c->index[pm->dep[d]].name);
+    fprintf(p->out, " (%s = T%d + beta * %s)\n", x->name, pm->temp, x->name);
+}
+
 static int print_node(const tc_node *n, void *data)
 {
     struct print_ctx *p = data;
@@ -123,22 +119,7 @@ static int print_node(const tc_node *n, void *data)
         const tc_temp *t = &p->alg->temp[cp->temp];
         char slice[256];
         tc_alg_format_operand(c, &cp->slice, slice, sizeof slice);
-        if (cp->whole) { /* "permute A[d,e,g,a] -> T0[d,e,a,g]" */
-            const tc_tensor *x = &c->tensor[cp->slice.tensor];
-            char temp[256], tname[16];
-            snprintf(tname, sizeof tname, "T%d", cp->temp);
-            index_list(c, tname, t->order, t->rank, temp, sizeof temp);
-            index_list(c, x->name, x->index, x->rank, slice, sizeof slice);
-            if (cp->dir == TC_COPY_IN) {
-                fprintf(p->out, "permute %s -> %s\n", slice, temp);
-            } else {
-                fprintf(p->out, "permute %s -> %s", temp, slice);
-                for (int d = 0; d < cp->slice.ndep; d++) /* a block of C: " at j,k" */
-                    fprintf(p->out, "%s%s", d ? "," : " block at ",
-                            c->index[cp->slice.dep[d]].name);
-                fprintf(p->out, " (%s = T%d + beta * %s)\n", x->name, cp->temp, x->name);
-            }
-        } else if (cp->dir == TC_COPY_IN) {
+        if (cp->dir == TC_COPY_IN) {
             fprintf(p->out, "copy %s -> T%d (%s x %s)\n", slice, cp->temp,
                     c->index[t->dim[0]].name, c->index[t->dim[1]].name);
         } else {
@@ -146,6 +127,9 @@ static int print_node(const tc_node *n, void *data)
         }
         break;
     }
+    case TC_NODE_PERMUTE:
+        print_permutation(p, n->perm);
+        break;
     case TC_NODE_KERNEL:
         print_call(p->out, c, n->call);
         break;

@@ -32,11 +32,25 @@ static void node_name(const tc_mb_case *cs, const tc_contraction *c, char *buf, 
         return;
     }
     char slice[96];
-    tc_alg_format_operand(c, &cs->node->copy->slice, slice, sizeof slice);
-    if (cs->node->copy->dir == TC_COPY_IN)
-        snprintf(buf, n, "copy %s -> T%d", slice, cs->node->copy->temp);
+    const tc_operand *side = NULL;
+    tc_operand block, temp;
+    tc_copy_dir dir;
+    int t;
+    if (cs->node->kind == TC_NODE_PERMUTE) { /* named as a copy of its block */
+        tc_permutation_operands(cs->node->perm, c, &block, &temp);
+        side = &block;
+        dir = cs->node->perm->dir;
+        t = cs->node->perm->temp;
+    } else {
+        side = &cs->node->copy->slice;
+        dir = cs->node->copy->dir;
+        t = cs->node->copy->temp;
+    }
+    tc_alg_format_operand(c, side, slice, sizeof slice);
+    if (dir == TC_COPY_IN)
+        snprintf(buf, n, "copy %s -> T%d", slice, t);
     else
-        snprintf(buf, n, "copy T%d -> %s", cs->node->copy->temp, slice);
+        snprintf(buf, n, "copy T%d -> %s", t, slice);
 }
 
 static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction *c,
@@ -104,16 +118,15 @@ static int fill_table(tc_table *t, const tc_mb_analysis *a, const tc_contraction
     return 0;
 }
 
-int tc_cmd_explain(const tc_cli *cli)
+/* The algorithm's name (*name): --algorithm or the last argument that is
+ * not a size, removed from *args (a copy of *cli). 0, or the exit status
+ * of a usage error. */
+static int explain_name(const tc_cli *cli, tc_cli *args, const char **name_out)
 {
-    static const char *const headers[] = {
-        "case", "node", "kind", "first_loop", "count", "median_s", "operand", "elements",
-        "access_distance", "prefetch", "prefetch_distance", "prefetch_elements", "setup"};
-    /* NAME is --algorithm or the last argument that is not a size. */
-    tc_cli args = *cli;
+    *args = *cli;
     const char *name = cli->algorithm;
-    if (!name && args.npositional >= 2 && !strchr(args.positional[args.npositional - 1], '='))
-        name = args.positional[--args.npositional];
+    if (!name && args->npositional >= 2 && !strchr(args->positional[args->npositional - 1], '='))
+        name = args->positional[--args->npositional];
     if (!name)
         return tc_cli_failf(TC_EUSAGE, "usage: explain needs an algorithm name after the sizes "
                                        "(see 'tcgen list')");
@@ -125,14 +138,28 @@ int tc_cmd_explain(const tc_cli *cli)
             names++;
             other = cli->positional[k];
         }
-    if (names > 0 || (cli->algorithm && args.npositional > 2))
+    if (names > 0 || (cli->algorithm && args->npositional > 2))
         return tc_cli_failf(TC_EUSAGE,
                             "usage: explain takes one algorithm name, not '%s' and '%s'; "
                             "explain them one at a time, or rank them all with 'tcgen "
                             "predict'",
-                            other ? other : args.positional[args.npositional - 1], name);
+                            other ? other : args->positional[args->npositional - 1], name);
+    *name_out = name;
+    return 0;
+}
+
+int tc_cmd_explain(const tc_cli *cli)
+{
+    static const char *const headers[] = {
+        "case", "node", "kind", "first_loop", "count", "median_s", "operand", "elements",
+        "access_distance", "prefetch", "prefetch_distance", "prefetch_elements", "setup"};
+    tc_cli args;
+    const char *name = NULL;
+    int rc = explain_name(cli, &args, &name);
+    if (rc)
+        return rc;
     tc_contraction c;
-    int rc = tc_cli_load(&args, 1, &c);
+    rc = tc_cli_load(&args, 1, &c);
     if (rc)
         return rc;
     tc_algorithm_set *set = NULL;

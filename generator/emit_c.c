@@ -280,7 +280,7 @@ static layout layout_of(const emitter *e, int base)
         return l;
     }
     const tc_temp *tp = &e->alg->temp[base - TC_BASE_TEMP];
-    if (tp->whole) {
+    if (tp->filled_by == TC_NODE_PERMUTE) {
         l.rank = tp->rank;
         memcpy(l.index, tp->order, sizeof l.index);
     } else {
@@ -390,34 +390,18 @@ static void put_element(const emitter *e, const tc_operand *op)
 }
 
 /* The leading dimension or increment of an operand: the stride of its
- * (last) kept dimension, i.e. of that dimension's first index. */
+ * (last) kept dimension, i.e. of the index that dimension starts with. */
 static void put_ld(const emitter *e, const tc_operand *op)
 {
     layout l = layout_of(e, op->base);
-    int k = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
+    int k = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
     put_product_as(e, "int", l.index, k > 0 ? k : 0);
 }
 
-/* The indices of a BLAS dimension into idx, their count returned: the
- * group of the kernel dimension that starts with index i (one index in
- * the paper's family). */
-static int dim_group(const tc_call *k, int i, int idx[TC_MAX_RANK])
-{
-    for (int a = 0; a < 3; a++)
-        for (int d = 0; d < k->arg[a].rank; d++)
-            if (k->arg[a].dim[d] == i && k->arg[a].ngroup[d] > 1) {
-                memcpy(idx, k->arg[a].group[d], sizeof k->arg[a].group[d]);
-                return k->arg[a].ngroup[d];
-            }
-    idx[0] = i;
-    return 1;
-}
-
 /* A BLAS dimension as an expression: "N_b" or "N_b * N_c". */
-static void put_dim(const emitter *e, const tc_call *k, int i)
+static void put_dim(const emitter *e, const tc_dim *d)
 {
-    int g[TC_MAX_RANK];
-    put_product_as(e, "int", g, dim_group(k, i, g));
+    put_product_as(e, "int", d->index, d->n);
 }
 
 /* "N_a * N_b * N_c", "1" for a scalar: the element count of tensor t. */
@@ -568,9 +552,9 @@ void tc_emit_indent(const tc_emitter *e, int level)
     indent(e, level);
 }
 
-void tc_emit_dim(const tc_emitter *e, const tc_call *k, int i)
+void tc_emit_dim(const tc_emitter *e, const tc_dim *d)
 {
-    put_dim(e, k, i);
+    put_dim(e, d);
 }
 
 void tc_emit_args(const tc_emitter *e, const tc_operand *a, int from, int to)
@@ -629,10 +613,12 @@ static void emit_call(const emitter *e, const tc_call *k, int level)
  * executor's kernel, written into the file before the function:
  * emit_kernel_text).
  */
-static void emit_permutation(emitter *e, const tc_copy *cp, int level)
+static void emit_permutation(emitter *e, const tc_permutation *cp, int level)
 {
     const tc_contraction *c = e->c;
-    int t = cp->slice.tensor, temp = TC_BASE_TEMP + cp->temp;
+    int t = cp->tensor, temp = TC_BASE_TEMP + cp->temp;
+    tc_operand block, unused; /* the tensor side's address */
+    tc_permutation_operands(cp, NULL, &block, &unused);
     layout all = layout_of(e, t), lt = all, lp = layout_of(e, temp);
     lt.rank = lp.rank; /* a block: the tensor's first indices */
     double beta = cp->dir == TC_COPY_OUT ? c->beta : 0.0;
@@ -640,9 +626,9 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     indent(e, level);
     fprintf(out, "/* %s: ", base_name(e, temp));
     comment_tensor(e, t);
-    for (int d = 0; d < cp->slice.ndep; d++) { /* a block: " at j,k" */
+    for (int d = 0; d < cp->ndep; d++) { /* a block: " at j,k" */
         put(e, d ? "," : "'s block at ");
-        comment_text(out, e->user.index[cp->slice.dep[d]].name);
+        comment_text(out, e->user.index[cp->dep[d]].name);
     }
     put(e, " ordered ");
     for (int k = 0; k < lp.rank; k++) {
@@ -677,12 +663,12 @@ static void emit_permutation(emitter *e, const tc_copy *cp, int level)
     indent(e, level + 1);
     if (cp->dir == TC_COPY_IN) {
         fprintf(out, "tcgen_permute(%d, tmp_extent, ", lt.rank);
-        put_address(e, &cp->slice);
+        put_address(e, &block);
         fprintf(out, ", tmp_tensor, %s, tmp_temp, %s, ", base_name(e, temp), b);
         put_product(e, lt.index, lt.rank); /* written: the block */
     } else {
         fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_temp, ", lt.rank, base_name(e, temp));
-        put_address(e, &cp->slice);
+        put_address(e, &block);
         fprintf(out, ", tmp_tensor, %s, ", b);
         put_product(e, all.index, all.rank); /* written: all of C's blocks */
     }
@@ -780,10 +766,6 @@ static void emit_kernel_text(const emitter *e)
 
 static void emit_copy(emitter *e, const tc_copy *cp, int level)
 {
-    if (cp->whole) {
-        emit_permutation(e, cp, level);
-        return;
-    }
     const tc_contraction *c = e->c;
     const tc_operand *s = &cp->slice;
     const char *tmp = base_name(e, TC_BASE_TEMP + cp->temp);
@@ -792,16 +774,17 @@ static void emit_copy(emitter *e, const tc_copy *cp, int level)
     int use[TC_MAX_INDICES] = {0};
     for (int i = 0; i < c->nindex; i++)
         use[i] = 1;
-    const char *v0 = e->var[s->dim[0]], *v1 = e->var[s->dim[1]];
-    const char *n0 = e->size[s->dim[0]], *n1 = e->size[s->dim[1]];
+    const tc_temp *tp = &e->alg->temp[cp->temp]; /* its two indices, column-major */
+    const char *v0 = e->var[tp->dim[0]], *v1 = e->var[tp->dim[1]];
+    const char *n0 = e->size[tp->dim[0]], *n1 = e->size[tp->dim[1]];
     indent(e, level);
     if (cp->dir == TC_COPY_IN) {
         put(e, "/* copy ");
         comment_slice(e, s);
         fprintf(out, " into %s (", tmp);
-        comment_text(out, c->index[s->dim[0]].name);
+        comment_text(out, c->index[tp->dim[0]].name);
         put(e, " x ");
-        comment_text(out, c->index[s->dim[1]].name);
+        comment_text(out, c->index[tp->dim[1]].name);
         put(e, "): the slice has no stride-1 dimension */\n");
     } else {
         fprintf(out, "/* copy %s back into ", tmp);
@@ -839,6 +822,9 @@ static void emit_list(emitter *e, const tc_node *n, int level)
         }
         case TC_NODE_COPY:
             emit_copy(e, n->copy, level);
+            break;
+        case TC_NODE_PERMUTE:
+            emit_permutation(e, n->perm, level);
             break;
         case TC_NODE_KERNEL:
             emit_call(e, n->call, level);
@@ -1025,18 +1011,16 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
         if (n->kind != TC_NODE_KERNEL)
             continue;
         const tc_call *k = n->call;
-        const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
+        const tc_dim *dims[3] = {&k->dim_m, &k->dim_n, &k->dim_k};
         for (int d = 0; d < 3; d++)
-            if (dims[d] >= 0) {
-                int g[TC_MAX_RANK];
-                add_unique(list, count, g, dim_group(k, dims[d], g));
-            }
+            if (dims[d]->n > 0)
+                add_unique(list, count, dims[d]->index, dims[d]->n);
         for (int a = 0; a < 3; a++) {
             const tc_operand *op = &k->arg[a];
             if (op->rank == 0)
                 continue;
             layout l = layout_of(e, op->base);
-            int j = position_in(&l, op->dim[op->rank == 2 ? 1 : 0]);
+            int j = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
             if (j > 0)
                 add_unique(list, count, l.index, j);
         }
@@ -1157,7 +1141,7 @@ static void emit_zero_alpha(const emitter *e)
 static void emit_free(const emitter *e, const char *indent)
 {
     for (int t = 0; t < e->alg->ntemps; t++)
-        if (!e->alg->temp[t].whole)
+        if (e->alg->temp[t].filled_by != TC_NODE_PERMUTE)
             fprintf(e->out, "%sfree(%s);\n", indent, temp_name(e, t));
     if (e->nkept)
         fprintf(e->out, "#ifndef TCGEN_THREAD_LOCAL\n%stcgen_kept_free(%s_kept, %d);\n#endif\n",
@@ -1185,7 +1169,7 @@ static void emit_temporaries(const emitter *e)
     emit_kept_slots(e, 1);
     for (int t = 0, kept = 0; t < alg->ntemps; t++) {
         layout l = layout_of(e, TC_BASE_TEMP + t);
-        if (alg->temp[t].whole) /* tensor-sized; a slice is small */
+        if (alg->temp[t].filled_by == TC_NODE_PERMUTE) /* tensor-sized; a slice is small */
             fprintf(out, "    double *%s = tcgen_kept_get(&%s_kept[%d], sizeof(double) * ",
                     temp_name(e, t), e->fname, kept++);
         else
@@ -1210,7 +1194,7 @@ static void emit_temporaries(const emitter *e)
  * Fortran interface and callers name it). */
 static void emit_release(const emitter *e)
 {
-    if (!e->nkept && e->c->alpha == 0.0 && tc_alg_whole_temps(e->alg)) {
+    if (!e->nkept && e->c->alpha == 0.0 && tc_alg_permuted_temps(e->alg)) {
         fprintf(e->out, "\n/* Nothing to free: with alpha = 0 %s keeps no temporaries. */\n"
                         "void %s_release(void)\n{\n}\n", e->fname, e->fname);
         return;
@@ -1280,7 +1264,7 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     em.opt = opt;
     em.out = out;
     em.fname = fname;
-    em.nkept = c->alpha == 0.0 ? 0 : tc_alg_whole_temps(alg); /* alpha 0: no temporaries */
+    em.nkept = c->alpha == 0.0 ? 0 : tc_alg_permuted_temps(alg); /* alpha 0: no temporaries */
     if (opt->row_major)
         tc_contraction_transpose(c, &em.user);
     else

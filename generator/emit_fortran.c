@@ -322,7 +322,7 @@ static void body(fortran *f)
     line l;
     char text[2 * FNAME_MAX + 64];
     snprintf(text, sizeof text, "module %s%s", f->fname, MODULE_SUFFIX);
-    int kept = tc_alg_whole_temps(f->alg); /* the C function keeps them (emit_c.c) */
+    int kept = tc_alg_permuted_temps(f->alg); /* the C function keeps them (emit_c.c) */
     fprintf(out, "%s\n", text);
     fprintf(out, "  use, intrinsic :: iso_c_binding, only: c_double, c_int%s\n"
                  "  implicit none\n  private\n  public :: %s\n",

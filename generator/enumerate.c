@@ -4,6 +4,7 @@
  * of the family table (family.c, permuted.c). */
 #include "generator.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,27 +55,6 @@ int tc_gen_in_block_loops(const builder *b, int i)
     return 0;
 }
 
-/* The product of the sizes of the kernel dimension starting at index i. */
-static int64_t dim_size(const builder *b, int i)
-{
-    for (int d = 0; d < b->nkept; d++)
-        if (b->dim[d].idx[0] == i) {
-            int64_t v = 1;
-            for (int j = 0; j < b->dim[d].n; j++)
-                v *= b->c->index[b->dim[d].idx[j]].size;
-            return v;
-        }
-    return 0;
-}
-
-static const kdim *dim_of(const builder *b, int first)
-{
-    for (int d = 0; d < b->nkept; d++)
-        if (b->dim[d].idx[0] == first)
-            return &b->dim[d];
-    return NULL;
-}
-
 /* The slice of tensor t that keeps the kernel indices and loops the rest. */
 static void make_slice(const builder *b, int t, tc_operand *op)
 {
@@ -83,19 +63,18 @@ static void make_slice(const builder *b, int t, tc_operand *op)
     memset(op, 0, sizeof *op);
     op->base = t;
     op->tensor = t;
-    op->dim[0] = op->dim[1] = -1;
+    unsigned added = 0; /* kernel dimensions already kept */
     for (int k = 0; k < x->rank; k++) {
         int i = x->index[k];
         int64_t stride = c->has_sizes ? x->stride[k] : 0;
         if (b->is_kept[i]) {
-            if (b->first_of[i] != i)
+            int d = b->kept_in[i];
+            if (added & (1u << d))
                 continue; /* a later index of a fused dimension */
-            const kdim *g = dim_of(b, i);
-            op->dim[op->rank] = i;
-            op->extent[op->rank] = dim_size(b, i);
+            added |= 1u << d;
+            op->dim[op->rank] = b->dim[d];
+            op->extent[op->rank] = b->dim[d].extent;
             op->stride[op->rank] = stride;
-            op->ngroup[op->rank] = g->n;
-            memcpy(op->group[op->rank], g->idx, sizeof g->idx);
             op->rank++;
         } else {
             op->dep[op->ndep] = i;
@@ -116,8 +95,6 @@ static void make_temp_operand(const tc_operand *slice, int temp, tc_operand *op)
     for (int d = 0; d < 2; d++) {
         op->dim[d] = slice->dim[d];
         op->extent[d] = slice->extent[d];
-        op->ngroup[d] = slice->ngroup[d];
-        memcpy(op->group[d], slice->group[d], sizeof op->group[d]);
     }
     op->stride[0] = slice->extent[0] ? 1 : 0;
     op->stride[1] = slice->extent[0];
@@ -130,12 +107,12 @@ static void make_call(const builder *b, const tc_operand op[3], tc_call *k)
 {
     memset(k, 0, sizeof *k);
     k->kernel = b->kernel;
-    k->dim_m = k->dim_n = k->dim_k = -1;
     k->arg[2] = op[TC_C];
-    tc_kernel_gen_rows[b->kernel].build(b->c, b->kept, op, k);
-    k->m = k->dim_m >= 0 ? dim_size(b, k->dim_m) : 0;
-    k->n = k->dim_n >= 0 ? dim_size(b, k->dim_n) : 0;
-    k->k = k->dim_k >= 0 ? dim_size(b, k->dim_k) : 0;
+    tc_kernel_gen_rows[b->kernel].build(b->c, b->dim, op, k);
+    k->m = k->dim_m.extent;
+    k->n = k->dim_n.extent;
+    k->k = k->dim_k.extent;
+    tc_call_check(b->c, k);
 }
 
 /* Marks alg unusable when a BLAS argument exceeds INT_MAX. */
@@ -143,14 +120,16 @@ static void check_int(const builder *b, tc_algorithm *alg, const tc_call *k)
 {
     const tc_contraction *c = b->c;
     const int64_t dims[3] = {k->m, k->n, k->k};
-    const int dimi[3] = {k->dim_m, k->dim_n, k->dim_k};
+    const tc_dim *dimi[3] = {&k->dim_m, &k->dim_n, &k->dim_k};
     static const char *const dname[3] = {"m", "n", "k"};
     for (int d = 0; d < 3; d++)
         if (dims[d] > INT_MAX) {
+            char name[TC_MAX_RANK * (TC_NAME_MAX + 1) + 3];
+            tc_dim_format(c, dimi[d], b->dot_names, name, sizeof name);
             alg->fits_int = 0;
             snprintf(alg->why, sizeof alg->why,
-                     "BLAS dimension %s = %s = %lld exceeds INT_MAX", dname[d],
-                     c->index[dimi[d]].name, (long long)dims[d]);
+                     "BLAS dimension %s = %.48s = %lld exceeds INT_MAX", dname[d], name,
+                     (long long)dims[d]);
             return;
         }
     for (int a = 0; a < 3; a++)
@@ -188,13 +167,13 @@ static int needs_copy(const builder *b)
 }
 
 /* 1 when each kernel dimension holds every index of its role. */
-static int whole_roles(const builder *b)
+static int full_roles(const builder *b)
 {
     int in_role[4] = {0};
     for (int i = 0; i < b->c->nindex; i++)
         in_role[b->c->index[i].role] += !tc_gen_in_block_loops(b, i);
     for (int d = 0; d < b->nkept; d++)
-        if (b->dim[d].n != in_role[b->c->index[b->dim[d].idx[0]].role])
+        if (b->dim[d].n != in_role[tc_dim_role(b->c, &b->dim[d])])
             return 0;
     return 1;
 }
@@ -215,7 +194,7 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
     tp->tensor = t;
-    tp->whole = 1;
+    tp->filled_by = TC_NODE_PERMUTE;
     tp->rank = rank;
     memcpy(tp->order, now->index, sizeof tp->order);
     tp->dim[0] = tp->dim[1] = -1;
@@ -223,20 +202,12 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
     for (int k = 0; k < rank; k++)
         tp->elements *= b->c->index[was->index[k]].size;
     op->base = TC_BASE_TEMP + temp;
-    tc_copy cp = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .whole = 1};
-    /* the tensor side: the block (the whole tensor unless blocked) as one
-     * group of its indices, at the offset the block loops give it */
-    cp.slice.base = cp.slice.tensor = t;
-    cp.slice.rank = 1;
-    cp.slice.dim[0] = was->index[0];
-    cp.slice.dim[1] = -1;
-    cp.slice.extent[0] = tp->elements;
-    cp.slice.stride[0] = cp.slice.ld = 1;
-    cp.slice.ngroup[0] = rank;
-    memcpy(cp.slice.group[0], was->index, sizeof cp.slice.group[0]);
+    tc_permutation pm = {.dir = t == TC_C ? TC_COPY_OUT : TC_COPY_IN, .temp = temp, .tensor = t};
+    /* the tensor side: the block (the whole tensor unless blocked), at the
+     * offset the block loops give it */
     for (int k = rank; k < was->rank; k++) {
-        cp.slice.dep[cp.slice.ndep] = was->index[k];
-        cp.slice.dep_stride[cp.slice.ndep++] = was->stride[k];
+        pm.dep[pm.ndep] = was->index[k];
+        pm.dep_stride[pm.ndep++] = was->stride[k];
     }
     if (blocked) { /* the kernel's block starts the temporary in every block */
         int n = 0;
@@ -247,17 +218,17 @@ static int add_permutation(const builder *b, tc_algorithm *alg, int t, tc_operan
             }
         op->ndep = n;
     }
-    cp.written = t == TC_C ? was->elements : tp->elements; /* C's blocks add up */
-    cp.view.rank = rank;
+    pm.written = t == TC_C ? was->elements : tp->elements; /* C's blocks add up */
+    pm.view.rank = rank;
     for (int k = 0; k < rank; k++) {
         int i = was->index[k];
-        cp.view.extent[k] = b->c->index[i].size;
-        cp.view.src_stride[k] = was->stride[k];
+        pm.view.extent[k] = b->c->index[i].size;
+        pm.view.src_stride[k] = was->stride[k];
         for (int j = 0; j < now->rank; j++)
             if (now->index[j] == i)
-                cp.view.dst_stride[k] = now->stride[j];
+                pm.view.dst_stride[k] = now->stride[j];
     }
-    tc_node *n = tc_alg_copy(b->set, &cp);
+    tc_node *n = tc_alg_permute(b->set, &pm);
     if (!n)
         return -1;
     alg->copy_node[alg->ncopies++] = n;
@@ -303,11 +274,7 @@ static tc_algorithm *new_nest(const builder *b, const int *order, int nloops)
         return NULL;
     alg->family = b->family;
     alg->nkept = b->nkept;
-    memcpy(alg->kept, b->kept, sizeof alg->kept);
-    for (int d = 0; d < b->nkept; d++) {
-        alg->ngroup[d] = b->dim[d].n;
-        memcpy(alg->group[d], b->dim[d].idx, sizeof alg->group[d]);
-    }
+    memcpy(alg->kept, b->dim, sizeof alg->kept);
     alg->nloops = nloops;
     for (int p = 0; p < nloops; p++) {
         alg->loop[p] = order[p];
@@ -329,8 +296,10 @@ static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_o
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
     tp->tensor = t;
+    tp->filled_by = TC_NODE_COPY;
     for (int d = 0; d < 2; d++) {
-        tp->dim[d] = slice->dim[d];
+        assert(slice->dim[d].n == 1); /* slices are copied in the paper's family */
+        tp->dim[d] = slice->dim[d].index[0];
         tp->extent[d] = slice->extent[d];
     }
     tp->elements = slice->extent[0] * slice->extent[1];
@@ -459,17 +428,13 @@ static void make_name(const builder *b, const int *order, int nloops, const int 
             tc_text_put(name, n, &len, "^");
         }
     }
-    int whole = b->permuted && whole_roles(b);
+    int full = b->permuted && full_roles(b);
     for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
-        if (b->dim[d].n < 2 || whole)
+        if (b->dim[d].n < 2 || full)
             continue; /* A^B^C^-dgemm: every dimension takes its whole role */
-        tc_text_put(name, n, &len, "(");
-        for (int j = 0; j < b->dim[d].n; j++) {
-            if (j && b->dot_names)
-                tc_text_put(name, n, &len, ".");
-            tc_text_put(name, n, &len, c->index[b->dim[d].idx[j]].name);
-        }
-        tc_text_put(name, n, &len, ")");
+        char group[TC_MAX_RANK * (TC_NAME_MAX + 1) + 3];
+        tc_dim_format(c, &b->dim[d], b->dot_names, group, sizeof group);
+        tc_text_put(name, n, &len, group);
     }
     if (len)
         tc_text_put(name, n, &len, "-");
@@ -543,14 +508,11 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
     b->nkept = nkept;
     memset(b->is_kept, 0, sizeof b->is_kept);
     for (int j = 0; j < 3; j++) {
-        b->kept[j] = j < nkept ? dims[j]->idx[0] : -1;
-        if (j >= nkept)
-            continue;
-        b->dim[j] = *dims[j];
-        fused |= dims[j]->n > 1;
-        for (int m = 0; m < dims[j]->n; m++) {
-            b->is_kept[dims[j]->idx[m]] = 1;
-            b->first_of[dims[j]->idx[m]] = dims[j]->idx[0];
+        b->dim[j] = tc_dim_make(b->c, j < nkept ? dims[j]->idx : NULL, j < nkept ? dims[j]->n : 0);
+        fused |= b->dim[j].n > 1;
+        for (int m = 0; m < b->dim[j].n; m++) {
+            b->is_kept[b->dim[j].index[m]] = 1;
+            b->kept_in[b->dim[j].index[m]] = j;
         }
     }
     if (b->permuted) {
@@ -558,7 +520,7 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
          * permuted: a second permutation there saved little and its
          * candidates were predicted 20-40 % fast (A^B^jki(bc)-dgemm of a
          * CCSD(T) term: 22 ms, A^jki(bc)-dgemm 17 ms). */
-        if ((b->permuted & (b->permuted - 1)) && !whole_roles(b))
+        if ((b->permuted & (b->permuted - 1)) && !full_roles(b))
             return TC_OK;
     }
     if (b->row->grouped >= 0 && fused != b->row->grouped)
@@ -714,12 +676,14 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
         buf[0] = '\0';
     for (int i = 0; i < alg->ncopies; i++) {
         const tc_node *node = alg->copy_node[i];
-        if (node->copy->dir != TC_COPY_IN && !node->copy->whole)
+        int permute = node->kind == TC_NODE_PERMUTE;
+        if (!permute && node->copy->dir != TC_COPY_IN)
             continue;
         if (any++)
             tc_text_put(buf, n, &len, ",");
-        tc_text_put(buf, n, &len, c->tensor[node->copy->slice.tensor].name);
-        if (node->copy->whole) { /* before or after all loops: "C^"; blocks: "C^@j" */
+        tc_text_put(buf, n, &len,
+                    c->tensor[permute ? node->perm->tensor : node->copy->slice.tensor].name);
+        if (permute) { /* before or after all loops: "C^"; blocks: "C^@j" */
             tc_text_put(buf, n, &len, "^");
             if (!node->parent)
                 continue;

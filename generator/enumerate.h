@@ -40,9 +40,9 @@ typedef struct tc_family_row {
 /* Indexed by tc_family. */
 extern const tc_family_row tc_family_table[TC_FAMILY_COUNT];
 
-/* A kernel dimension: indices of one role that lie next to each other, in
- * the same order, in every tensor holding them (one index in the paper's
- * family). Its extent is the product, its stride the first index's. */
+/* A candidate kernel dimension's indices: a run of one role that lies next
+ * to each other, in the same order, in every tensor holding it (one index
+ * in the paper's family); the chosen ones become tc_dims (ast/dim.h). */
 typedef struct kdim {
     int n;
     int idx[TC_MAX_RANK];
@@ -66,11 +66,10 @@ struct builder {
     uint64_t (*counts)[TC_KERNEL_COUNT];
     tc_family family;             /* the family being enumerated ... */
     const tc_family_row *row;     /* ... and its row */
-    int nkept;                    /* kernel dimensions */
-    kdim dim[3];
-    int kept[3];                  /* their first indices */
+    int nkept;                    /* kernel dimensions (ast/dim.h) */
+    tc_dim dim[3];
     int is_kept[TC_MAX_INDICES];
-    int first_of[TC_MAX_INDICES]; /* kept index -> its dimension's first index */
+    int kept_in[TC_MAX_INDICES];  /* kept index -> the kernel dimension holding it */
     int dot_names; /* join looped names with '.' */
     /* The permuted family: b->c is the contraction with the tensors of the
      * mask `permuted` (bits 1 << tensor) in their temporaries' order, orig

@@ -4,10 +4,10 @@
 
 #include <string.h>
 
-/* The input (TC_A or TC_B) holding a free index. */
-static int owner_of(const tc_contraction *c, int index)
+/* The input (TC_A or TC_B) holding a free kernel dimension. */
+static int owner_of(const tc_contraction *c, const tc_dim *d)
 {
-    return c->index[index].role == TC_ROLE_FREE_A ? TC_A : TC_B;
+    return tc_dim_role(c, d) == TC_ROLE_FREE_A ? TC_A : TC_B;
 }
 
 static int other(int t)
@@ -22,7 +22,7 @@ static const char *cblas(const tc_call *k)
 
 /* ---- building --------------------------------------------------------- */
 
-static void build_ddot(const tc_contraction *c, const int kept[3], const tc_operand op[3],
+static void build_ddot(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3],
                        tc_call *k)
 {
     (void)c;
@@ -31,48 +31,49 @@ static void build_ddot(const tc_contraction *c, const int kept[3], const tc_oper
     k->dim_n = kept[0];
 }
 
-static void build_daxpy(const tc_contraction *c, const int kept[3], const tc_operand op[3],
+static void build_daxpy(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3],
                         tc_call *k)
 {
-    int own = owner_of(c, kept[0]);
+    int own = owner_of(c, &kept[0]);
     k->arg[0] = op[other(own)];
     k->arg[1] = op[own];
     k->dim_n = kept[0];
 }
 
-static void build_dgemv(const tc_contraction *c, const int kept[3], const tc_operand op[3],
+static void build_dgemv(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3],
                         tc_call *k)
 {
-    int f = kept[0], own = owner_of(c, f);
+    int own = owner_of(c, &kept[0]);
     k->arg[0] = op[own];
     k->arg[1] = op[other(own)];
-    k->trans_a = op[own].dim[0] != f;
+    k->trans_a = !tc_dim_same(&op[own].dim[0], &kept[0]);
     k->dim_m = op[own].dim[0];
     k->dim_n = op[own].dim[1];
 }
 
-static void build_dger(const tc_contraction *c, const int kept[3], const tc_operand op[3],
+static void build_dger(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3],
                        tc_call *k)
 {
     (void)kept;
-    int own = owner_of(c, op[TC_C].dim[0]);
+    int own = owner_of(c, &op[TC_C].dim[0]);
     k->arg[0] = op[own];
     k->arg[1] = op[other(own)];
     k->dim_m = op[TC_C].dim[0];
     k->dim_n = op[TC_C].dim[1];
 }
 
-static void build_dgemm(const tc_contraction *c, const int kept[3], const tc_operand op[3],
+static void build_dgemm(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3],
                         tc_call *k)
 {
-    int r = op[TC_C].dim[0], own = owner_of(c, r), kk = kept[2];
+    const tc_dim *r = &op[TC_C].dim[0];
+    int own = owner_of(c, r);
     k->arg[0] = op[own];
     k->arg[1] = op[other(own)];
-    k->trans_a = k->arg[0].dim[0] != r;
-    k->trans_b = k->arg[1].dim[0] != kk;
-    k->dim_m = r;
+    k->trans_a = !tc_dim_same(&k->arg[0].dim[0], r);
+    k->trans_b = !tc_dim_same(&k->arg[1].dim[0], &kept[2]);
+    k->dim_m = *r;
     k->dim_n = op[TC_C].dim[1];
-    k->dim_k = kk;
+    k->dim_k = kept[2];
 }
 
 /* ---- emitting --------------------------------------------------------- */
@@ -90,7 +91,7 @@ static void emit_ddot(const tc_emitter *e, const tc_call *k, int level)
     tc_emit_element(e, &a[2]);
     tc_emit_put(e, strcmp(b, "1.0") == 0 ? " += " : " = ");
     fprintf(tc_emit_out(e), "alpha * cblas_%s(", cblas(k));
-    tc_emit_dim(e, k, k->dim_n);
+    tc_emit_dim(e, &k->dim_n);
     tc_emit_args(e, a, 0, 1);
     tc_emit_put(e, ")");
     if (cond) { /* " + (k == 0 ? 0.0 : C[x])", " + (k == 0 ? beta : 1.0) * C[x]" */
@@ -113,7 +114,7 @@ static void emit_daxpy(const tc_emitter *e, const tc_call *k, int level)
     (void)level;
     const tc_operand *a = k->arg;
     fprintf(tc_emit_out(e), "cblas_%s(", cblas(k));
-    tc_emit_dim(e, k, k->dim_n);
+    tc_emit_dim(e, &k->dim_n);
     tc_emit_put(e, ", alpha * ");
     tc_emit_element(e, &a[0]);
     tc_emit_args(e, a, 1, 2);
@@ -124,9 +125,9 @@ static void emit_dgemv(const tc_emitter *e, const tc_call *k, int level)
 {
     const tc_operand *a = k->arg;
     fprintf(tc_emit_out(e), "cblas_%s(CblasColMajor, %s, ", cblas(k), tc_emit_trans(k->trans_a));
-    tc_emit_dim(e, k, k->dim_m);
+    tc_emit_dim(e, &k->dim_m);
     tc_emit_put(e, ", ");
-    tc_emit_dim(e, k, k->dim_n);
+    tc_emit_dim(e, &k->dim_n);
     tc_emit_put(e, ", alpha");
     tc_emit_args(e, a, 0, 0);
     tc_emit_put(e, ",\n");
@@ -144,9 +145,9 @@ static void emit_dger(const tc_emitter *e, const tc_call *k, int level)
 {
     const tc_operand *a = k->arg;
     fprintf(tc_emit_out(e), "cblas_%s(CblasColMajor, ", cblas(k));
-    tc_emit_dim(e, k, k->dim_m);
+    tc_emit_dim(e, &k->dim_m);
     tc_emit_put(e, ", ");
-    tc_emit_dim(e, k, k->dim_n);
+    tc_emit_dim(e, &k->dim_n);
     tc_emit_put(e, ", alpha");
     tc_emit_args(e, a, 0, 0);
     tc_emit_put(e, ",\n");
@@ -163,11 +164,11 @@ static void emit_dgemm(const tc_emitter *e, const tc_call *k, int level)
     const tc_operand *a = k->arg;
     fprintf(tc_emit_out(e), "cblas_%s(CblasColMajor, %s, %s, ", cblas(k),
             tc_emit_trans(k->trans_a), tc_emit_trans(k->trans_b));
-    tc_emit_dim(e, k, k->dim_m);
+    tc_emit_dim(e, &k->dim_m);
     tc_emit_put(e, ", ");
-    tc_emit_dim(e, k, k->dim_n);
+    tc_emit_dim(e, &k->dim_n);
     tc_emit_put(e, ", ");
-    tc_emit_dim(e, k, k->dim_k);
+    tc_emit_dim(e, &k->dim_k);
     tc_emit_put(e, ",\n");
     tc_emit_indent(e, level + 3);
     tc_emit_put(e, "alpha");

@@ -16,8 +16,8 @@ typedef struct emitter tc_emitter;
 FILE *tc_emit_out(const tc_emitter *e);
 void tc_emit_put(const tc_emitter *e, const char *s);
 void tc_emit_indent(const tc_emitter *e, int level);
-/* A BLAS dimension of k (the index or group starting at index i): "N_b * N_c". */
-void tc_emit_dim(const tc_emitter *e, const tc_call *k, int i);
+/* A BLAS dimension (its index, or its group): "N_b * N_c". */
+void tc_emit_dim(const tc_emitter *e, const tc_dim *d);
 /* ", X, ldX" for operands a[from..to]. */
 void tc_emit_args(const tc_emitter *e, const tc_operand *a, int from, int to);
 /* "A" or "&B[...]"; "C[...]" (a scalar operand); "N_a" (its ld or increment). */
@@ -38,10 +38,10 @@ const char *tc_emit_trans(int t);
 
 typedef struct tc_kernel_gen_row {
     /* Fills k's arguments arg[0], arg[1] from the operands op[TC_C..TC_B]
-     * (arg[2] is op[TC_C]), its transpositions and the index positions of
-     * its BLAS dimensions (dim_m, dim_n, dim_k; -1 unused), given its
-     * kernel dimensions' first indices kept[0..nkept) in the row's roles. */
-    void (*build)(const tc_contraction *c, const int kept[3], const tc_operand op[3], tc_call *k);
+     * (arg[2] is op[TC_C]), its transpositions and its BLAS dimensions
+     * (dim_m, dim_n, dim_k; n = 0 unused), given its kernel dimensions
+     * kept[0..nkept) in the row's roles. */
+    void (*build)(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3], tc_call *k);
     /* Writes the call's statement (after the indentation, with its ";\n"). */
     void (*emit)(const tc_emitter *e, const tc_call *k, int level);
 } tc_kernel_gen_row;

@@ -52,22 +52,20 @@ static uint32_t bit(int index)
 static uint32_t kept_mask(const tc_operand *op)
 {
     uint32_t m = 0;
-    for (int d = 0; d < op->rank; d++) {
-        m |= bit(op->dim[d]);
-        for (int g = 0; g < op->ngroup[d]; g++)
-            m |= bit(op->group[d][g]);
-    }
+    for (int d = 0; d < op->rank; d++)
+        for (int g = 0; g < op->dim[d].n; g++)
+            m |= bit(op->dim[d].index[g]);
     return m;
 }
 
-/* 1 when base is a temporary holding a whole permuted tensor. */
-static int whole_temp(const ctx *x, int base)
+/* 1 when base is a temporary holding a permuted tensor (or block). */
+static int permuted_temp(const ctx *x, int base)
 {
-    return base >= TC_BASE_TEMP && x->alg->temp[base - TC_BASE_TEMP].whole;
+    return tc_alg_is_permuted_temp(x->alg, base);
 }
 
-/* The indices of a base in storage order: a tensor's, or a whole
- * temporary's permuted order; NULL for a slice temporary. */
+/* The indices of a base in storage order: a tensor's, or a permuted
+ * temporary's order; NULL for a slice temporary. */
 static const int *base_indices(const ctx *x, int base, int *rank)
 {
     if (base < TC_BASE_TEMP) {
@@ -75,13 +73,14 @@ static const int *base_indices(const ctx *x, int base, int *rank)
         return x->c->tensor[base].index;
     }
     const tc_temp *t = &x->alg->temp[base - TC_BASE_TEMP];
-    *rank = t->whole ? t->rank : 0;
-    return t->whole ? t->order : NULL;
+    int permuted = t->filled_by == TC_NODE_PERMUTE;
+    *rank = permuted ? t->rank : 0;
+    return permuted ? t->order : NULL;
 }
 
 static uint32_t dep_mask(const ctx *x, const tc_operand *op)
 {
-    if (op->base >= TC_BASE_TEMP && !whole_temp(x, op->base))
+    if (op->base >= TC_BASE_TEMP && !permuted_temp(x, op->base))
         return 0; /* a slice temporary is the same memory in every iteration */
     uint32_t m = 0;
     for (int d = 0; d < op->ndep; d++)
@@ -147,18 +146,31 @@ static int64_t rset_volume(const ctx *x, const rset *m)
     return v;
 }
 
-/* The operands a kernel or copy node touches; returns their number. */
-static int node_operands(const tc_node *n, const tc_operand **ops, tc_operand *temp)
+/* The operands a kernel, copy or permutation node touches (side[] holds
+ * those made here); returns their number. */
+static int node_operands(const ctx *x, const tc_node *n, const tc_operand **ops,
+                         tc_operand side[2])
 {
     if (n->kind == TC_NODE_KERNEL) {
         for (int i = 0; i < 3; i++)
             ops[i] = &n->call->arg[i];
         return 3;
     }
-    tc_copy_temp_operand(n->copy, temp);
-    ops[0] = &n->copy->slice;
-    ops[1] = temp;
+    if (n->kind == TC_NODE_PERMUTE) {
+        tc_permutation_operands(n->perm, x->c, &side[0], &side[1]);
+        ops[0] = &side[0];
+    } else {
+        tc_copy_temp_operand(n->copy, &side[1]);
+        ops[0] = &n->copy->slice;
+    }
+    ops[1] = &side[1];
     return 2;
+}
+
+/* The direction of a copy or permutation node. */
+static tc_copy_dir copy_dir(const tc_node *n)
+{
+    return n->kind == TC_NODE_PERMUTE ? n->perm->dir : n->copy->dir;
 }
 
 /* Which operands of the node it writes. */
@@ -166,7 +178,7 @@ static int is_written(const tc_node *n, int i)
 {
     if (n->kind == TC_NODE_KERNEL)
         return i == 2;
-    return n->copy->dir == TC_COPY_IN ? i == 1 : i == 0;
+    return copy_dir(n) == TC_COPY_IN ? i == 1 : i == 0;
 }
 
 /* 1 when node writes its operand i with streaming stores (a permutation
@@ -174,11 +186,10 @@ static int is_written(const tc_node *n, int i)
  * leave the caches as they were, so they count as no touch. */
 static int streamed(const ctx *x, const tc_node *n, int i)
 {
-    if (n->kind != TC_NODE_COPY || !n->copy->whole || !is_written(n, i))
+    if (n->kind != TC_NODE_PERMUTE || !is_written(n, i))
         return 0;
-    double beta = n->copy->dir == TC_COPY_OUT ? x->c->beta : 0.0;
-    /* a permutation's slice is one group of all its view's elements */
-    return tc_rt_permute_streams(n->copy->slice.extent[0], n->copy->written, beta);
+    double beta = n->perm->dir == TC_COPY_OUT ? x->c->beta : 0.0;
+    return tc_rt_permute_streams(tc_permutation_elements(n->perm), n->perm->written, beta);
 }
 
 /* Adds every region touched inside node (all its iterations) to m, joined
@@ -191,8 +202,8 @@ static void add_joined(const ctx *x, rset *m, const tc_node *n, uint32_t loops)
         return;
     }
     const tc_operand *ops[3];
-    tc_operand temp;
-    int k = node_operands(n, ops, &temp);
+    tc_operand side[2];
+    int k = node_operands(x, n, ops, side);
     for (int i = 0; i < k; i++)
         if (!streamed(x, n, i))
             rset_add(x, m, ops[i], loops);
@@ -207,8 +218,8 @@ static int touches(const ctx *x, const tc_node *n, int base)
         return 0;
     }
     const tc_operand *ops[3];
-    tc_operand temp;
-    int k = node_operands(n, ops, &temp);
+    tc_operand side[2];
+    int k = node_operands(x, n, ops, side);
     for (int i = 0; i < k; i++)
         if (ops[i]->base == base && !streamed(x, n, i))
             return 1;
@@ -336,8 +347,9 @@ static int64_t prefetch_elements(const ctx *x, const tc_operand *op)
     int first = index ? index[0] : x->c->tensor[op->tensor].index[0];
     int64_t n = 1;
     for (int d = 0; d < op->rank; d++)
-        n *= op->dim[d] == first && op->extent[d] > line_elements(x) ? line_elements(x)
-                                                                       : op->extent[d];
+        n *= tc_dim_start(&op->dim[d]) == first && op->extent[d] > line_elements(x)
+                 ? line_elements(x)
+                 : op->extent[d];
     return n;
 }
 
@@ -347,12 +359,12 @@ static void describe_operand(const ctx *x, const tc_operand *op, int written,
     memset(o, 0, sizeof *o);
     o->op = *op;
     o->written = written;
-    if (op->base >= TC_BASE_TEMP && !whole_temp(x, op->base)) {
+    if (op->base >= TC_BASE_TEMP && !permuted_temp(x, op->base)) {
         /* the copy node's view of a slice temporary: the whole temporary */
         const tc_temp *t = &x->alg->temp[op->base - TC_BASE_TEMP];
         o->op.rank = 2;
         for (int d = 0; d < 2; d++) {
-            o->op.dim[d] = t->dim[d];
+            o->op.dim[d] = tc_dim_one(x->c, t->dim[d]);
             o->op.extent[d] = t->extent[d];
         }
         o->op.stride[0] = 1;
@@ -447,10 +459,10 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
                       int with_prefetch)
 {
     const tc_operand *ops[3];
-    tc_operand temp;
+    tc_operand side[2];
     cs->node = node;
     cs->loop_extent = node->parent ? node->parent->extent : 0;
-    cs->noperands = node_operands(node, ops, &temp);
+    cs->noperands = node_operands(x, node, ops, side);
     for (int i = 0; i < cs->noperands; i++) {
         tc_mb_operand *o = &cs->operand[i];
         describe_operand(x, ops[i], is_written(node, i), o);
@@ -550,8 +562,8 @@ static const tc_node *outer_line_loop(const ctx *x, const tc_node *node, const t
 static int share_outer_lines(const ctx *x, const tc_node *node, case_list *l, int at)
 {
     const tc_operand *ops[3];
-    tc_operand temp;
-    int n = node_operands(node, ops, &temp);
+    tc_operand side[2];
+    int n = node_operands(x, node, ops, side);
     const tc_node *loop = NULL;
     for (int i = 0; i < n && !loop; i++)
         loop = outer_line_loop(x, node, ops[i]);

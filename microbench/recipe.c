@@ -104,10 +104,12 @@ static int node_operands(const tc_node *node, tc_operand call[])
     if (node->kind == TC_NODE_COPY && node->copy) {
         call[0] = node->copy->slice;
         tc_copy_temp_operand(node->copy, &call[1]);
-        if (node->copy->whole) { /* whole, or a slab of it (fit) */
-            tc_mbs_permute_footprint(&node->copy->view, 0, &call[0]);
-            tc_mbs_permute_footprint(&node->copy->view, 1, &call[1]);
-        }
+        return 2;
+    }
+    if (node->kind == TC_NODE_PERMUTE && node->perm) { /* whole, or a slab of it (fit) */
+        tc_permutation_operands(node->perm, NULL, &call[0], &call[1]);
+        tc_mbs_permute_footprint(&node->perm->view, 0, &call[0]);
+        tc_mbs_permute_footprint(&node->perm->view, 1, &call[1]);
         return 2;
     }
     return -1;
@@ -160,7 +162,7 @@ static int first_index(const tc_contraction *c, const tc_operand *op)
     if (c) {
         if (op->tensor < 0 || op->tensor > 2 || c->tensor[op->tensor].rank < 1)
             return 0;
-        return c->tensor[op->tensor].index[0] == op->dim[0];
+        return c->tensor[op->tensor].index[0] == tc_dim_start(&op->dim[0]);
     }
     return op->stride[0] == 1;
 }
@@ -188,14 +190,14 @@ void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n)
         const tc_call *k = node->call;
         snprintf(buf, n, "%s m=%lld n=%lld k=%lld", tc_kernel_name(k->kernel),
                  (long long)k->m, (long long)k->n, (long long)k->k);
+    } else if (node->kind == TC_NODE_PERMUTE) {
+        const tc_permutation *pm = node->perm;
+        snprintf(buf, n, "permute-%s %lld elements", pm->dir == TC_COPY_IN ? "in" : "out",
+                 (long long)tc_permutation_elements(pm));
     } else {
         const tc_copy *cp = node->copy;
-        if (cp->whole)
-            snprintf(buf, n, "permute-%s %lld elements", cp->dir == TC_COPY_IN ? "in" : "out",
-                     (long long)cp->slice.extent[0]);
-        else
-            snprintf(buf, n, "copy-%s %lldx%lld", cp->dir == TC_COPY_IN ? "in" : "out",
-                     (long long)cp->slice.extent[0], (long long)cp->slice.extent[1]);
+        snprintf(buf, n, "copy-%s %lldx%lld", cp->dir == TC_COPY_IN ? "in" : "out",
+                 (long long)cp->slice.extent[0], (long long)cp->slice.extent[1]);
     }
 }
 

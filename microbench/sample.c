@@ -70,7 +70,8 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe 
         kput(&k, "%s t%d%d m%lld n%lld k%lld", tc_kernel_name(c->kernel), c->trans_a,
              c->trans_b, (long long)c->m, (long long)c->n, (long long)c->k);
     } else {
-        kput(&k, "copy-%s", node->copy->dir == TC_COPY_IN ? "in" : "out");
+        tc_copy_dir dir = node->kind == TC_NODE_PERMUTE ? node->perm->dir : node->copy->dir;
+        kput(&k, "copy-%s", dir == TC_COPY_IN ? "in" : "out"); /* permutations too */
     }
     for (int i = 0; i < p->n; i++) {
         kput(&k, "|");
@@ -218,6 +219,8 @@ static void call_node(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe
             at[i] = base[i] + k * p->train_step[i];
         if (node->kind == TC_NODE_KERNEL)
             tc_rt_call_beta(s->o.blas, node->call, alpha, cs->beta, at[0], at[1], at[2]);
+        else if (node->kind == TC_NODE_PERMUTE)
+            tc_rt_permutation(node->perm, at[0], at[1], 0.0);
         else
             tc_rt_copy(node->copy, at[0], at[1]);
     }

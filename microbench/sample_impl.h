@@ -117,6 +117,7 @@ typedef struct scaled {
     tc_node node;
     tc_call call;
     tc_copy copy;
+    tc_permutation perm;
 } scaled;
 
 /* recipe.c */

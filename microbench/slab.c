@@ -31,33 +31,33 @@ static void shrink_setup(tc_mb_case *cs, int i, int64_t before)
     }
 }
 
-static void set_extent(tc_operand *op, int pos, int64_t from, int64_t to)
+static void set_extent(tc_operand *op, const tc_dim *dim, int64_t from, int64_t to)
 {
     for (int d = 0; d < op->rank; d++)
-        if (op->dim[d] == pos && op->extent[d] == from)
+        if (tc_dim_same(&op->dim[d], dim) && op->extent[d] == from)
             op->extent[d] = to;
 }
 
-/* Cuts index position pos from `from` to `to` everywhere in sc. */
-static void cut(scaled *sc, int pos, int64_t from, int64_t to)
+/* Cuts dimension dim from `from` to `to` everywhere in sc. */
+static void cut(scaled *sc, const tc_dim *dim, int64_t from, int64_t to)
 {
     if (sc->node.kind == TC_NODE_KERNEL) {
         tc_call *k = &sc->call;
-        if (k->dim_m == pos && k->m == from)
+        if (tc_dim_same(&k->dim_m, dim) && k->m == from)
             k->m = to;
-        if (k->dim_n == pos && k->n == from)
+        if (tc_dim_same(&k->dim_n, dim) && k->n == from)
             k->n = to;
-        if (k->dim_k == pos && k->k == from)
+        if (tc_dim_same(&k->dim_k, dim) && k->k == from)
             k->k = to;
         for (int i = 0; i < 3; i++)
-            set_extent(&k->arg[i], pos, from, to);
+            set_extent(&k->arg[i], dim, from, to);
     } else {
         /* the permutation the copy runs: its dimension with the slice
          * dimension's tensor stride (the view's source side is the
          * tensor's) */
         tc_operand *sl = &sc->copy.slice;
         for (int d = 0; d < sl->rank; d++) {
-            if (sl->dim[d] != pos || sl->extent[d] != from)
+            if (!tc_dim_same(&sl->dim[d], dim) || sl->extent[d] != from)
                 continue;
             for (int k = 0; k < sc->copy.view.rank; k++)
                 if (sc->copy.view.src_stride[k] == sl->stride[d] &&
@@ -66,12 +66,12 @@ static void cut(scaled *sc, int pos, int64_t from, int64_t to)
                     break;
                 }
         }
-        set_extent(sl, pos, from, to);
+        set_extent(sl, dim, from, to);
     }
     for (int i = 0; i < sc->cs.noperands; i++) {
         tc_mb_operand *o = &sc->cs.operand[i];
         int64_t before = o->elements;
-        set_extent(&o->op, pos, from, to);
+        set_extent(&o->op, dim, from, to);
         o->elements = 1;
         o->span = 1;
         for (int d = 0; d < o->op.rank; d++) {
@@ -82,21 +82,21 @@ static void cut(scaled *sc, int pos, int64_t from, int64_t to)
     }
 }
 
-/* The index positions (and extents) a cut may halve: the call's dimensions,
+/* The dimensions (and extents) a cut may halve: the call's dimensions,
  * or a copy's two. */
-static int cut_candidates(const scaled *sc, int pos[3], int64_t ext[3])
+static int cut_candidates(const scaled *sc, tc_dim pos[3], int64_t ext[3])
 {
     int n = 0;
     if (sc->node.kind == TC_NODE_KERNEL) {
         const tc_call *k = &sc->call;
-        const int dims[3] = {k->dim_m, k->dim_n, k->dim_k};
+        const tc_dim *dims[3] = {&k->dim_m, &k->dim_n, &k->dim_k};
         const int64_t sizes[3] = {k->m, k->n, k->k};
         for (int d = 0; d < 3; d++)
-            if (dims[d] >= 0 && sizes[d] > 1) {
-                pos[n] = dims[d];
+            if (dims[d]->n > 0 && sizes[d] > 1) {
+                pos[n] = *dims[d];
                 ext[n++] = sizes[d];
             }
-    } else if (!sc->copy.whole) { /* a whole-tensor permutation is timed whole */
+    } else if (sc->node.kind == TC_NODE_COPY) { /* a permutation is not cut (slab_permutation) */
         for (int d = 0; d < sc->copy.slice.rank; d++)
             if (sc->copy.slice.extent[d] > 1) {
                 pos[n] = sc->copy.slice.dim[d];
@@ -153,13 +153,13 @@ static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t nee
  */
 static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor, int edge_out)
 {
-    tc_permute *v = &sc->copy.view;
+    tc_permute *v = &sc->perm.view;
     int k = -1;
     for (int d = 0; d < v->rank; d++)
         if (v->extent[d] > 1 && (k < 0 || v->src_stride[d] > v->src_stride[k]))
             k = d;
     double factor = 1.0;
-    int64_t elements = sc->copy.slice.extent[0];
+    int64_t elements = tc_permutation_elements(&sc->perm);
     while (k >= 0 && v->extent[k] > 1) {
         int64_t to = (v->extent[k] + 1) / 2, part = elements / v->extent[k] * to;
         if (!beyond_slab(s, &sc->cs, 16 * elements, edge_out) || 8 * part < floor)
@@ -167,7 +167,6 @@ static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor
         factor *= (double)v->extent[k] / (double)to;
         v->extent[k] = to;
         elements = part;
-        sc->copy.slice.extent[0] = elements;
         for (int i = 0; i < 2; i++) { /* the case's operands as the call's */
             tc_mb_operand *o = &sc->cs.operand[i];
             int64_t before = o->elements;
@@ -191,6 +190,8 @@ static void scaled_bind(scaled *sc)
     sc->cs.node = &sc->node;
     if (sc->node.kind == TC_NODE_KERNEL)
         sc->node.call = &sc->call;
+    else if (sc->node.kind == TC_NODE_PERMUTE)
+        sc->node.perm = &sc->perm;
     else
         sc->node.copy = &sc->copy;
 }
@@ -203,6 +204,8 @@ static void scaled_from(scaled *sc, const tc_mb_case *cs)
     sc->node.parent = sc->node.next = sc->node.child = NULL;
     if (sc->node.kind == TC_NODE_KERNEL)
         sc->call = *cs->node->call;
+    else if (sc->node.kind == TC_NODE_PERMUTE)
+        sc->perm = *cs->node->perm;
     else
         sc->copy = *cs->node->copy;
     scaled_bind(sc);
@@ -216,15 +219,16 @@ static void scaled_from(scaled *sc, const tc_mb_case *cs)
  * ends in a sliver). -1 when none; *pos, *ext and *need describe it.
  */
 static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scaled *sc,
-                    int shorten, int *pos, int64_t *ext, int64_t *need)
+                    int shorten, tc_dim *pos, int64_t *ext, int64_t *need)
 {
-    int cand[3], best = -1;
+    tc_dim cand[3];
+    int best = -1;
     int64_t size[3];
     int n = cut_candidates(sc, cand, size);
     for (int d = 0; d < n; d++) { /* try each */
         scaled t = *sc;
         scaled_bind(&t);
-        cut(&t, cand[d], size[d], (size[d] + 1) / 2);
+        cut(&t, &cand[d], size[d], (size[d] + 1) / 2);
         recipe q;
         if (tc_mbs_prepare(s, 0, c, &t.cs, &q, NULL) != TC_OK)
             continue;
@@ -266,7 +270,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     int64_t floor = (need < 0 || need >= 2 * llc) && !compute_bound(&sc->node) ? 2 * llc : 0;
     if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLAB_FLOOR))
         floor = 0;
-    if (sc->node.kind == TC_NODE_COPY && sc->copy.whole) {
+    if (sc->node.kind == TC_NODE_PERMUTE) {
         factor *= slab_permutation(s, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
                                               ? TC_MB_PERMUTE_SLAB_FLOOR : floor, edge_out);
         tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
@@ -278,14 +282,14 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
         int fits = need >= 0 && need <= room && !beyond_address_space(p, avail);
         if (fits && !beyond_slab(s, &sc->cs, need, edge_out))
             break;
-        int pos;
+        tc_dim pos;
         int64_t ext, best_need = -1;
         if (best_cut(s, c, sc, fits, &pos, &ext, &best_need) < 0 || best_need >= need)
             break; /* nothing left to cut, or cutting does not help */
         if (best_need < floor && fits)
             break; /* a slab stays beyond the cache, as the whole call was */
         int64_t to = (ext + 1) / 2;
-        cut(sc, pos, ext, to);
+        cut(sc, &pos, ext, to);
         factor *= (double)ext / (double)to;
         tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
         if (st != TC_OK)
@@ -295,7 +299,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     sc->cs.scale = factor;
     /* a whole-tensor permutation cannot be cut (its view spans the tensor):
      * timed whole when memory allows, the one case above the budget */
-    if (need > room && sc->node.kind == TC_NODE_COPY && sc->copy.whole && need >= 0 &&
+    if (need > room && sc->node.kind == TC_NODE_PERMUTE && need >= 0 &&
         (avail < 0 || need <= avail))
         return TC_OK;
     if (need < 0 || need > room || beyond_address_space(p, avail)) {

@@ -1,6 +1,7 @@
 /* execute.c - the AST interpreter: loops, copies and BLAS calls. */
 #include "runtime/execute.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "ast/error.h"
@@ -18,7 +19,7 @@ typedef struct run {
                           when the kernel owns beta (tc_alg_kernel_owns_beta);
                           1 otherwise, and C was scaled before the loops */
     uint32_t contracted; /* bit i: index i is contracted and looped */
-    double c_beta;       /* the contraction's beta (a whole C copied back) */
+    double c_beta;       /* the contraction's beta (C permuted back) */
     double *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
     int64_t value[TC_MAX_INDICES];             /* current loop index values */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
@@ -46,6 +47,15 @@ static double *address(const run *r, const tc_operand *op)
     return p;
 }
 
+/* The tensor side of permutation p: its block at the block loops' values. */
+static double *block_address(const run *r, const tc_permutation *p)
+{
+    double *at = r->base[p->tensor];
+    for (int d = 0; d < p->ndep; d++)
+        at += p->dep_stride[d] * r->value[p->dep[d]];
+    return at;
+}
+
 /* A copy's view turned around: the temporary's side becomes the source. */
 static tc_permute reversed(const tc_permute *v)
 {
@@ -53,11 +63,6 @@ static tc_permute reversed(const tc_permute *v)
     memcpy(r.src_stride, v->dst_stride, sizeof r.src_stride);
     memcpy(r.dst_stride, v->src_stride, sizeof r.dst_stride);
     return r;
-}
-
-void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
-{
-    tc_rt_copy_beta(cp, slice, temp, 0.0);
 }
 
 /*
@@ -86,22 +91,24 @@ static void copy_slice(const tc_permute *v, const double *src, double *dst)
     }
 }
 
-void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double beta)
+void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
 {
-    if (!cp->whole && beta == 0.0) {
-        if (cp->dir == TC_COPY_IN) {
-            copy_slice(&cp->view, tensor, temp);
-        } else {
-            tc_permute back = reversed(&cp->view);
-            copy_slice(&back, temp, tensor);
-        }
-        return;
-    }
+    assert(cp->view.rank == 2);
     if (cp->dir == TC_COPY_IN) {
-        tc_rt_permute(&cp->view, tensor, temp, 0.0, cp->written);
+        copy_slice(&cp->view, slice, temp);
     } else {
         tc_permute back = reversed(&cp->view);
-        tc_rt_permute(&back, temp, tensor, beta, cp->written);
+        copy_slice(&back, temp, slice);
+    }
+}
+
+void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta)
+{
+    if (p->dir == TC_COPY_IN) {
+        tc_rt_permute(&p->view, tensor, temp, 0.0, p->written);
+    } else {
+        tc_permute back = reversed(&p->view);
+        tc_rt_permute(&back, temp, tensor, beta, p->written);
     }
 }
 
@@ -201,10 +208,13 @@ static void exec_list(run *r, const tc_node *n)
                 memcpy(r->kp, saved, sizeof saved);
             }
             break;
-        case TC_NODE_COPY: /* a whole C goes back with beta; slices overwrite */
-            tc_rt_copy_beta(n->copy, address(r, &n->copy->slice),
-                            r->base[TC_BASE_TEMP + n->copy->temp],
-                            n->copy->whole ? r->c_beta : 0.0);
+        case TC_NODE_COPY: /* slices overwrite */
+            tc_rt_copy(n->copy, address(r, &n->copy->slice),
+                       r->base[TC_BASE_TEMP + n->copy->temp]);
+            break;
+        case TC_NODE_PERMUTE: /* C goes back with beta */
+            tc_rt_permutation(n->perm, block_address(r, n->perm),
+                              r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta);
             break;
         case TC_NODE_KERNEL:
             tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,

@@ -45,11 +45,12 @@ void tc_rt_call(const tc_blas *blas, const tc_call *k, double alpha, double *p0,
 void tc_rt_call_beta(const tc_blas *blas, const tc_call *k, double alpha, double beta,
                      double *p0, double *p1, double *p2);
 
-/* One copy: gathers the slice at `slice` into the column-major temporary at
- * `temp` (TC_COPY_IN), or scatters it back (TC_COPY_OUT). */
+/* One slice copy: gathers the slice at `slice` into the column-major
+ * temporary at `temp` (TC_COPY_IN), or scatters it back (TC_COPY_OUT). */
 void tc_rt_copy(const tc_copy *cp, double *slice, double *temp);
-/* The same by the copy's view, for both kinds of copy: TC_COPY_OUT writes
- * tensor = temp + beta * tensor (0: overwrite). */
-void tc_rt_copy_beta(const tc_copy *cp, double *tensor, double *temp, double beta);
+/* One permutation by its view: the tensor's block at `tensor` into the
+ * temporary at `temp` (TC_COPY_IN), or back (TC_COPY_OUT) as tensor =
+ * temp + beta * tensor (0: overwrite). */
+void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta);
 
 #endif

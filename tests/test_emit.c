@@ -195,7 +195,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     fprintf(f, "};\nstatic void (*const rel[%d])(void) = {", set->count);
     for (int i = 0; i < set->count; i++) {
         fprintf(f, "%s", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ");
-        fprintf(f, tc_alg_whole_temps(set->alg[i]) ? "alg%d_release" : "0", i);
+        fprintf(f, tc_alg_permuted_temps(set->alg[i]) ? "alg%d_release" : "0", i);
     }
     fprintf(f, "};\n\n"
                "int main(void)\n{\n"

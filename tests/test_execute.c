@@ -50,7 +50,7 @@ static int blocked_runs; /* of them, a tensor permuted block by block */
 static int blocked(const tc_algorithm *alg)
 {
     for (int k = 0; k < alg->ncopies; k++)
-        if (alg->copy_node[k]->copy->whole && alg->copy_node[k]->parent)
+        if (alg->copy_node[k]->kind == TC_NODE_PERMUTE && alg->copy_node[k]->parent)
             return 1;
     return 0;
 }

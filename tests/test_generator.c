@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ast/algorithm.h"
 #include "ast/kernel_print.h"
@@ -113,7 +116,7 @@ static void test_fused(void)
     CU_ASSERT_EQUAL(k->trans_b, 0);
     CU_ASSERT_EQUAL(k->arg[1].ld, 2);
     CU_ASSERT_EQUAL(k->arg[2].ld, 3);
-    CU_ASSERT_EQUAL(k->arg[2].ngroup[1], 2);
+    CU_ASSERT_EQUAL(k->arg[2].dim[1].n, 2);
     tc_alg_set_free(set);
     tc_alg_set_free(paper);
 }
@@ -188,13 +191,13 @@ static void permuted_shapes(void)
     CU_ASSERT_EQUAL(a->nloops, 0);
     CU_ASSERT_EQUAL(a->ntemps, 2);
     const tc_node *first = a->body;
-    CU_ASSERT(first->kind == TC_NODE_COPY && first->copy->whole &&
-              first->copy->dir == TC_COPY_IN && first->copy->slice.tensor == TC_A);
+    CU_ASSERT(first->kind == TC_NODE_PERMUTE && first->perm->dir == TC_COPY_IN &&
+              first->perm->tensor == TC_A);
     CU_ASSERT(first->next == a->kernel_node);
     const tc_node *last = a->kernel_node->next;
     CU_ASSERT_FATAL(last != NULL);
-    CU_ASSERT(last->kind == TC_NODE_COPY && last->copy->whole &&
-              last->copy->dir == TC_COPY_OUT && last->copy->slice.tensor == TC_C);
+    CU_ASSERT(last->kind == TC_NODE_PERMUTE && last->perm->dir == TC_COPY_OUT &&
+              last->perm->tensor == TC_C);
     const tc_call *k = a->kernel_node->call;
     CU_ASSERT_EQUAL(k->m, 27); /* (d,e,a) */
     CU_ASSERT_EQUAL(k->n, 27); /* (f,b,c) */
@@ -210,14 +213,15 @@ static void permuted_shapes(void)
     CU_ASSERT_EQUAL(bl->loop[0], 5); /* f: C's last index outermost */
     CU_ASSERT_EQUAL(bl->loop[1], 4);
     const tc_node *out = bl->kernel_node->next;
-    CU_ASSERT_FATAL(out != NULL && out->kind == TC_NODE_COPY);
-    CU_ASSERT(out->parent == bl->loop_node[1] && out->copy->dir == TC_COPY_OUT);
-    const tc_temp *tc = &bl->temp[out->copy->temp];
+    CU_ASSERT_FATAL(out != NULL && out->kind == TC_NODE_PERMUTE);
+    CU_ASSERT(out->parent == bl->loop_node[1] && out->perm->dir == TC_COPY_OUT);
+    const tc_temp *tc = &bl->temp[out->perm->temp];
     CU_ASSERT_EQUAL(tc->rank, 4);
     CU_ASSERT_EQUAL(tc->elements, 81);
-    CU_ASSERT_EQUAL(out->copy->view.rank, 4);
-    CU_ASSERT_EQUAL(out->copy->slice.ndep, 2);
-    CU_ASSERT_EQUAL(out->copy->written, 729);
+    CU_ASSERT_EQUAL(out->perm->view.rank, 4);
+    CU_ASSERT_EQUAL(tc_permutation_elements(out->perm), 81);
+    CU_ASSERT_EQUAL(out->perm->ndep, 2);
+    CU_ASSERT_EQUAL(out->perm->written, 729);
     const tc_call *kb = bl->kernel_node->call;
     CU_ASSERT_EQUAL(kb->arg[2].ndep, 0); /* the same temporary in every block */
     CU_ASSERT_EQUAL(kb->m, 9); /* (d,a) */
@@ -242,12 +246,12 @@ static void permuted_input_blocked(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(in);
     CU_ASSERT_EQUAL(in->nloops, 1);
     const tc_node *cp = in->loop_node[0]->child;
-    CU_ASSERT_FATAL(cp != NULL && cp->kind == TC_NODE_COPY);
-    CU_ASSERT(cp->copy->dir == TC_COPY_IN && cp->copy->slice.tensor == TC_B);
+    CU_ASSERT_FATAL(cp != NULL && cp->kind == TC_NODE_PERMUTE);
+    CU_ASSERT(cp->perm->dir == TC_COPY_IN && cp->perm->tensor == TC_B);
     CU_ASSERT(cp->next == in->kernel_node);
-    CU_ASSERT_EQUAL(in->temp[cp->copy->temp].elements, 36);
-    CU_ASSERT_EQUAL(cp->copy->written, 36); /* its block, read right after */
-    CU_ASSERT_EQUAL(cp->copy->slice.ndep, 1);
+    CU_ASSERT_EQUAL(in->temp[cp->perm->temp].elements, 36);
+    CU_ASSERT_EQUAL(cp->perm->written, 36); /* its block, read right after */
+    CU_ASSERT_EQUAL(cp->perm->ndep, 1);
     CU_ASSERT_EQUAL(in->kernel_node->call->arg[1].ndep, 0);
     tc_alg_set_free(set);
 }
@@ -356,7 +360,7 @@ static void closed_form(const tc_contraction *c, uint64_t want[TC_KERNEL_COUNT])
 static int is_kept(const tc_algorithm *a, int i)
 {
     for (int k = 0; k < a->nkept; k++)
-        if (a->kept[k] == i)
+        if (tc_dim_holds(&a->kept[k], i))
             return 1;
     return 0;
 }
@@ -370,8 +374,9 @@ static int check_alg(const tc_contraction *c, const tc_algorithm *a, const char 
     for (int p = 0; p < a->nloops; p++)
         seen[a->loop[p]]++;
     for (int k = 0; k < a->nkept; k++) {
-        seen[a->kept[k]]++;
-        if (c->index[a->kept[k]].role == TC_ROLE_BATCH)
+        for (int j = 0; j < a->kept[k].n; j++)
+            seen[a->kept[k].index[j]]++;
+        if (tc_dim_role(c, &a->kept[k]) == TC_ROLE_BATCH)
             bad++;
     }
     for (int x = 0; x < c->nindex; x++)
@@ -815,6 +820,70 @@ static void test_count_every_family(void)
 
 /* Every kernel has a full row in each floor's table, and its name maps
  * back to it; every family has a full row. */
+/* 1 when f(arg) aborts (an assertion) in a child process. */
+static int aborts(void (*f)(const void *), const void *arg)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fclose(stderr); /* the assertion's message is expected */
+        f(arg);
+        _exit(0);
+    }
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+           WTERMSIG(status) == SIGABRT;
+}
+
+static tc_contraction view_c;
+
+static void check_operand(const void *op)
+{
+    tc_operand_check(&view_c, op);
+}
+
+static void check_permutation(const void *p)
+{
+    tc_permutation_check(p);
+}
+
+static void check_fused(const void *idx)
+{
+    tc_dim_make(&view_c, idx, 2);
+}
+
+/* The views' invariants are guarded: a matrix whose dimension 0 has no
+ * unit stride, an extent that is not its dimension's, a temporary side
+ * with a hole, a fused group whose indices are not adjacent. */
+static void test_view_assertions(void)
+{
+    char msg[256];
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c] = A[a,i] * B[i,b,c]", "a=3,b=4,c=5,i=2",
+                                          &view_c, msg, sizeof msg), 0);
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&view_c, TC_KERNEL_MASK_ALL,
+                                                    TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
+    const tc_algorithm *a = tc_alg_set_find(set, "(bc)-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+    tc_operand good = a->kernel_node->call->arg[2];
+    CU_ASSERT(!aborts(check_operand, &good));
+    tc_operand bad = good;
+    bad.stride[0] = 2;
+    CU_ASSERT(aborts(check_operand, &bad));
+    bad = good;
+    bad.extent[1] = 4; /* (bc) is 20 */
+    CU_ASSERT(aborts(check_operand, &bad));
+    tc_permutation p = {.view = {2, {3, 4}, {1, 3}, {4, 1}}};
+    CU_ASSERT(!aborts(check_permutation, &p));
+    p.view.dst_stride[0] = 5; /* a hole */
+    CU_ASSERT(aborts(check_permutation, &p));
+    const int bc[2] = {1, 2}, cb[2] = {2, 1};
+    CU_ASSERT(!aborts(check_fused, bc));
+    CU_ASSERT(aborts(check_fused, cb));
+    tc_alg_set_free(set);
+}
+
 static void test_tables(void)
 {
     for (int k = 0; k < TC_KERNEL_COUNT; k++) {
@@ -868,7 +937,8 @@ int tc_suite_generator(void)
            !CU_add_test(s, "fused family: names, groups, calls", test_fused) ||
            !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted) ||
            !CU_add_test(s, "tc_gen_count counts every family", test_count_every_family) ||
-           !CU_add_test(s, "kernel and family tables", test_tables)
+           !CU_add_test(s, "kernel and family tables", test_tables) ||
+           !CU_add_test(s, "views: assertions guard their invariants", test_view_assertions)
                ? -1
                : 0;
 }

@@ -89,8 +89,9 @@ static void set_operand(tc_mb_operand *mo, const tc_operand *op, int written)
     mo->span = span;
 }
 
-/* A case for a kernel or copy node with no setup: operands as the node's
- * call sees them (a copy: the slice, then its column-major temporary). */
+/* A case for a kernel, copy or permutation node with no setup: operands as
+ * the node's call sees them (a copy: the slice, then its column-major
+ * temporary; a permutation: its two sides as flat runs). */
 static void case_for(const tc_node *node, tc_mb_case *cs)
 {
     memset(cs, 0, sizeof *cs);
@@ -102,6 +103,14 @@ static void case_for(const tc_node *node, tc_mb_case *cs)
         cs->noperands = 3;
         for (int i = 0; i < 3; i++)
             set_operand(&cs->operand[i], &node->call->arg[i], i == 2);
+        return;
+    }
+    if (node->kind == TC_NODE_PERMUTE) {
+        tc_operand block, temp;
+        tc_permutation_operands(node->perm, NULL, &block, &temp);
+        cs->noperands = 2;
+        set_operand(&cs->operand[0], &block, node->perm->dir == TC_COPY_OUT);
+        set_operand(&cs->operand[1], &temp, node->perm->dir == TC_COPY_IN);
         return;
     }
     const tc_copy *cp = node->copy;
@@ -143,7 +152,7 @@ static void add_prefetch(tc_mb_case *cs, const tc_contraction *c, int i)
     const tc_operand *op = &cs->operand[i].op;
     int64_t n = cs->operand[i].elements;
     int first = op->base >= TC_BASE_TEMP ? op->stride[0] == 1
-                                         : c->tensor[op->tensor].index[0] == op->dim[0];
+                                         : c->tensor[op->tensor].index[0] == tc_dim_start(&op->dim[0]);
     if (op->rank >= 1 && first) {
         int64_t n0 = op->extent[0] < LINE_DOUBLES ? op->extent[0] : LINE_DOUBLES;
         n = n0 * (op->rank >= 2 ? op->extent[1] : 1);
@@ -370,7 +379,7 @@ static void test_every_case(void)
 {
     tc_mb_sampler *s = new_sampler(3, TC_FLUSH_CLFLUSH);
     int64_t requests = 0;
-    int copies_in = 0, copies_out = 0, scalar_ddot = 0, bad = 0, whole = 0, fused = 0;
+    int copies_in = 0, copies_out = 0, scalar_ddot = 0, bad = 0, permuted = 0, fused = 0;
     for (int f = 0; f < NFIXTURES; f++) {
         const tc_algorithm_set *set = fixtures[f].set;
         CU_ASSERT(set->count > 0);
@@ -379,13 +388,14 @@ static void test_every_case(void)
             int nn = timed_nodes(set->alg[a], nodes);
             for (int k = 0; k < nn; k++) {
                 const tc_node *node = nodes[k];
-                whole += node->kind == TC_NODE_COPY && node->copy->whole;
+                permuted += node->kind == TC_NODE_PERMUTE;
                 fused += set->alg[a]->family == TC_FAMILY_FUSED;
-                if (node->kind == TC_NODE_COPY && node->copy->dir == TC_COPY_IN)
-                    copies_in++;
-                else if (node->kind == TC_NODE_COPY)
-                    copies_out++;
-                else if (node->call->kernel == TC_KERNEL_DDOT && node->call->arg[2].rank == 0)
+                if (node->kind != TC_NODE_KERNEL) {
+                    tc_copy_dir dir = node->kind == TC_NODE_PERMUTE ? node->perm->dir
+                                                                    : node->copy->dir;
+                    copies_in += dir == TC_COPY_IN;
+                    copies_out += dir == TC_COPY_OUT;
+                } else if (node->call->kernel == TC_KERNEL_DDOT && node->call->arg[2].rank == 0)
                     scalar_ddot++;
                 for (int v = 0; v < SETUP_VARIANTS; v++) {
                     tc_mb_case cs;
@@ -408,7 +418,7 @@ static void test_every_case(void)
     CU_ASSERT(copies_in > 0);
     CU_ASSERT(copies_out > 0);
     CU_ASSERT(scalar_ddot > 0);
-    CU_ASSERT(whole > 0);
+    CU_ASSERT(permuted > 0);
     CU_ASSERT(fused > 0);
     CU_ASSERT_EQUAL(tc_mb_sampler_timed(s) + tc_mb_sampler_reused(s), requests);
     CU_ASSERT(tc_mb_sampler_timed(s) > 64); /* the memo grew past its first table */
@@ -842,12 +852,13 @@ static void test_memory_check(void)
     memset(&call, 0, sizeof call);
     call.kernel = TC_KERNEL_DAXPY;
     call.n = (int64_t)1 << 24;
-    call.dim_m = call.dim_k = -1;
-    call.dim_n = 0;
+    call.dim_n.n = 1; /* index 0 */
+    call.dim_n.extent = call.n;
     call.arg[0].tensor = TC_A; /* scalar factor */
     call.arg[1].tensor = TC_B;
     call.arg[1].base = TC_B;
     call.arg[1].rank = 1;
+    call.arg[1].dim[0] = call.arg[2].dim[0] = call.dim_n;
     call.arg[1].extent[0] = call.n;
     call.arg[1].stride[0] = call.arg[1].ld = (int64_t)1 << 30;
     call.arg[2].tensor = TC_C;
