@@ -14,6 +14,10 @@
 #     algorithm's baseline (their mean) and its noise (their difference),
 #     and a prediction moved by more than 10 % + twice that noise counts.
 #     The third all-on run counts what noise alone moves.
+#   - two more problems, predicted only, where the rules about long calls
+#     and memory-bound loops act: one dgemm longer than a millisecond
+#     (slabs, bound) and the demo's contraction with its daxpy and ddot
+#     loops over memory (one-pass, stream-bytes, write-back, trains).
 # Run by bench/prediction.sh after its CCSD section (it needs those tables);
 # writes results/ablation.tsv and results/ablation.md.
 #   bash bench/ablation.sh [TCGEN]        ABLATION_QUICK=1: two sizes, one term
@@ -31,6 +35,10 @@ sweep='a=b=c=64:448:64'
 kernels=dgemv,dger,dgemm
 terms=(ring ladder hole_ladder)
 [[ $quick == 1 ]] && terms=(ring)
+extras=("long_dgemm|C[i,j] = A[i,k] * B[k,j]|i=j=k=1500" "demo|$E1|a=b=c=400,i=8")
+[[ $quick == 1 ]] && extras=("long_dgemm|C[i,j] = A[i,k] * B[k,j]|i=j=k=300" "demo|$E1|a=b=c=64,i=8")
+extra_names=()
+for x in "${extras[@]}"; do extra_names+=("${x%%|*}"); done
 for t in "${terms[@]}"; do
     [[ -s $out/prediction_ccsd_$t.tsv ]] || { log "error: $out/prediction_ccsd_$t.tsv is missing (run bench/prediction.sh)"; exit 1; }
 done
@@ -61,6 +69,11 @@ for t in "${terms[@]}"; do
     log "$t: predicted under each variant ($con $sz)"
     predict "$t" "$con" "$sz" --family paper
 done
+for x in "${extras[@]}"; do
+    IFS='|' read -r name con sz <<<"$x"
+    log "$name: predicted under each variant ($con $sz)"
+    predict "$name" "$con" "$sz"
+done
 
 # mean |error| of experiment 1 (sweep files: x rank name kernel predicted_s)
 e1_error() {
@@ -81,7 +94,7 @@ regret() {
 # |v - b| / b > 10 % + 2 |full - again| / b, b the mean of full and again
 moved() {
     local v=$1 f total=0 n
-    for f in e1 "${terms[@]}"; do
+    for f in e1 "${terms[@]}" "${extra_names[@]}"; do
         n=$(awk -F'\t' -v sweep="$([[ $f == e1 ]] && echo 1 || echo 0)" '
             FNR == 1 { file++ } FNR == 1 || /^#/ { next }
             { key = sweep ? $1 "\t" $3 : $2; t = sweep ? $5 : $4 }
@@ -99,7 +112,7 @@ moved() {
 # how many algorithms the cases hold, over all of them
 algorithms() {
     local f total=0
-    for f in e1 "${terms[@]}"; do
+    for f in e1 "${terms[@]}" "${extra_names[@]}"; do
         total=$((total + $(awk 'NR > 1 && !/^#/' "$tmp/$f.full.tsv" | wc -l)))
     done
     echo "$total"
@@ -118,7 +131,7 @@ algorithms() {
 
 {
     printf '### What each sampler rule buys (ablation)\n\n'
-    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`), against all rules on, predicted three times. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Moved: of the %s algorithms of these cases, how many a variant predicts more than 10 %% + twice their noise away from their all-on baseline (the mean of the first two all-on runs; the noise, their difference); the third all-on run shows what noise alone moves. The regrets move with the noise too: compare a rule'"'"'s with the three all-on rows.\n\n' "$(algorithms)"
+    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`), against all rules on, predicted three times. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Moved: of the %s algorithms of these cases and of two more predicted only (`C[i,j] = A[i,k] * B[k,j]` at i=j=k=1500, one dgemm longer than a millisecond, and `make demo`'"'"'s contraction with its loops over memory), how many a variant predicts more than 10 %% + twice their noise away from their all-on baseline (the mean of the first two all-on runs; the noise, their difference); the third all-on run shows what noise alone moves. The regrets move with the noise too: compare a rule'"'"'s with the three all-on rows.\n\n' "$(algorithms)"
     printf '| rules | experiment 1 mean abs error |'
     for t in "${terms[@]}"; do printf ' %s regret |' "$t"; done
     printf ' predictions moved beyond the noise |\n|---|---:|'
