@@ -124,7 +124,7 @@ typedef struct tc_permutation {
     int temp;            /* which temporary */
     int tensor;          /* which tensor */
     int ndep;            /* the block loops the tensor side's offset depends */
-    int dep[TC_MAX_RANK];/* on (none for a whole tensor), as a tc_operand's */
+    int dep[TC_MAX_RANK];/* on (none for an entire tensor), as a tc_operand's */
     int64_t dep_stride[TC_MAX_RANK];
     tc_permute view;
     int64_t written;     /* the elements all executions write (all of C; an

@@ -691,7 +691,7 @@ static const char huge_pages_text[] =
     "#ifndef TCGEN_HUGE_ALLOC_DEFINED\n"
     "#define TCGEN_HUGE_ALLOC_DEFINED\n"
     "/* A tensor-sized temporary of `bytes`: malloc'd 2 MiB larger, started on a\n"
-    " * 2 MiB boundary, rounded up to whole 2 MiB pages and offered to\n"
+    " * 2 MiB boundary, rounded up to full 2 MiB pages and offered to\n"
     " * transparent huge pages (Linux, when the C dialect declares madvise);\n"
     " * *block gets what to free. NULL if out of memory. */\n"
     "static double *tcgen_huge_alloc(size_t bytes, void **block)\n"

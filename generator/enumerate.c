@@ -431,7 +431,7 @@ static void make_name(const builder *b, const int *order, int nloops, const int 
     int full = b->permuted && full_roles(b);
     for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
         if (b->dim[d].n < 2 || full)
-            continue; /* A^B^C^-dgemm: every dimension takes its whole role */
+            continue; /* A^B^C^-dgemm: every dimension takes all of its role */
         char group[TC_MAX_RANK * (TC_NAME_MAX + 1) + 3];
         tc_dim_format(c, &b->dim[d], b->dot_names, group, sizeof group);
         tc_text_put(name, n, &len, group);

@@ -176,7 +176,7 @@ static tc_status enumerate_masks(builder *b, tc_error *err)
         for (int t = TC_C; t <= TC_B && s == TC_OK; t++) {
             const tc_tensor *x = &c->tensor[t];
             if (!(mask & (1u << t)) || (t != TC_C && (mask & (1u << TC_C))))
-                continue; /* an input blocked under a whole C^: its round trip stays */
+                continue; /* an input blocked under a C^ of all of C: its round trip stays */
             b->block_tensor = t;
             for (int n = 1; n < x->rank && s == TC_OK; n++) {
                 int i = x->index[x->rank - n];

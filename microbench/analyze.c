@@ -371,6 +371,11 @@ static void describe_operand(const ctx *x, const tc_operand *op, int written,
         o->op.stride[1] = t->extent[0];
         o->op.ld = t->extent[0];
     }
+    tc_mb_operand_size(o);
+}
+
+void tc_mb_operand_size(tc_mb_operand *o)
+{
     o->elements = 1;
     o->span = 1;
     for (int d = 0; d < o->op.rank; d++) {
@@ -406,8 +411,8 @@ static void build_setup(const ctx *x, tc_mb_case *cs)
     int n = 0;
     for (int i = 0; i < cs->noperands; i++) {
         const tc_mb_operand *o = &cs->operand[i];
-        int whole_prefetch = o->prefetch != TC_PREFETCH_NONE && o->prefetch_elements == o->elements;
-        if (!whole_prefetch)
+        int all_prefetched = o->prefetch != TC_PREFETCH_NONE && o->prefetch_elements == o->elements;
+        if (!all_prefetched)
             e[n++] = (entry){{TC_SETUP_OPERAND, i, o->elements, o->access_distance}, o->written};
         if (o->prefetch != TC_PREFETCH_NONE)
             e[n++] = (entry){{TC_SETUP_PREFETCH, i, o->prefetch_elements, o->prefetch_distance},

@@ -72,6 +72,10 @@ typedef struct tc_mb_operand {
                                    does not index it (or there is none) */
 } tc_mb_operand;
 
+/* Sets o->elements and o->span from o->op's extents and strides (the one
+ * place they are derived). */
+void tc_mb_operand_size(tc_mb_operand *o);
+
 typedef enum { TC_SETUP_OPERAND, TC_SETUP_PREFETCH, TC_SETUP_REMOTE } tc_mb_setup_kind;
 
 /* One setup access: an operand (whole, or its prefetched part) or `elements`
@@ -103,7 +107,7 @@ typedef struct tc_mb_case {
     int64_t count;              /* executions this case stands for */
     double seconds;             /* median time of one execution (sampler) */
     double scale;               /* > 1: timed on 1/scale of it, time scaled up
-                                   (the sampler's memory budget); 0 or 1: whole */
+                                   (the sampler's memory budget); 0 or 1: all of it */
     double beta;                /* the kernel's beta on the calls it stands for */
 } tc_mb_case;
 

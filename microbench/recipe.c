@@ -106,7 +106,7 @@ static int node_operands(const tc_node *node, tc_operand call[])
         tc_copy_temp_operand(node->copy, &call[1]);
         return 2;
     }
-    if (node->kind == TC_NODE_PERMUTE && node->perm) { /* whole, or a slab of it (fit) */
+    if (node->kind == TC_NODE_PERMUTE && node->perm) { /* all of it, or a slab of it (fit) */
         tc_permutation_operands(node->perm, NULL, &call[0], &call[1]);
         tc_mbs_permute_footprint(&node->perm->view, 0, &call[0]);
         tc_mbs_permute_footprint(&node->perm->view, 1, &call[1]);

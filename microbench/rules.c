@@ -21,7 +21,7 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                              "access distance",
                              "Setups bounded by the upper caches: A prefetched column's rest"},
     [TC_RULE_STREAMS] = {"streams",
-                         "an operand the loop streams through (one run): placed whole as "
+                         "an operand the loop streams through (one run): placed in full as "
                          "prefetched",
                          "Biases corrected: Streams, one call"},
     [TC_RULE_TILED_STREAMS] = {"tiled-streams",

@@ -41,7 +41,7 @@ typedef enum tc_mb_rule {
     TC_RULE_BOUND,        /* no time below the flop and byte bound */
     /* slabs */
     TC_RULE_SLABS,      /* a call longer than a slab timed on a slab, scaled */
-    TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the whole was */
+    TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the full call was */
     TC_RULE_COUNT
 } tc_mb_rule;
 

@@ -85,7 +85,7 @@ typedef struct tc_mb_sampler_options {
                                 emulated) */
     int stream_lines;        /* lines a unit-stride stream is fetched ahead
                                 (the profile's); > 0: an operand the loop
-                                streams through is placed whole as
+                                streams through is placed in full as
                                 prefetched, its bytes charged at the
                                 bandwidth (0: one line, the paper's) */
     double llc_edge[TC_EDGE_POINTS]; /* the profile's LLC edge (llc_edge.h):

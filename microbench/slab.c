@@ -72,12 +72,7 @@ static void cut(scaled *sc, const tc_dim *dim, int64_t from, int64_t to)
         tc_mb_operand *o = &sc->cs.operand[i];
         int64_t before = o->elements;
         set_extent(&o->op, dim, from, to);
-        o->elements = 1;
-        o->span = 1;
-        for (int d = 0; d < o->op.rank; d++) {
-            o->elements *= o->op.extent[d];
-            o->span += (o->op.extent[d] - 1) * o->op.stride[d];
-        }
+        tc_mb_operand_size(o);
         shrink_setup(&sc->cs, i, before);
     }
 }
@@ -287,7 +282,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
         if (best_cut(s, c, sc, fits, &pos, &ext, &best_need) < 0 || best_need >= need)
             break; /* nothing left to cut, or cutting does not help */
         if (best_need < floor && fits)
-            break; /* a slab stays beyond the cache, as the whole call was */
+            break; /* a slab stays beyond the cache, as the full call was */
         int64_t to = (ext + 1) / 2;
         cut(sc, &pos, ext, to);
         factor *= (double)ext / (double)to;

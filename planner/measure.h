@@ -36,7 +36,7 @@ typedef struct tc_measure_entry {
 typedef struct tc_measurements {
     int count;             /* in the order the algorithms were given */
     tc_measure_entry *entry;
-    double elapsed_s;      /* wall time of the whole measurement */
+    double elapsed_s;      /* wall time of the entire measurement */
 } tc_measurements;
 
 typedef void (*tc_measure_progress)(int done, int total, void *data);

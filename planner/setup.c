@@ -45,7 +45,7 @@ tc_status tc_plan_blas_load(const tc_plan_options *o, tc_blas **out, tc_error *e
             long cpus = sysconf(_SC_NPROCESSORS_ONLN);
             *out = NULL;
             return tc_error_set(err, TC_EUSAGE, 0, 0,
-                                "TCGEN_THREADS must be a whole number from 1 to %ld (the "
+                                "TCGEN_THREADS must be an integer from 1 to %ld (the "
                                 "online CPUs), not '%.100s'",
                                 cpus < 1 ? 1L : cpus, env);
         }

@@ -49,7 +49,7 @@ static double *mapped_block(int64_t bytes, int huge)
     /* the header alone in the page before the block, which starts unfaulted */
     long page = sysconf(_SC_PAGESIZE);
     size_t align = huge ? (size_t)TC_HUGE_PAGE : page > TC_ALIGN ? (size_t)page : TC_ALIGN;
-    if (huge) /* the last huge page whole */
+    if (huge) /* all of the last huge page */
         bytes = (bytes + TC_HUGE_PAGE - 1) / TC_HUGE_PAGE * TC_HUGE_PAGE;
     size_t length = (size_t)bytes + align + TC_ALIGN;
     char *m = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -111,13 +111,7 @@ static void set_operand(tc_mb_operand *mo, const tc_operand *op, int written)
     memset(mo, 0, sizeof *mo);
     mo->op = *op;
     mo->written = written;
-    int64_t elements = 1, span = 1;
-    for (int d = 0; d < op->rank; d++) {
-        elements *= op->extent[d];
-        span += (op->extent[d] - 1) * op->stride[d];
-    }
-    mo->elements = elements;
-    mo->span = span;
+    tc_mb_operand_size(mo);
 }
 
 /* A steady case of a kernel node, its output written, no setup. */
