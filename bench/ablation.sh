@@ -14,6 +14,11 @@
 #     algorithm's baseline (their mean) and its noise (their difference),
 #     and a prediction moved by more than 10 % + twice that noise counts.
 #     The third all-on run counts what noise alone moves.
+#   - how many of the cases timed each rule changes, counted exactly: the
+#     third all-on run is made with -v, and the sampler reports, rule by
+#     rule, the cases whose recipe (placement, train, slab), blend or
+#     composed time would differ with that rule alone off
+#     (tc_mb_sampler_rule_cases). Timing noise does not enter it.
 #   - two more problems, predicted only, where the rules about long calls
 #     and memory-bound loops act: one dgemm longer than a millisecond
 #     (slabs, bound) and the demo's contraction with its daxpy and ddot
@@ -59,7 +64,10 @@ log "experiment 1: measured once ($E1, $sweep, $kernels)"
 predict() { # FILE CONTRACTION SIZES [OPTIONS...]
     local file=$1 con=$2 sz=$3; shift 3
     for v in "${variants[@]}"; do
-        "$tcgen" predict "$con" "$sz" --model "$(model "$v")" --format tsv -q "$@" >"$tmp/$file.$v.tsv"
+        local verbose=-q
+        [[ $v == again2 ]] && verbose=-v # the rules' cases, counted
+        "$tcgen" predict "$con" "$sz" --model "$(model "$v")" --format tsv "$verbose" "$@" \
+            >"$tmp/$file.$v.tsv" 2>"$tmp/$file.$v.log" || { cat "$tmp/$file.$v.log" >&2; exit 1; }
     done
 }
 log "experiment 1: predicted under each variant"
@@ -109,6 +117,22 @@ moved() {
     done
     echo "$total"
 }
+# the cases timed that rule $1 changes, over every problem (third all-on run)
+rule_cases() {
+    local f total=0
+    for f in e1 "${terms[@]}" "${extra_names[@]}"; do
+        total=$((total + $(awk -v r="$1" '/^# rule_cases/ { for (k = 3; k <= NF; k++) {
+            split($k, kv, "="); if (kv[1] == r) n += kv[2] } } END { print n + 0 }' "$tmp/$f.again2.tsv")))
+    done
+    echo "$total"
+}
+cases_timed() {
+    local f total=0
+    for f in e1 "${terms[@]}" "${extra_names[@]}"; do
+        total=$((total + $(awk '/^# cases_timed/ { n += $3 } END { print n + 0 }' "$tmp/$f.again2.tsv")))
+    done
+    echo "$total"
+}
 # how many algorithms the cases hold, over all of them
 algorithms() {
     local f total=0
@@ -121,27 +145,31 @@ algorithms() {
 {
     printf 'variant\tmodel\te1_mean_abs_error_pct'
     for t in "${terms[@]}"; do printf '\t%s_regret_pct' "$t"; done
-    printf '\tmoved_beyond_noise\n'
+    printf '\tmoved_beyond_noise\tcases_changed\n'
     for v in "${variants[@]}"; do
         printf '%s\t%s\t%s' "$v" "$(model "$v")" "$(e1_error "$v")"
         for t in "${terms[@]}"; do printf '\t%s' "$(regret "$v" "$t")"; done
-        case $v in full | again) printf '\t-\n' ;; *) printf '\t%s\n' "$(moved "$v")" ;; esac
+        case $v in
+        full | again) printf '\t-\t-\n' ;;
+        again2) printf '\t%s\t%s timed\n' "$(moved "$v")" "$(cases_timed)" ;;
+        *) printf '\t%s\t%s\n' "$(moved "$v")" "$(rule_cases "${v#-}")" ;;
+        esac
     done
 } >"$out/ablation.tsv"
 
 {
     printf '### What each sampler rule buys (ablation)\n\n'
-    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`), against all rules on, predicted three times. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Moved: of the %s algorithms of these cases and of two more predicted only (`C[i,j] = A[i,k] * B[k,j]` at i=j=k=1500, one dgemm longer than a millisecond, and `make demo`'"'"'s contraction with its loops over memory), how many a variant predicts more than 10 %% + twice their noise away from their all-on baseline (the mean of the first two all-on runs; the noise, their difference); the third all-on run shows what noise alone moves. The regrets move with the noise too: compare a rule'"'"'s with the three all-on rows.\n\n' "$(algorithms)"
+    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`), against all rules on, predicted three times. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Moved: of the %s algorithms of these cases and of two more predicted only (`C[i,j] = A[i,k] * B[k,j]` at i=j=k=1500, one dgemm longer than a millisecond, and `make demo`'"'"'s contraction with its loops over memory), how many a variant predicts more than 10 %% + twice their noise away from their all-on baseline (the mean of the first two all-on runs; the noise, their difference); the third all-on run shows what noise alone moves. Cases changed: of the cases the third all-on run timed (its row), how many the rule changes, counted exactly by the sampler (`-v`): switched off alone, the case'"'"'s recipe (placement, train, slab), its blend over the LLC'"'"'s edge or the time composed from the same timing would differ; no timing noise enters it, and a rule at 0 does nothing on this machine'"'"'s profile for these problems. The regrets move with the noise too: compare a rule'"'"'s with the three all-on rows.\n\n' "$(algorithms)"
     printf '| rules | experiment 1 mean abs error |'
     for t in "${terms[@]}"; do printf ' %s regret |' "$t"; done
-    printf ' predictions moved beyond the noise |\n|---|---:|'
+    printf ' predictions moved beyond the noise | cases changed |\n|---|---:|'
     for t in "${terms[@]}"; do printf -- '---:|'; done
-    printf -- '---:|\n'
+    printf -- '---:|---:|\n'
     awk -F'\t' 'NR > 1 {
         name = $1 == "full" ? "all on" : $1 == "again" ? "all on, again" : $1 == "again2" ? "all on, a third time" : "off: " substr($1, 2)
         printf "| %s | %s %% |", name, $3
-        for (k = 4; k < NF; k++) printf " %s%s |", $k, $k ~ /^[0-9.]+$/ ? " %" : ""
-        printf " %s |\n", $NF }' "$out/ablation.tsv"
+        for (k = 4; k < NF - 1; k++) printf " %s%s |", $k, $k ~ /^[0-9.]+$/ ? " %" : ""
+        printf " %s | %s |\n", $(NF - 1), $NF }' "$out/ablation.tsv"
     printf '\n'
 } >"$out/ablation.md"
 log "wrote $out/ablation.tsv and $out/ablation.md"

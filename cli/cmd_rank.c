@@ -517,9 +517,17 @@ static int run(const tc_cli *cli, int mode)
     if (!rc && j.predictor_open) {
         char how[256];
         tc_plan_setup_describe(&j.p, how, sizeof how);
-        fprintf(j.summary, "# cases_timed %lld reused %lld\n# %s\n",
+        fprintf(j.summary, "# cases_timed %lld reused %lld\n",
                 (long long)tc_mb_sampler_timed(j.p.sampler),
-                (long long)tc_mb_sampler_reused(j.p.sampler), how);
+                (long long)tc_mb_sampler_reused(j.p.sampler));
+        if (j.p.options.count_rules) { /* -v */
+            fputs("# rule_cases", j.summary);
+            for (int r = 0; r < TC_RULE_COUNT; r++)
+                fprintf(j.summary, " %s=%lld", tc_mb_rule_get(r)->name,
+                        (long long)tc_mb_sampler_rule_cases(j.p.sampler, r));
+            fputc('\n', j.summary);
+        }
+        fprintf(j.summary, "# %s\n", how);
     }
     if (j.summary)
         fclose(j.summary);

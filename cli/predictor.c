@@ -31,6 +31,7 @@ int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
     }
     if (cli->reps && parse_reps(cli->reps, &o->reps))
         return TC_EUSAGE;
+    o->count_rules = cli->verbose; /* what the ranking rests on: the rules' cases */
     if (cli->flush) {
         if (strcmp(cli->flush, "remote") == 0)
             o->flush = TC_FLUSH_REMOTE;

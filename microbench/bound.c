@@ -32,6 +32,18 @@ double tc_mbs_node_flops(const tc_node *node)
  *
  * The operands in memory are the recipe's flushed ones (p->steps).
  */
+void tc_mbs_apply_stream_bytes(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s, (void)cs;
+    p->d.stream_bytes = 1;
+}
+
+void tc_mbs_apply_write_back(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s, (void)cs;
+    p->d.write_back = 1;
+}
+
 double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int steady,
                     double *stream)
 {
@@ -54,11 +66,10 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
                 continue;
             int i = plan[e].operand;
             double el = (double)cs->operand[i].elements;
-            if (stream && steady && RULE_ON(p, TC_RULE_STREAM_BYTES) &&
-                tc_mbs_streamed(s, cs, p, i))
+            if (stream && steady && p->d.stream_bytes && p->d.streamed[i])
                 *stream += cs->operand[i].written ? 2.0 * 8.0 * el / update_bw
                                                   : 8.0 * el / o->memory_bandwidth;
-            if (steady && cs->operand[i].written && RULE_ON(p, TC_RULE_WRITE_BACK)) {
+            if (steady && cs->operand[i].written && p->d.write_back) {
                 updated += 2.0 * 8.0 * el;
                 continue;
             }
@@ -96,7 +107,7 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
 }
 
 /*
- * 1 for a daxpy or dger: the call is one pass over its output, read and
+ * A daxpy or dger: the call is one pass over its output, read and
  * written in place. In cache that pass runs at the cache's pace; with the
  * output streamed from memory the same pass runs at memory's instead, so
  * the stream's bytes replace the call's time rather than add to it. Added,
@@ -106,9 +117,17 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs)
  * (the table in docs/prediction.md, Streams). A ddot or dgemv does add
  * them. Rule one-pass.
  */
-int tc_mbs_one_pass(const recipe *p, const tc_node *node)
+void tc_mbs_apply_one_pass(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
-    return RULE_ON(p, TC_RULE_ONE_PASS) && node->kind == TC_NODE_KERNEL &&
-           tc_kernel_table[node->call->kernel].one_pass;
+    (void)s;
+    p->d.one_pass = cs->node->kind == TC_NODE_KERNEL && tc_kernel_table[cs->node->call->kernel].one_pass;
+}
+
+/* Rule bound: a time below the case's bound is timed again, then bounded
+ * (time_case in sample.c). */
+void tc_mbs_apply_bound(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s, (void)cs;
+    p->d.bounded = 1;
 }
 

@@ -24,17 +24,18 @@ int tc_mb_sampler_level(const tc_mb_sampler *s, int64_t distance)
  * is the blend (tc_mb_sample). Rule llc-edge; switched off, the curve of
  * an LRU cache: all below the LLC's size, nothing from it.
  */
+void tc_mbs_apply_llc_edge(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)cs;
+    p->d.edge_curve = s->o.llc_edge;
+}
+
 static double edge_weight(const tc_mb_sampler *s, const recipe *p, int64_t distance)
 {
     static const double lru[TC_EDGE_POINTS]; /* not known: all or nothing */
-    const double *curve = RULE_ON(p, TC_RULE_LLC_EDGE) ? s->o.llc_edge : lru;
+    const double *curve = p->d.edge_curve ? p->d.edge_curve : lru;
     return tc_mb_edge_share(curve, s->level[s->nlevels - 1], 8.0 * (double)distance);
 }
-
-static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
-                            int i);
-static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
-                                 int i);
 
 /*
  * Whether the setup places operand i by its access distance though its
@@ -48,7 +49,7 @@ static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, c
  * cj'-dgemm, it ran 40 % slower). The column's rest is rule column-rest,
  * the run's rest rule tiled-streams.
  */
-static int left_out(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)
+static int left_out(const tc_mb_case *cs, const recipe *p, int i)
 {
     int prefetched = 0;
     for (int e = 0; e < cs->nsetup; e++) {
@@ -59,8 +60,7 @@ static int left_out(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
         prefetched |= cs->setup[e].kind == TC_SETUP_PREFETCH;
     }
     return cs->truncated ||
-           (prefetched && ((RULE_ON(p, TC_RULE_COLUMN_REST) && first_lines_only(s, cs, p, i)) ||
-                           tiled_stream_part(s, cs, p, i) > 0));
+           (prefetched && (p->d.rest_by_distance[i] || p->d.tiled_part[i] > 0));
 }
 
 /* The level the setup puts an operand at this distance in: past the
@@ -97,7 +97,7 @@ double tc_mbs_case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, con
             (x = edge_weight(s, p, cs->setup[e].distance)) > 0.0 && x < w)
             w = x;
     for (int i = 0; i < cs->noperands; i++)
-        if (left_out(s, cs, p, i) &&
+        if (left_out(cs, p, i) &&
             (x = edge_weight(s, p, cs->operand[i].access_distance)) > 0.0 && x < w)
             w = x;
     return w;
@@ -157,10 +157,16 @@ static void recipe_assert(const tc_mb_sampler *s, const tc_mb_case *cs, const re
  * operands placed so far lose their translations, later ones keep them
  * (rule tlb). Fills p->steps and p->nsteps.
  */
+void tc_mbs_apply_tlb(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)cs;
+    p->d.tlb = s->tlb.count > 0;
+}
+
 void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
     int lvl[TC_MB_MAX_SETUP], n = 0, tlb_after = -1;
-    int tlb = s->tlb.count > 0 && RULE_ON(p, TC_RULE_TLB);
+    int tlb = p->d.tlb;
     step *out = p->steps;
     for (int e = 0; e < cs->nsetup; e++) {
         const tc_mb_setup *st = &cs->setup[e];
@@ -175,7 +181,7 @@ void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p
     for (int g = s->nlevels; g >= 0; g--) {
         int any = 0;
         for (int i = 0; i < cs->noperands; i++) {
-            if (left_out(s, cs, p, i) && left_out_level(s, cs, p, i) == g) {
+            if (left_out(cs, p, i) && left_out_level(s, cs, p, i) == g) {
                 out[n++] = (step){g == s->nlevels && s->flush ? STEP_FLUSH : STEP_TOUCH, i, g};
                 any = 1;
             }
@@ -219,10 +225,11 @@ int tc_mbs_tiled(const tc_mb_case *cs)
     return cs->node->kind == TC_NODE_KERNEL && tc_kernel_table[cs->node->call->kernel].tiled;
 }
 
-int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)
+void tc_mbs_apply_streams(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
-    return RULE_ON(p, TC_RULE_STREAMS) && cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 &&
-           tc_mbs_one_run(&cs->operand[i].op) && !tc_mbs_tiled(cs);
+    for (int i = 0; i < p->n; i++)
+        p->d.streamed[i] = cs->operand[i].prefetch == TC_PREFETCH_STREAM && s->o.stream_lines > 0 &&
+                         tc_mbs_one_run(&cs->operand[i].op) && !tc_mbs_tiled(cs);
 }
 
 /* Elements of a dgemm operand's run that the stream fetched ahead of the
@@ -234,15 +241,20 @@ int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
  * prefetched, ci'-dgemm was predicted as fast as cj'-dgemm and ran 10 %
  * slower. (Columns longer than a line keep the first line each.) Rule
  * tiled-streams. */
-static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
-                                 int i)
+static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
 {
     const tc_mb_operand *o = &cs->operand[i];
     int64_t ahead = (int64_t)s->o.stream_lines * s->line_doubles;
-    if (!RULE_ON(p, TC_RULE_TILED_STREAMS) || !tc_mbs_tiled(cs) || o->prefetch != TC_PREFETCH_STREAM || ahead <= 0 || !tc_mbs_one_run(&o->op) ||
+    if (!tc_mbs_tiled(cs) || o->prefetch != TC_PREFETCH_STREAM || ahead <= 0 || !tc_mbs_one_run(&o->op) ||
         o->op.extent[0] > s->line_doubles || o->elements <= ahead)
         return 0;
     return ahead;
+}
+
+void tc_mbs_apply_tiled_streams(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    for (int i = 0; i < p->n; i++)
+        p->d.tiled_part[i] = tiled_stream_part(s, cs, i);
 }
 
 /* Whether the prefetch of operand i brings in the first line of each of
@@ -251,7 +263,14 @@ static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, c
 static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                             int i)
 {
-    return !tc_mbs_streamed(s, cs, p, i) && p->first[i] && cs->operand[i].op.extent[0] > s->line_doubles;
+    return !p->d.streamed[i] && p->first[i] && cs->operand[i].op.extent[0] > s->line_doubles;
+}
+
+/* Rule column-rest: such an operand's rest placed by its distance (left_out). */
+void tc_mbs_apply_column_rest(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    for (int i = 0; i < p->n; i++)
+        p->d.rest_by_distance[i] = first_lines_only(s, cs, p, i);
 }
 
 /* The shape a step touches: the operand, or its prefetched part: all of a
@@ -262,7 +281,7 @@ tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
 {
     tc_mb_shape sh = tc_mbs_shape_of(&cs->operand[st->operand].op);
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
-    int64_t part = pf ? tiled_stream_part(s, cs, p, st->operand) : 0;
+    int64_t part = pf ? p->d.tiled_part[st->operand] : 0;
     if (pf && first_lines_only(s, cs, p, st->operand))
         sh.n0 = s->line_doubles;
     if (part > 0) /* the first columns of the run */

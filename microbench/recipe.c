@@ -201,9 +201,10 @@ void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n)
     }
 }
 
-/* Checks the case's structure and dimensions and fills *p, with the
- * rules in force in s (none switched off when s is NULL) and operands on
- * the LLC's edge placed as edge_out says; no train, no steps yet. */
+/* Checks the case's structure and dimensions and fills *p: its operands,
+ * operands on the LLC's edge placed as edge_out says, and the decisions of
+ * the rules in force in s (none when s is NULL: only the operands' sizes
+ * are wanted); no train, no steps yet. */
 tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contraction *c,
                          const tc_mb_case *cs, recipe *p, tc_error *err)
 {
@@ -273,6 +274,9 @@ tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contract
             u += page_doubles(&cs->operand[i].op, p->span[i]);
         p->used[i] = u < p->span[i] ? u : p->span[i];
     }
+    for (int r = 0; s && r < TC_RULE_COUNT; r++) /* the decisions, in table order */
+        if (tc_mb_rule_on(p->off, (tc_mb_rule)r))
+            tc_mb_rule_get(r)->apply(s, cs, p);
     return TC_OK;
 }
 

@@ -5,71 +5,89 @@
 #include <string.h>
 
 #include "microbench/analyze.h"
+#include "microbench/sample_impl.h"
 
-/* In tc_mb_rule order; each `doc` is a paragraph title of docs/prediction.md. */
+/* In tc_mb_rule order, the order the apply functions run in; each `doc` is
+ * a paragraph title of docs/prediction.md. */
 static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
-    [TC_RULE_LLC_EDGE] = {"llc-edge",
-                          "operands on the LLC's edge: the case timed in the LLC and in "
-                          "memory, blended by the edge's share",
-                          "Setups bounded by the upper caches: The LLC's edge"},
-    [TC_RULE_TLB] = {"tlb",
-                     "an operand whose distance spans more pages than the TLB keeps loses "
-                     "its translations",
-                     "Setups bounded by the upper caches (the TLB)"},
-    [TC_RULE_COLUMN_REST] = {"column-rest",
-                             "an operand prefetched a line per column: the rest placed by its "
-                             "access distance",
-                             "Setups bounded by the upper caches: A prefetched column's rest"},
-    [TC_RULE_STREAMS] = {"streams",
-                         "an operand the loop streams through (one run): placed in full as "
-                         "prefetched",
-                         "Biases corrected: Streams, one call"},
-    [TC_RULE_TILED_STREAMS] = {"tiled-streams",
-                               "a dgemm's streamed run of short columns: the stream's depth "
-                               "prefetched, the rest by distance",
-                               "Setups bounded by the upper caches: A dgemm's streamed run"},
-    [TC_RULE_STREAM_TRAINS] = {"stream-trains",
-                               "a steady case whose loop streams every moved operand: a "
-                               "train of calls",
-                               "Biases corrected: Streams, timed as trains"},
-    [TC_RULE_TINY_TRAINS] = {"tiny-trains", "a call on at most 1 KiB: a train of 64 calls",
-                             "Biases corrected: Tiny calls, timed as trains"},
-    [TC_RULE_WRITTEN_TRAINS] = {"written-trains",
-                                "a call writing a vector the loop moves: a train writing "
-                                "128 KiB of its lines",
-                                "Biases corrected: Written vectors, timed as trains"},
-    [TC_RULE_INTERLEAVED] = {"interleaved",
-                             "columns the loop moves by their height: a train's calls laid "
-                             "out as runs",
-                             "Biases corrected: Interleaved columns in a train"},
-    [TC_RULE_WARM_LIBRARY] = {"warm-library",
-                              "the kernel called once on the sampler's own small operands "
-                              "after the setup's last eviction",
-                              "Setups bounded by the upper caches: The library warmed"},
-    [TC_RULE_STREAM_BYTES] = {"stream-bytes",
-                              "a streamed operand's bytes at the bandwidth added to a call "
-                              "timed alone",
-                              "Biases corrected: Streams, one call"},
-    [TC_RULE_ONE_PASS] = {"one-pass",
-                          "daxpy and dger: the streamed bytes replace the call's time "
-                          "instead of adding to it",
-                          "Biases corrected: Streams, one call (A daxpy or dger)"},
-    [TC_RULE_WRITE_BACK] = {"write-back",
-                            "the loop's bound charges a written operand in memory its bytes "
-                            "read and written back",
-                            "Biases corrected: Write-back"},
-    [TC_RULE_BOUND] = {"bound",
-                       "no time below the flops at the peak and the bytes at the bandwidth: "
-                       "timed again, then bounded",
-                       "Bounds: no prediction faster than physics"},
     [TC_RULE_SLABS] = {"slabs",
                        "a call whose bound passes 1 ms or whose pages pass 64 MiB: timed on "
                        "a slab, scaled",
-                       "The sampler's memory (a slab)"},
+                       "The sampler's memory (a slab)",
+                       tc_mbs_apply_slabs},
     [TC_RULE_SLAB_FLOOR] = {"slab-floor",
                             "a slab of a call beyond twice the LLC stays beyond it (not for "
                             "a compute-bound dgemm)",
-                            "The sampler's memory (a slab beyond the LLC)"},
+                            "The sampler's memory (a slab beyond the LLC)",
+                            tc_mbs_apply_slab_floor},
+    [TC_RULE_LLC_EDGE] = {"llc-edge",
+                          "operands on the LLC's edge: the case timed in the LLC and in "
+                          "memory, blended by the edge's share",
+                          "Setups bounded by the upper caches: The LLC's edge",
+                          tc_mbs_apply_llc_edge},
+    [TC_RULE_TLB] = {"tlb",
+                     "an operand whose distance spans more pages than the TLB keeps loses "
+                     "its translations",
+                     "Setups bounded by the upper caches (the TLB)",
+                     tc_mbs_apply_tlb},
+    [TC_RULE_STREAMS] = {"streams",
+                         "an operand the loop streams through (one run): placed in full as "
+                         "prefetched",
+                         "Biases corrected: Streams, one call",
+                         tc_mbs_apply_streams},
+    [TC_RULE_TILED_STREAMS] = {"tiled-streams",
+                               "a dgemm's streamed run of short columns: the stream's depth "
+                               "prefetched, the rest by distance",
+                               "Setups bounded by the upper caches: A dgemm's streamed run",
+                               tc_mbs_apply_tiled_streams},
+    [TC_RULE_COLUMN_REST] = {"column-rest",
+                             "an operand prefetched a line per column: the rest placed by its "
+                             "access distance",
+                             "Setups bounded by the upper caches: A prefetched column's rest",
+                             tc_mbs_apply_column_rest},
+    [TC_RULE_INTERLEAVED] = {"interleaved",
+                             "columns the loop moves by their height: a train's calls laid "
+                             "out as runs",
+                             "Biases corrected: Interleaved columns in a train",
+                             tc_mbs_apply_interleaved},
+    [TC_RULE_STREAM_TRAINS] = {"stream-trains",
+                               "a steady case whose loop streams every moved operand: a "
+                               "train of calls",
+                               "Biases corrected: Streams, timed as trains",
+                               tc_mbs_apply_stream_trains},
+    [TC_RULE_TINY_TRAINS] = {"tiny-trains", "a call on at most 1 KiB: a train of 64 calls",
+                             "Biases corrected: Tiny calls, timed as trains",
+                             tc_mbs_apply_tiny_trains},
+    [TC_RULE_WRITTEN_TRAINS] = {"written-trains",
+                                "a call writing a vector the loop moves: a train writing "
+                                "128 KiB of its lines",
+                                "Biases corrected: Written vectors, timed as trains",
+                                tc_mbs_apply_written_trains},
+    [TC_RULE_WARM_LIBRARY] = {"warm-library",
+                              "the kernel called once on the sampler's own small operands "
+                              "after the setup's last eviction",
+                              "Setups bounded by the upper caches: The library warmed",
+                              tc_mbs_apply_warm_library},
+    [TC_RULE_STREAM_BYTES] = {"stream-bytes",
+                              "a streamed operand's bytes at the bandwidth added to a call "
+                              "timed alone",
+                              "Biases corrected: Streams, one call",
+                              tc_mbs_apply_stream_bytes},
+    [TC_RULE_ONE_PASS] = {"one-pass",
+                          "daxpy and dger: the streamed bytes replace the call's time "
+                          "instead of adding to it",
+                          "Biases corrected: Streams, one call (A daxpy or dger)",
+                          tc_mbs_apply_one_pass},
+    [TC_RULE_WRITE_BACK] = {"write-back",
+                            "the loop's bound charges a written operand in memory its bytes "
+                            "read and written back",
+                            "Biases corrected: Write-back",
+                            tc_mbs_apply_write_back},
+    [TC_RULE_BOUND] = {"bound",
+                       "no time below the flops at the peak and the bytes at the bandwidth: "
+                       "timed again, then bounded",
+                       "Bounds: no prediction faster than physics",
+                       tc_mbs_apply_bound},
 };
 
 const tc_mb_rule_info *tc_mb_rule_get(int rule)

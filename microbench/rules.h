@@ -11,10 +11,16 @@
  * the memo key serialises that recipe. With every rule on (a mask of 0),
  * the sampler is the one every golden file and oracle was made with.
  *
- * The table is in the order the rules apply to a case: placement (where
- * each operand is put), then the train (how many calls are timed), then
- * the composition of the timed result (what is added, what bounds it),
- * then the slab (how much of a long call is timed).
+ * Each rule has one apply function (the file that owns its part of the
+ * sampler defines it): tc_mbs_prepare runs those of the rules in force in
+ * table order, and each writes its decision into the case's recipe (a
+ * curve, a flag, a part, a number of calls); the sampler's stages then
+ * carry the recipe out and never test a switch. The table is in the order
+ * the stages use the decisions: the slab (how much of a long call is
+ * timed), placement (where each operand is put), the train (how many
+ * calls are timed), the composition of the timed result (what is added,
+ * what bounds it). A rule's apply function reads only the case and the
+ * decisions of rules before it.
  */
 #ifndef TC_MICROBENCH_RULES_H
 #define TC_MICROBENCH_RULES_H
@@ -22,33 +28,41 @@
 #include <stddef.h>
 
 typedef enum tc_mb_rule {
+    /* slabs */
+    TC_RULE_SLABS = 0,  /* a call longer than a slab timed on a slab, scaled */
+    TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the full call was */
     /* placement */
-    TC_RULE_LLC_EDGE = 0, /* operands on the LLC's edge: timed in both, blended */
-    TC_RULE_TLB,          /* translations evicted past the TLB's reach */
-    TC_RULE_COLUMN_REST,  /* a prefetched operand's rest placed by its distance */
-    TC_RULE_STREAMS,      /* a loop's unit-stride stream placed as prefetched */
+    TC_RULE_LLC_EDGE,      /* operands on the LLC's edge: timed in both, blended */
+    TC_RULE_TLB,           /* translations evicted past the TLB's reach */
+    TC_RULE_STREAMS,       /* a loop's unit-stride stream placed as prefetched */
     TC_RULE_TILED_STREAMS, /* a dgemm's streamed run: the depth prefetched */
+    TC_RULE_COLUMN_REST,   /* a prefetched operand's rest placed by its distance */
     /* trains */
+    TC_RULE_INTERLEAVED,    /* columns moved by their height laid out as runs */
     TC_RULE_STREAM_TRAINS,  /* streamed steady cases timed as trains */
     TC_RULE_TINY_TRAINS,    /* calls on a few lines timed as trains */
     TC_RULE_WRITTEN_TRAINS, /* calls writing a moving vector timed as trains */
-    TC_RULE_INTERLEAVED,    /* columns moved by their height laid out as runs */
     /* composition */
     TC_RULE_WARM_LIBRARY, /* the library warmed after the setup's evictions */
     TC_RULE_STREAM_BYTES, /* a streamed operand's bytes added to the call */
     TC_RULE_ONE_PASS,     /* daxpy, dger: those bytes replace the call */
     TC_RULE_WRITE_BACK,   /* a written operand in memory: its bytes both ways */
     TC_RULE_BOUND,        /* no time below the flop and byte bound */
-    /* slabs */
-    TC_RULE_SLABS,      /* a call longer than a slab timed on a slab, scaled */
-    TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the full call was */
     TC_RULE_COUNT
 } tc_mb_rule;
+
+struct tc_mb_sampler;
+struct tc_mb_case;
+struct tc_mbs_recipe;
 
 typedef struct tc_mb_rule_info {
     const char *name;    /* the switch: --model full,-NAME */
     const char *summary; /* one line */
     const char *doc;     /* its paragraph in docs/prediction.md */
+    /* writes the rule's decision for the case into the recipe
+     * (microbench/sample_impl.h) */
+    void (*apply)(const struct tc_mb_sampler *s, const struct tc_mb_case *cs,
+                  struct tc_mbs_recipe *p);
 } tc_mb_rule_info;
 
 /* The rule's entry; NULL out of range. */

@@ -118,9 +118,14 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe 
  * 0.5 us in a loop (0.55 us with such a call in between). Calls whose
  * dense operands exceed the buffer are long enough not to notice.
  */
+void tc_mbs_apply_warm_library(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    p->d.warm_library = cs->node->kind == TC_NODE_KERNEL && s->warm;
+}
+
 static void warm_library(tc_mb_sampler *s, const recipe *r, const tc_node *node)
 {
-    if (!RULE_ON(r, TC_RULE_WARM_LIBRARY) || node->kind != TC_NODE_KERNEL || !s->warm)
+    if (!r->d.warm_library)
         return;
     tc_call k = *node->call;
     double *p[3];
@@ -251,6 +256,20 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
     return tc_rt_timer_estimate(s->o.timer, s->times, n) / p->train;
 }
 
+/* The time of one call of cs timed at m as the recipe's composition rules
+ * make it: a streamed operand's bytes on top (one pass: instead), the
+ * loop's bound under it. */
+static double compose(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, double m)
+{
+    double stream;
+    double steady = tc_mbs_bound(s, cs, p, 1, &stream); /* what the call pays in the loop */
+    if (p->train == 1) /* a train measured its streams */
+        m = p->d.one_pass ? (m > stream ? m : stream) : m + stream;
+    if (p->d.bounded && m < steady)
+        m = steady;
+    return m;
+}
+
 /*
  * The case's time: o.reps timed calls; more (at least TC_MB_SHORT_REPS) when the
  * call lasts only a few counter steps, so that their mean converges; and,
@@ -258,14 +277,15 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
  * allow (a preempted timer read, a quantised counter), timed again with
  * 3x the repetitions and, if it stays impossible, the bound itself: no
  * prediction rests on a time faster than the machine. Then the streamed
- * operands' bytes on top, and the loop's bound under it (tc_mbs_bound).
+ * operands' bytes on top, and the loop's bound under it (compose);
+ * *timed gets the time before them.
  */
 static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
-                        double *const base[])
+                        double *const base[], double *timed)
 {
     const tc_timer *tm = s->o.timer;
     double quantum = (tm->quantum_ticks > 1.0 ? tm->quantum_ticks : 1.0) * tm->seconds_per_tick;
-    int bounded = RULE_ON(p, TC_RULE_BOUND);
+    int bounded = p->d.bounded;
     double m = timing_run(s, cs, p, base, s->o.reps);
     if (m < 8.0 * quantum && s->o.reps < TC_MB_SHORT_REPS)
         m = timing_run(s, cs, p, base, TC_MB_SHORT_REPS);
@@ -278,12 +298,8 @@ static double time_case(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
             s->bounded++;
         }
     }
-    double stream;
-    double steady = tc_mbs_bound(s, cs, p, 1, &stream); /* what the call pays in the loop */
-    if (p->train == 1) /* a train measured its streams */
-        m = tc_mbs_one_pass(p, cs->node) ? (m > stream ? m : stream) : m + stream;
-    if (bounded && m < steady)
-        m = steady;
+    *timed = m;
+    m = compose(s, cs, p, m);
     /* a call hidden in the timer's own overhead and no bound known: one
      * counter step, so that no case costs nothing */
     if (!(m > 0.0))
@@ -355,7 +371,7 @@ int tc_mb_case_recipe(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_cas
  * times the recipe, and frees them; *seconds gets the time of one call of
  * run (unscaled). room: what the budget is charged at most. */
 static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const recipe *p,
-                             int64_t room, double *seconds, tc_error *err)
+                             int64_t room, double *seconds, double *timed, tc_error *err)
 {
     /* what the budget is charged: the operands, or all that is left of it
      * for a whole-tensor permutation timed above it (fit) */
@@ -388,7 +404,7 @@ static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const reci
             tc_mb_touch_init(base[i], &sh);
         }
     }
-    *seconds = time_case(s, run, p, base);
+    *seconds = time_case(s, run, p, base, timed);
     double sum = 0.0;
     for (int i = 0; i < p->n; i++) {
         if (run->operand[i].written) {
@@ -403,6 +419,49 @@ static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const reci
     return TC_OK;
 }
 
+/*
+ * Rule by rule (those in force), whether switching it off alone changes
+ * case cs as timed, all else alike: the weight of its LLC placement (w),
+ * its recipe (the key, but for the switches), or the time composed from
+ * the same timing (timed); s->rule_cases counts the rules that do. The
+ * rules in `acted` (the library warmed, a time bounded) did. Only with
+ * the option count_rules: it makes a recipe per rule per case.
+ */
+static void count_rules(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
+                        int edge_out, int64_t room, int64_t avail, double w, const scaled *sc,
+                        const recipe *p, double timed, unsigned acted)
+{
+    char key[TC_MB_KEY_MAX], other[TC_MB_KEY_MAX];
+    recipe q = *p;
+    q.off = 0;
+    scaled *t = malloc(sizeof *t);
+    if (!t || build_key(s, &sc->cs, &q, key, sizeof key) != 0) {
+        free(t);
+        return;
+    }
+    double mine = compose(s, &sc->cs, p, timed);
+    for (int r = 0; r < TC_RULE_COUNT; r++) {
+        unsigned bit = TC_RULE_BIT(r);
+        if (p->off & bit)
+            continue;
+        tc_mb_sampler alone = *s; /* the same sampler, rule r off */
+        alone.o.rules_off |= bit;
+        tc_mb_case copy = *cs;
+        int changed = (acted & bit) != 0;
+        if (!changed && tc_mbs_prepare(&alone, edge_out, c, &copy, &q, NULL) == TC_OK) {
+            changed = w != tc_mbs_case_edge_weight(&alone, &copy, &q);
+            if (!changed &&
+                make_recipe(&alone, c, &copy, edge_out, room, avail, t, &q, NULL) == TC_OK) {
+                q.off = 0;
+                changed = build_key(&alone, &t->cs, &q, other, sizeof other) != 0 ||
+                          strcmp(key, other) != 0 || compose(&alone, &t->cs, &q, timed) != mine;
+            }
+        }
+        s->rule_cases[r] += changed;
+    }
+    free(t);
+}
+
 /* Times cs with its operands on the LLC's edge placed in memory (edge_out)
  * or in the LLC, or finds it in the memo; *edge (when not NULL) gets the
  * weight of the LLC placement in its blend. */
@@ -413,8 +472,9 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
     tc_status st = tc_mbs_prepare(s, edge_out, c, cs, &p, err);
     if (st != TC_OK)
         return st;
+    double w = tc_mbs_case_edge_weight(s, cs, &p);
     if (edge)
-        *edge = tc_mbs_case_edge_weight(s, cs, &p);
+        *edge = w;
     char what[96];
     tc_mbs_describe(cs, what, sizeof what);
     int64_t avail, room = case_room(s, &avail);
@@ -438,7 +498,13 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
         s->reused++;
         return TC_OK;
     }
-    st = time_recipe(s, &sc->cs, &p, room, &seconds, err);
+    int64_t warmed = s->warmed, bounded = s->bounded;
+    double timed;
+    st = time_recipe(s, &sc->cs, &p, room, &seconds, &timed, err);
+    if (st == TC_OK && s->o.count_rules)
+        count_rules(s, c, cs, edge_out, room, avail, w, sc, &p, timed,
+                    (s->warmed > warmed ? TC_RULE_BIT(TC_RULE_WARM_LIBRARY) : 0) |
+                        (s->bounded > bounded ? TC_RULE_BIT(TC_RULE_BOUND) : 0));
     free(sc);
     if (st != TC_OK)
         return st;
@@ -590,6 +656,11 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
 int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s)
 {
     return s ? s->bounded : 0;
+}
+
+int64_t tc_mb_sampler_rule_cases(const tc_mb_sampler *s, int rule)
+{
+    return s && rule >= 0 && rule < TC_RULE_COUNT ? s->rule_cases[rule] : 0;
 }
 
 int64_t tc_mb_sampler_pool_bytes(const tc_mb_sampler *s)

@@ -94,6 +94,9 @@ typedef struct tc_mb_sampler_options {
                                 it (all 0: the LLC keeps all or nothing) */
     unsigned rules_off;      /* the sampler's rules switched off, a bit per
                                 rule (rules.h; 0: all on, the default) */
+    int count_rules;         /* 1: count the cases each rule in force changes
+                                (tc_mb_sampler_rule_cases); a recipe per
+                                rule per case timed */
 } tc_mb_sampler_options;
 
 typedef struct tc_mb_sampler tc_mb_sampler;
@@ -194,6 +197,12 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs);
 /* Cases whose time stayed below their bound after timing again (the bound
  * was used instead). */
 int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s);
+
+/* With the option count_rules: the cases timed so far that switching rule
+ * `rule` (rules.h) off alone would have changed: the placement's blend,
+ * the recipe (steps, train, slab), or the time composed from the same
+ * timing. 0 for a rule switched off. */
+int64_t tc_mb_sampler_rule_cases(const tc_mb_sampler *s, int rule);
 
 /* Bytes of the pages the operands of the last case timed lie in, its
  * calls in a row included (0 before any): what its mapping costs. */

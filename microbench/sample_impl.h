@@ -2,7 +2,8 @@
  * sample_impl.h - the sampler's parts, shared by its files (not a public
  * header: microbench/ only). A case goes through them in order:
  *
- *   recipe.c  checks the case and describes the operands its call touches;
+ *   recipe.c  checks the case, describes the operands its call touches,
+ *             and runs the rules' apply functions (the decisions);
  *   slab.c    cuts a case too large or too long to a part (fit);
  *   train.c   decides how many calls in a row are timed (trains);
  *   place.c   turns the setup list into steps, level by level (place);
@@ -12,8 +13,9 @@
  *   blocks.c  the operands' memory, kept for the next case;
  *   beta.c    the executor's pass over C, and the cheapest call.
  *
- * Every correction is a rule of rules.h with its switch; the constants are
- * in tuning.h.
+ * Every correction is a rule of rules.h: a switch and an apply function,
+ * defined in the file whose stage uses its decision; the constants are in
+ * tuning.h.
  */
 #ifndef TC_MICROBENCH_SAMPLE_IMPL_H
 #define TC_MICROBENCH_SAMPLE_IMPL_H
@@ -52,6 +54,7 @@ struct tc_mb_sampler {
     int64_t cursor;       /* the next remote walk starts below this line */
     uint64_t *times;      /* tick differences of the current case */
     int64_t bounded;      /* cases timed below their bound (bound used) */
+    int64_t rule_cases[TC_RULE_COUNT]; /* cases each rule changed (count_rules) */
     tc_mb_memo *memo;
     int created_reps;     /* o.reps at creation: s->times is sized for it */
     int round, rounds;    /* tc_mb_sampler_round: the current one (> 0:
@@ -87,11 +90,13 @@ typedef struct step {
 
 /*
  * A case's recipe: everything the sampler decides about it, computed once
- * (tc_mbs_prepare, then tc_mbs_plan_train and tc_mbs_recipe_place) with
- * the rules in force. The timer replays it, the memo key serialises it,
- * the bound reads it.
+ * (tc_mbs_prepare with the rules' decisions, then tc_mbs_plan_train and
+ * tc_mbs_recipe_place) with the rules in force. The timer replays it, the
+ * memo key serialises it, the bound reads it. The decisions are written
+ * only by the rules' apply functions (rules.h), each field by the rule its
+ * comment names; zero is what the paper's setup does without the rule.
  */
-typedef struct recipe {
+typedef struct tc_mbs_recipe {
     unsigned off;                         /* rules switched off (rules.h) */
     int edge_out;                         /* operands on the LLC's edge go to
                                              memory (1) or the LLC (0) */
@@ -101,14 +106,35 @@ typedef struct recipe {
     int64_t span[TC_MB_MAX_OPERANDS];     /* elements to allocate; -1 overflow */
     int64_t used[TC_MB_MAX_OPERANDS];     /* of which in pages touched (the
                                              memory it costs); -1 overflow */
+    struct tc_mbs_decisions {             /* the rules' decisions (tc_mbs_prepare) */
+        int slabs;                            /* slabs: a call beyond a slab is cut */
+        int64_t slab_floor;                   /* slab-floor: the bytes a slab keeps at
+                                                 least (beyond the LLC) */
+        const double *edge_curve;             /* llc-edge: the LLC's edge share by
+                                                 distance (NULL: an LRU cache's) */
+        int tlb;                              /* tlb: the setup evicts translations */
+        int streamed[TC_MB_MAX_OPERANDS];     /* streams: placed in full as prefetched */
+        int64_t tiled_part[TC_MB_MAX_OPERANDS]; /* tiled-streams: elements of a dgemm's
+                                                   run the stream fetched ahead */
+        int rest_by_distance[TC_MB_MAX_OPERANDS]; /* column-rest: prefetched a line per
+                                                     column, the rest by its distance */
+        int64_t interleave[TC_MB_MAX_OPERANDS]; /* interleaved: the most calls of a train
+                                                   whose columns stay apart */
+        int64_t train_calls;                  /* stream-, tiny-, written-trains: the calls
+                                                 a steady case is timed as (0: one) */
+        int train_rule;                       /* the rule that set train_calls */
+        int warm_library;                     /* warm-library: the library warmed */
+        int stream_bytes;                     /* stream-bytes: a streamed operand's bytes added */
+        int one_pass;                         /* one-pass: those bytes replace the call's time */
+        int write_back;                       /* write-back: a written operand's bytes both ways */
+        int bounded;                          /* bound: no time below the bound */
+    } d;
+    /* carried out */
     int train;                            /* calls timed in a row (tc_mbs_plan_train) */
     int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
     int nsteps;                           /* the setup as run (place) */
     step steps[MAX_STEPS];
 } recipe;
-
-/* 1 when rule r is on in recipe p. */
-#define RULE_ON(p, r) tc_mb_rule_on((p)->off, (r))
 
 /* A case with its own copies of the node and its call or copy, so that
  * dimensions can be cut without touching the algorithm. */
@@ -133,13 +159,23 @@ tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contract
                          const tc_mb_case *cs, recipe *p, tc_error *err);
 int64_t tc_mbs_recipe_bytes(const recipe *p);
 
+/* The rules' apply functions (rules.h), by the file that defines them. */
+typedef void tc_mbs_apply(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
+tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor;                    /* slab.c */
+tc_mbs_apply tc_mbs_apply_llc_edge, tc_mbs_apply_tlb, tc_mbs_apply_streams,  /* place.c */
+    tc_mbs_apply_tiled_streams, tc_mbs_apply_column_rest;
+tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* train.c */
+    tc_mbs_apply_tiny_trains, tc_mbs_apply_written_trains;
+tc_mbs_apply tc_mbs_apply_warm_library;                                      /* sample.c */
+tc_mbs_apply tc_mbs_apply_stream_bytes, tc_mbs_apply_one_pass,              /* bound.c */
+    tc_mbs_apply_write_back, tc_mbs_apply_bound;
+
 /* place.c */
 double tc_mbs_case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p);
 int64_t tc_mbs_evict_elements(const tc_mb_sampler *s, int k);
 void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
 int tc_mbs_one_run(const tc_operand *op);
 int tc_mbs_tiled(const tc_mb_case *cs);
-int tc_mbs_streamed(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i);
 tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                               const step *st);
 
@@ -152,7 +188,6 @@ double tc_mbs_node_flops(const tc_node *node);
 double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int steady,
                     double *stream);
 double tc_mbs_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs, int edge_out);
-int tc_mbs_one_pass(const recipe *p, const tc_node *node);
 
 /* blocks.c */
 tc_status tc_mbs_operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t used,

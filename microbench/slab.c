@@ -131,9 +131,16 @@ static int compute_bound(const tc_node *node)
  * compulsory-byte bound above TC_MB_SLAB_SECONDS, or the pages its
  * operands touch above TC_MB_SLAB_BYTES (a vector of C with one element
  * per line maps all of C, each case again). Rule slabs. */
-static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t need, int edge_out)
+void tc_mbs_apply_slabs(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
-    if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLABS))
+    (void)s, (void)cs;
+    p->d.slabs = 1;
+}
+
+static int beyond_slab(const tc_mb_sampler *s, const recipe *p, const tc_mb_case *cs,
+                       int64_t need, int edge_out)
+{
+    if (!p->d.slabs)
         return 0;
     return need > TC_MB_SLAB_BYTES || tc_mbs_case_bound(s, cs, edge_out) > TC_MB_SLAB_SECONDS;
 }
@@ -146,7 +153,8 @@ static int beyond_slab(const tc_mb_sampler *s, const tc_mb_case *cs, int64_t nee
  * TC_MB_SLAB_BYTES, keeping each side above `floor` bytes (beyond the
  * cache, as the whole was). Returns the factor the time scales by.
  */
-static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor, int edge_out)
+static double slab_permutation(const tc_mb_sampler *s, const recipe *p, scaled *sc,
+                               int64_t floor, int edge_out)
 {
     tc_permute *v = &sc->perm.view;
     int k = -1;
@@ -157,7 +165,7 @@ static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor
     int64_t elements = tc_permutation_elements(&sc->perm);
     while (k >= 0 && v->extent[k] > 1) {
         int64_t to = (v->extent[k] + 1) / 2, part = elements / v->extent[k] * to;
-        if (!beyond_slab(s, &sc->cs, 16 * elements, edge_out) || 8 * part < floor)
+        if (!beyond_slab(s, p, &sc->cs, 16 * elements, edge_out) || 8 * part < floor)
             break;
         factor *= (double)v->extent[k] / (double)to;
         v->extent[k] = to;
@@ -177,6 +185,17 @@ static double slab_permutation(const tc_mb_sampler *s, scaled *sc, int64_t floor
         }
     }
     return factor;
+}
+
+/* Operands beyond twice the LLC stream from memory, and the data a call
+ * touches twice (dgemm's beta pass, then its product) comes back from
+ * memory only when it does not fit: a slab of such a call keeps its
+ * operands beyond twice the LLC, unless the call is compute-bound whatever
+ * its bytes do. Rule slab-floor: the bytes a slab keeps at least. */
+void tc_mbs_apply_slab_floor(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    int64_t need = tc_mbs_recipe_bytes(p), llc = s->level[s->nlevels - 1];
+    p->d.slab_floor = (need < 0 || need >= 2 * llc) && !compute_bound(cs->node) ? 2 * llc : 0;
 }
 
 /* Points sc's case at sc's own node, and the node at sc's call or copy. */
@@ -256,17 +275,9 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
 {
     scaled_from(sc, cs);
     double factor = cs->scale > 1.0 ? cs->scale : 1.0;
-    int64_t need = tc_mbs_recipe_bytes(p);
-    /* operands beyond twice the LLC stream from memory, and the data a
-     * call touches twice (dgemm's beta pass, then its product) comes back
-     * from memory only when it does not fit: a slab keeps that, unless
-     * the call is compute-bound whatever its bytes do (rule slab-floor) */
-    int64_t llc = s->level[s->nlevels - 1];
-    int64_t floor = (need < 0 || need >= 2 * llc) && !compute_bound(&sc->node) ? 2 * llc : 0;
-    if (!tc_mb_rule_on(s->o.rules_off, TC_RULE_SLAB_FLOOR))
-        floor = 0;
+    int64_t need = tc_mbs_recipe_bytes(p), floor = p->d.slab_floor;
     if (sc->node.kind == TC_NODE_PERMUTE) {
-        factor *= slab_permutation(s, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
+        factor *= slab_permutation(s, p, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
                                               ? TC_MB_PERMUTE_SLAB_FLOOR : floor, edge_out);
         tc_status st = tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
         if (st != TC_OK)
@@ -275,7 +286,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
     }
     for (int round = 0; round < TC_MB_CUT_ROUNDS; round++) {
         int fits = need >= 0 && need <= room && !beyond_address_space(p, avail);
-        if (fits && !beyond_slab(s, &sc->cs, need, edge_out))
+        if (fits && !beyond_slab(s, p, &sc->cs, need, edge_out))
             break;
         tc_dim pos;
         int64_t ext, best_need = -1;

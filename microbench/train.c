@@ -31,13 +31,20 @@
 /* Columns that the loop moves by their own height (B[:,b,:] of ab-dgemv
  * in experiment 1, b inner): a train's calls interleave, together runs of
  * calls x extent[0] at the columns' stride. The most calls whose runs stay
- * apart; 0 when op is not such columns (or rule interleaved is off). */
-static int64_t interleaved_calls(const recipe *p, const tc_operand *op, int64_t step)
+ * apart; 0 when op is not such columns. Rule interleaved. */
+static int64_t interleaved_calls(const tc_operand *op, int64_t step)
 {
-    if (!RULE_ON(p, TC_RULE_INTERLEAVED) || op->rank < 2 || op->extent[0] <= 0 || op->extent[1] <= 1 || op->stride[0] != 1 ||
+    if (op->rank < 2 || op->extent[0] <= 0 || op->extent[1] <= 1 || op->stride[0] != 1 ||
         step != op->extent[0] || op->stride[1] <= op->extent[0])
         return 0;
     return op->stride[1] / op->extent[0];
+}
+
+void tc_mbs_apply_interleaved(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s;
+    for (int i = 0; i < p->n; i++)
+        p->d.interleave[i] = interleaved_calls(&p->call[i], cs->operand[i].loop_step);
 }
 
 /* Whether operand i, moved by the loop, can be laid out for a train: the
@@ -48,15 +55,14 @@ static int trainable(const tc_mb_case *cs, const recipe *p, int i)
 }
 
 /* The bytes a streamed train moves per call; 0 when the case is none. */
-static int64_t stream_train_bytes(const tc_mb_sampler *s, const tc_mb_case *cs,
-                                  const recipe *p)
+static int64_t stream_train_bytes(const tc_mb_case *cs, const recipe *p)
 {
     int64_t bytes = 0;
     for (int i = 0; i < p->n; i++) {
         const tc_mb_operand *o = &cs->operand[i];
         if (o->loop_step == 0)
             continue; /* the same data in every iteration */
-        if (!tc_mbs_streamed(s, cs, p, i) || o->loop_step != o->elements || o->span != o->elements ||
+        if (!p->d.streamed[i] || o->loop_step != o->elements || o->span != o->elements ||
             !trainable(cs, p, i))
             return 0;
         bytes += 8 * o->elements;
@@ -107,7 +113,7 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
             continue;
         int columns = op->rank > 1 && op->extent[1] > 1;
         if (!trainable(cs, p, i) || (columns && op->stride[0] != 1) ||
-            !(tc_mbs_one_run(op) || interleaved_calls(p, op, cs->operand[i].loop_step)))
+            !(tc_mbs_one_run(op) || p->d.interleave[i]))
             return 0; /* train_shape lays out vectors, runs of columns and interleaved columns */
         if (!cs->operand[i].written || op->rank != 1)
             continue; /* a matrix (dger) or a scalar (ddot) */
@@ -117,33 +123,57 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
     return lines;
 }
 
-tc_mb_shape tc_mbs_train_shape(const recipe *p, int i);
+/* Calls a train moving `bytes` per call is timed as, to move `total`. */
+static int64_t train_for(int64_t total, int64_t bytes)
+{
+    int64_t k = (total + bytes - 1) / bytes;
+    return k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
+}
 
+/* The train rules, in table order: the first that applies sets the calls. */
+void tc_mbs_apply_stream_trains(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    int64_t bytes = stream_train_bytes(cs, p);
+    (void)s;
+    if (!p->d.train_calls && bytes > 0) {
+        p->d.train_calls = train_for(TC_MB_TRAIN_BYTES, bytes);
+        p->d.train_rule = TC_RULE_STREAM_TRAINS;
+    }
+}
+
+void tc_mbs_apply_tiny_trains(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s;
+    if (!p->d.train_calls && tiny_train(cs, p)) {
+        p->d.train_calls = TC_MB_TINY_CALLS;
+        p->d.train_rule = TC_RULE_TINY_TRAINS;
+    }
+}
+
+void tc_mbs_apply_written_trains(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    int64_t bytes = p->d.train_calls ? 0 : 8 * s->line_doubles * written_vector_lines(s, cs, p);
+    if (bytes > 0) {
+        p->d.train_calls = train_for(TC_MB_WRITTEN_TRAIN_BYTES, bytes);
+        p->d.train_rule = TC_RULE_WRITTEN_TRAINS;
+    }
+}
+
+/* The train the rules decided, for a steady case timed in full: at most
+ * the loop's extent and the calls interleaved columns keep apart; its
+ * operands' spans and pages grown to all its calls. */
 void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
+    (void)s;
     p->train = 1;
-    if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0)
+    if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0 || !p->d.train_calls)
         return;
-    int64_t k, bytes;
-    if (RULE_ON(p, TC_RULE_STREAM_TRAINS) && (bytes = stream_train_bytes(s, cs, p)) > 0) {
-        k = (TC_MB_TRAIN_BYTES + bytes - 1) / bytes;
-        k = k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
-    } else if (RULE_ON(p, TC_RULE_TINY_TRAINS) && tiny_train(cs, p)) {
-        k = TC_MB_TINY_CALLS;
-    } else if (RULE_ON(p, TC_RULE_WRITTEN_TRAINS) &&
-               (bytes = 8 * s->line_doubles * written_vector_lines(s, cs, p)) > 0) {
-        k = (TC_MB_WRITTEN_TRAIN_BYTES + bytes - 1) / bytes;
-        k = k < TC_MB_TRAIN_MIN ? TC_MB_TRAIN_MIN : k > TC_MB_TRAIN_MAX ? TC_MB_TRAIN_MAX : k;
-    } else {
-        return;
-    }
+    int64_t k = p->d.train_calls;
     if (k > cs->loop_extent)
         k = cs->loop_extent;
-    for (int i = 0; i < p->n; i++) {
-        int64_t most = interleaved_calls(p, &p->call[i], cs->operand[i].loop_step);
-        if (most > 0 && k > most)
-            k = most;
-    }
+    for (int i = 0; i < p->n; i++)
+        if (p->d.interleave[i] > 0 && k > p->d.interleave[i])
+            k = p->d.interleave[i];
     if (k < 2)
         return;
     p->train = (int)k;
@@ -177,7 +207,7 @@ tc_mb_shape tc_mbs_train_shape(const recipe *p, int i)
 {
     const tc_operand *op = &p->call[i];
     int64_t n = op->rank > 0 ? op->extent[0] : 1, stride = op->rank > 0 ? op->stride[0] : 1;
-    if (interleaved_calls(p, op, p->train_step[i]) > 0)
+    if (p->d.interleave[i] > 0)
         return (tc_mb_shape){n * p->train, op->extent[1], 1, op->stride[1]};
     if (op->rank > 1 && op->extent[1] > 1 && op->stride[1] == n && stride == 1)
         n *= op->extent[1]; /* a run of columns */

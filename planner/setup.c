@@ -83,6 +83,7 @@ tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_erro
         s->options.reps = o->reps ? o->reps : DEFAULT_REPS;
         s->options.flush = o->flush;
         s->options.rules_off = o->rules_off;
+        s->options.count_rules = o->count_rules;
         s->options.threads = s->blas->threads;
         tc_mb_model_input(&s->profile, &s->hw, &s->options);
         st = tc_mb_sampler_new(&s->options, &s->sampler, err);

@@ -20,6 +20,8 @@ typedef struct tc_plan_options {
                                 tc_plan_options_default() */
     unsigned rules_off;      /* the sampler's rules switched off (rules.h;
                                 0: all on) */
+    int count_rules;         /* 1: the sampler counts the cases each rule
+                                changes (tc_mb_sampler_rule_cases) */
     int reps;                /* timed repetitions per case (0: 10) */
     tc_mb_flush flush;       /* eviction (0: clflush) */
     int64_t llc_bytes;       /* last-level cache override (0: detected) */

@@ -517,6 +517,26 @@ static int needs_flush(int r)
            r == TC_RULE_WRITE_BACK;
 }
 
+/* count_rules: the steady case of a tiny ddot (acbi-ddot, timed as a train)
+ * counts tiny-trains and not slabs; with tiny-trains off, it counts none. */
+static void test_rule_cases(void)
+{
+    for (int off = 0; off < 2; off++) {
+        tc_mb_sampler_options o = base_options(off ? TC_RULE_BIT(TC_RULE_TINY_TRAINS) : 0);
+        o.count_rules = 1;
+        tc_mb_analysis *a = NULL;
+        tc_mb_case *cs = steady_case(alg_of(2, "acbi-ddot"), &fx[2].c, &a);
+        tc_mb_sampler *s = sampler(&o);
+        tc_error e;
+        CU_ASSERT_EQUAL(tc_mb_sample(s, &fx[2].c, cs, &e), TC_OK);
+        CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 1);
+        CU_ASSERT_EQUAL(tc_mb_sampler_rule_cases(s, TC_RULE_TINY_TRAINS), off ? 0 : 1);
+        CU_ASSERT_EQUAL(tc_mb_sampler_rule_cases(s, TC_RULE_SLABS), 0);
+        tc_mb_sampler_free(s);
+        tc_mb_analysis_free(a);
+    }
+}
+
 /* The property of rule r holds with every rule on, and fails with r off. */
 static void check_rule(int r)
 {
@@ -618,7 +638,8 @@ int tc_suite_rules(void)
            !CU_add_test(s, "write-back: written bytes both ways", test_write_back) ||
            !CU_add_test(s, "bound: no time below the bound", test_bound) ||
            !CU_add_test(s, "slabs: a long call on a slab, within bounds", test_slabs) ||
-           !CU_add_test(s, "slab-floor: a slab stays beyond the LLC", test_slab_floor)
+           !CU_add_test(s, "slab-floor: a slab stays beyond the LLC", test_slab_floor) ||
+           !CU_add_test(s, "count_rules: the rules a case's recipe rests on", test_rule_cases)
                ? -1
                : 0;
 }
