@@ -41,13 +41,11 @@ static double edge_weight(const tc_mb_sampler *s, const recipe *p, int64_t dista
  * Whether the setup places operand i by its access distance though its
  * list has no entry for it: a truncated list leaves out the operands
  * beyond every level; an operand prefetched whole has only its prefetch
- * entry, and where the prefetch brings in the first line of each column
- * only, or a dgemm's stream the first lines of its run, the rest is
- * where its access distance says (i'c-dgemm of
- * C[a,b,c] = A[i,j,a] * B[j,b,i,c]: C[:,:,c+1] comes from the LLC, not
- * from the caches that its first lines are in: predicted as fast as
- * cj'-dgemm, it ran 40 % slower). The column's rest is rule column-rest,
- * the run's rest rule tiled-streams.
+ * entry, and where a dgemm's stream brings in the first lines of its run
+ * only, the run's rest is where its access distance says (rule
+ * tiled-streams). (An operand whose prefetch brings in a line per column
+ * is never prefetched whole: the analyzer lists it at its access distance
+ * too.)
  */
 static int left_out(const tc_mb_case *cs, const recipe *p, int i)
 {
@@ -59,8 +57,7 @@ static int left_out(const tc_mb_case *cs, const recipe *p, int i)
             return 0;
         prefetched |= cs->setup[e].kind == TC_SETUP_PREFETCH;
     }
-    return cs->truncated ||
-           (prefetched && (p->d.rest_by_distance[i] || p->d.tiled_part[i] > 0));
+    return cs->truncated || (prefetched && p->d.tiled_part[i] > 0);
 }
 
 /* The level the setup puts an operand at this distance in: past the
@@ -264,13 +261,6 @@ static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const 
                             int i)
 {
     return !p->d.streamed[i] && p->first[i] && cs->operand[i].op.extent[0] > s->line_doubles;
-}
-
-/* Rule column-rest: such an operand's rest placed by its distance (left_out). */
-void tc_mbs_apply_column_rest(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
-{
-    for (int i = 0; i < p->n; i++)
-        p->d.rest_by_distance[i] = first_lines_only(s, cs, p, i);
 }
 
 /* The shape a step touches: the operand, or its prefetched part: all of a

@@ -40,11 +40,6 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                                "prefetched, the rest by distance",
                                "Setups bounded by the upper caches: A dgemm's streamed run",
                                tc_mbs_apply_tiled_streams},
-    [TC_RULE_COLUMN_REST] = {"column-rest",
-                             "an operand prefetched a line per column: the rest placed by its "
-                             "access distance",
-                             "Setups bounded by the upper caches: A prefetched column's rest",
-                             tc_mbs_apply_column_rest},
     [TC_RULE_INTERLEAVED] = {"interleaved",
                              "columns the loop moves by their height: a train's calls laid "
                              "out as runs",

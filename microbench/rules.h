@@ -36,7 +36,6 @@ typedef enum tc_mb_rule {
     TC_RULE_TLB,           /* translations evicted past the TLB's reach */
     TC_RULE_STREAMS,       /* a loop's unit-stride stream placed as prefetched */
     TC_RULE_TILED_STREAMS, /* a dgemm's streamed run: the depth prefetched */
-    TC_RULE_COLUMN_REST,   /* a prefetched operand's rest placed by its distance */
     /* trains */
     TC_RULE_INTERLEAVED,    /* columns moved by their height laid out as runs */
     TC_RULE_STREAM_TRAINS,  /* streamed steady cases timed as trains */

@@ -116,8 +116,6 @@ typedef struct tc_mbs_recipe {
         int streamed[TC_MB_MAX_OPERANDS];     /* streams: placed in full as prefetched */
         int64_t tiled_part[TC_MB_MAX_OPERANDS]; /* tiled-streams: elements of a dgemm's
                                                    run the stream fetched ahead */
-        int rest_by_distance[TC_MB_MAX_OPERANDS]; /* column-rest: prefetched a line per
-                                                     column, the rest by its distance */
         int64_t interleave[TC_MB_MAX_OPERANDS]; /* interleaved: the most calls of a train
                                                    whose columns stay apart */
         int64_t train_calls;                  /* stream-, tiny-, written-trains: the calls
@@ -163,7 +161,7 @@ int64_t tc_mbs_recipe_bytes(const recipe *p);
 typedef void tc_mbs_apply(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
 tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor;                    /* slab.c */
 tc_mbs_apply tc_mbs_apply_llc_edge, tc_mbs_apply_tlb, tc_mbs_apply_streams,  /* place.c */
-    tc_mbs_apply_tiled_streams, tc_mbs_apply_column_rest;
+    tc_mbs_apply_tiled_streams;
 tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* train.c */
     tc_mbs_apply_tiny_trains, tc_mbs_apply_written_trains;
 tc_mbs_apply tc_mbs_apply_warm_library;                                      /* sample.c */

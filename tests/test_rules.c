@@ -241,22 +241,6 @@ static int holds_tlb(unsigned off)
     return has[2] && !has[0];
 }
 
-/* column-rest: an operand prefetched a line per column (C[:,:,c] of
- * c-dgemm, first index a) whose access distance reaches memory is placed
- * whole: the setup handles all its elements, not only its first lines. */
-static int holds_column_rest(unsigned off)
-{
-    tc_mb_sampler_options o = base_options(off);
-    tc_mb_sampler *s = sampler(&o);
-    tc_mb_case cs;
-    kernel_case(alg_of(0, "c-dgemm")->kernel_node, &cs);
-    cs.operand[2].access_distance = 4 * LLC / 8;
-    add_entry(&cs, TC_SETUP_PREFETCH, 2, LINE_DOUBLES * 64, 0);
-    int64_t n = setup_count(s, &fx[0].c, &cs);
-    tc_mb_sampler_free(s);
-    return n >= cs.operand[2].elements + LINE_DOUBLES * 64;
-}
-
 /* cb-dgemv's y = C[:,b,c], which the b loop streams through, in memory
  * since its last use and prefetched by the call before. */
 static void streamed_dgemv(tc_mb_case *cs, const char *name)
@@ -494,7 +478,6 @@ static int holds_slab_floor(unsigned off)
 static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_LLC_EDGE] = holds_llc_edge,
     [TC_RULE_TLB] = holds_tlb,
-    [TC_RULE_COLUMN_REST] = holds_column_rest,
     [TC_RULE_STREAMS] = holds_streams,
     [TC_RULE_TILED_STREAMS] = holds_tiled_streams,
     [TC_RULE_STREAM_TRAINS] = holds_stream_trains,
@@ -561,7 +544,6 @@ static void check_rule(int r)
     }
 RULE_TEST(test_llc_edge, TC_RULE_LLC_EDGE)
 RULE_TEST(test_tlb, TC_RULE_TLB)
-RULE_TEST(test_column_rest, TC_RULE_COLUMN_REST)
 RULE_TEST(test_streams, TC_RULE_STREAMS)
 RULE_TEST(test_tiled_streams, TC_RULE_TILED_STREAMS)
 RULE_TEST(test_stream_trains, TC_RULE_STREAM_TRAINS)
@@ -625,7 +607,6 @@ int tc_suite_rules(void)
            !CU_add_test(s, "llc-edge: timed in the LLC and in memory, blended between",
                         test_llc_edge) ||
            !CU_add_test(s, "tlb: translations evicted past the reach", test_tlb) ||
-           !CU_add_test(s, "column-rest: a prefetched operand placed whole", test_column_rest) ||
            !CU_add_test(s, "streams: a streamed operand placed whole", test_streams) ||
            !CU_add_test(s, "tiled-streams: the depth of a dgemm's run", test_tiled_streams) ||
            !CU_add_test(s, "stream-trains: a train streams its bytes", test_stream_trains) ||
