@@ -206,21 +206,12 @@ static int64_t claimed(const tc_mb_sampler *s, const int64_t *level, int nlevels
     int64_t n = 0;
     int used[TC_MB_MAX_LEVELS + 1] = {0};
     for (int i = 0; i < cs->noperands; i++) {
-        int listed = 0, prefetched = 0;
-        for (int e = 0; e < cs->nsetup; e++) { /* a prefetch entry alone is not it */
+        int listed = 0;
+        for (int e = 0; e < cs->nsetup; e++) /* a prefetch entry alone is not it */
             listed |= cs->setup[e].kind == TC_SETUP_OPERAND && cs->setup[e].operand == i;
-            prefetched |= cs->setup[e].kind == TC_SETUP_PREFETCH && cs->setup[e].operand == i;
-        }
-        const tc_operand *op = &cs->operand[i].op;
-        if (listed)
-            continue;
-        if (cs->truncated) { /* left out: memory */
+        if (!listed && cs->truncated) { /* left out: memory */
             n += cs->operand[i].elements;
             used[nlevels] = 1;
-        } else if (prefetched && op->stride[0] == 1 && op->extent[0] > LINE_DOUBLES) {
-            /* prefetched a line per column: the rest by its distance */
-            n += cs->operand[i].elements;
-            used[tc_mb_sampler_level(s, cs->operand[i].access_distance)] = 1;
         }
     }
     for (int e = 0; e < cs->nsetup; e++) {
