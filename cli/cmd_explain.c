@@ -56,10 +56,12 @@ static void node_name(const tc_mb_case *cs, const tc_contraction *c, char *buf, 
 static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction *c,
                        const tc_cli_predictor *p, double total)
 {
-    char how[256], name[128], setup[512], op[96];
+    char how[256], name[128], setup[512], op[96], kernels[TC_ERROR_MESSAGE_MAX];
     tc_alg_print(a->alg, c, out);
     tc_plan_setup_describe(p, how, sizeof how);
     fprintf(out, "\n%s\n", how);
+    if (tc_mb_profile_kernels_note(&p->profile, kernels, sizeof kernels))
+        fprintf(out, "warning: %s\n", kernels); /* every time below rests on them */
     fprintf(out, "kernel calls %lld; truncation at 5/4 of the LLC = %lld doubles\n",
             (long long)a->calls, (long long)(p->params.llc_bytes / 8 * 5 / 4));
     for (int i = 0; i < a->ncases; i++) {
@@ -201,6 +203,9 @@ int tc_cmd_explain(const tc_cli *cli)
             {
                 if (a->beta_pass_seconds > 0.0)
                     fprintf(out, "# beta_pass_s %.6e\n", a->beta_pass_seconds);
+                char kernels[TC_ERROR_MESSAGE_MAX];
+                if (tc_mb_profile_kernels_note(&p.profile, kernels, sizeof kernels))
+                    fprintf(out, "# warning %s\n", kernels);
                 fprintf(out, "# predicted_s %.6e\n", total);
             }
         }

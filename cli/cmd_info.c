@@ -346,6 +346,13 @@ static void print_rows(const info *in, FILE *out, tc_format f)
     kv(out, f, "stream_prefetch_lines", "%d", p->stream_lines);
     kv(out, f, "tlb_pages", "%lld (4 KiB pages the TLB keeps)", (long long)p->tlb_pages);
     kv(out, f, "peak_gflops", "%.4g (dgemm, one thread)", p->peak_flops * 1e-9);
+    if (p->cpu_peak_flops > 0.0)
+        kv(out, f, "cpu_peak_gflops", "%.4g (%s FMA loop, one thread)", p->cpu_peak_flops * 1e-9,
+           p->cpu_peak_width);
+    kv(out, f, "blas_kernels", "%s", p->blas_kernels[0] ? p->blas_kernels : "-");
+    for (int k = 0; k < p->nkernel; k++)
+        kv(out, f, "kernel_gflops", "%s %.4g (dgemm, one thread)", p->kernel_name[k],
+           p->kernel_flops[k] * 1e-9);
     kv(out, f, "memory_gb_per_s", "%.4g (streaming read, one thread)",
        p->memory_bandwidth * 1e-9);
     kv(out, f, "update_gb_per_s", "%.4g (read and written back in place, both ways)",
@@ -517,7 +524,7 @@ int tc_cmd_info(const tc_cli *cli)
     int rc = tc_cli_cache_size(cli, &hw);
     if (rc)
         return rc;
-    if (tc_rt_blas_load(cli->blas, cli->threads, &in.blas, &err) != TC_OK)
+    if (tc_plan_blas_open(cli->blas, cli->threads, &in.blas, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
     if (tc_rt_timer_init(&in.timer, &err) != TC_OK) {
         tc_rt_blas_unload(in.blas);
@@ -532,6 +539,9 @@ int tc_cmd_info(const tc_cli *cli)
     }
     in.llc_bytes = in.overridden ? hw.llc_bytes : in.profile.used.llc_bytes;
     compare(&in);
+    char kernels[TC_ERROR_MESSAGE_MAX];
+    if (tc_mb_profile_kernels_note(&in.profile, kernels, sizeof kernels))
+        add_note(&in, "%s", kernels); /* the BLAS runs below this CPU's ability */
     FILE *out = tc_cli_open_output(cli);
     if (!out) {
         tc_rt_blas_unload(in.blas);

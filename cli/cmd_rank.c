@@ -492,7 +492,7 @@ static int run(const tc_cli *cli, int mode)
         j.mo.blas = j.p.blas;
     } else {
         tc_error err;
-        if (tc_rt_blas_load(cli->blas, cli->threads, (tc_blas **)&j.mo.blas, &err) != TC_OK)
+        if (tc_plan_blas_open(cli->blas, cli->threads, (tc_blas **)&j.mo.blas, &err) != TC_OK)
             return tc_cli_fail(&err, NULL);
     }
     int kind = mode == PREDICT ? (j.repeat > 1 ? 3 : 0) : mode == MEASURE ? 1 : 2;

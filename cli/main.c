@@ -41,9 +41,11 @@ static const char usage_text[] =
     "  -f FILE               read the contraction (first line) and 'name = size' lines\n"
     "  -o FILE               write the output to FILE instead of standard output\n"
     "  --format table|tsv|json   output format (table on a terminal, else tsv)\n"
-    "  --blas openblas|blis|PATH.so   BLAS library (default: $TCGEN_BLAS or openblas)\n"
-    "  --threads N           BLAS threads (default: $TCGEN_THREADS, else the BLAS\n"
-    "                        library's own setting, as in the library)\n"
+    "  --blas openblas|blis|PATH.so|openblas:CORE|auto   BLAS library (default:\n"
+    "                        $TCGEN_BLAS or openblas); CORE one of OpenBLAS's kernel\n"
+    "                        sets (OPENBLAS_CORETYPE); auto the fastest here\n"
+    "  --threads N           BLAS threads of tcgen's calls (default: $TCGEN_THREADS,\n"
+    "                        else the CPUs the process may use, as in the library)\n"
     "  -q, -v                quieter; progress and what the ranking rests on (with\n"
     "                        predict, the cases each sampler rule changed: a little\n"
     "                        slower)\n"
@@ -257,7 +259,7 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
         }
     }
     /* One default for the command and the library: $TCGEN_THREADS, else
-     * the BLAS library's own setting (threads 0 leaves it alone). */
+     * the CPUs the process may use (threads 0: runtime/cpus.h). */
     const char *env = getenv("TCGEN_THREADS");
     if (!threads_given && env && *env && parse_threads("TCGEN_THREADS", env, &cli->threads))
         return TC_EUSAGE;

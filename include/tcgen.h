@@ -66,10 +66,14 @@ TC_API const char *tc_status_name(tc_status s);
  * has stride 1).
  *
  * The BLAS library is loaded at run time: $TCGEN_BLAS ("openblas", "blis",
- * or a path to any CBLAS .so; default openblas). $TCGEN_THREADS, when set,
- * sets that library's thread count; otherwise the library's own setting is
- * left alone (tcgen never changes it behind a code's back). The count in
- * effect is part of what wisdom remembers.
+ * or a path to any CBLAS .so; default openblas). tcgen's own BLAS calls
+ * run at $TCGEN_THREADS threads, by default the CPUs the process may use
+ * (its affinity mask, within its cgroup's CPU quota). The library's thread
+ * count is the application's: tcgen sets its own only while it plans or
+ * executes, and restores the application's before returning (OpenBLAS and
+ * BLIS keep one count per process, so BLAS calls the application makes
+ * from other threads meanwhile run at tcgen's). The count tcgen runs at is
+ * part of what wisdom remembers.
  */
 typedef struct tc_plan tc_plan;
 

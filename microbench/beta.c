@@ -106,6 +106,7 @@ double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel)
     void (*call)(const tc_blas *, const tc_call *, double, double, double *, double *,
                  double *) = tc_kernel_run_rows[kernel].call;
     double p0[1] = {0.5}, p1[1] = {0.25}, p2[1] = {0.125}, best = 0.0;
+    int saved = tc_rt_blas_enter(b, b->threads);
     for (int r = 0; r < TC_MB_FLOOR_BATCHES; r++) {
         double t0 = tc_rt_now();
         for (int i = 0; i < TC_MB_FLOOR_CALLS; i++) /* alternating: outputs stay bounded */
@@ -114,6 +115,7 @@ double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel)
         if (t > 0.0 && (best == 0.0 || t < best))
             best = t;
     }
+    tc_rt_blas_leave(b, saved);
     s->sink = p2[0];
     s->call_floor[kernel] = best;
     return best;

@@ -238,6 +238,36 @@ static void clean(char *s)
             *s = ' ';
 }
 
+int tc_mb_profile_better_kernels(const tc_mb_profile *p)
+{
+    int best = -1;
+    for (int k = 0; k < p->nkernel; k++)
+        if (p->kernel_flops[k] >= TC_MB_KERNELS_BETTER * p->peak_flops &&
+            (best < 0 || p->kernel_flops[k] > p->kernel_flops[best]))
+            best = k;
+    return best;
+}
+
+int tc_mb_profile_kernels_note(const tc_mb_profile *p, char *buf, size_t n)
+{
+    char runs[96] = "the BLAS";
+    if (p->blas_kernels[0])
+        snprintf(runs, sizeof runs, "OpenBLAS runs its %s kernels", p->blas_kernels);
+    int len = snprintf(buf, n, "%s: dgemm %.3g GFLOP/s", runs, p->peak_flops * 1e-9);
+    if (p->cpu_peak_flops > 0.0 && len >= 0 && (size_t)len < n)
+        len += snprintf(buf + len, n - (size_t)len, ", %.2f of the CPU's %s FMA peak (%.3g)",
+                        p->peak_flops / p->cpu_peak_flops, p->cpu_peak_width,
+                        p->cpu_peak_flops * 1e-9);
+    int k = tc_mb_profile_better_kernels(p);
+    if (k >= 0 && len >= 0 && (size_t)len < n)
+        snprintf(buf + len, n - (size_t)len,
+                 "; its %s kernels measured %.3g (%.2fx): set OPENBLAS_CORETYPE=%s, or "
+                 "--blas auto",
+                 p->kernel_name[k], p->kernel_flops[k] * 1e-9,
+                 p->kernel_flops[k] / p->peak_flops, p->kernel_name[k]);
+    return k >= 0;
+}
+
 size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n)
 {
     locale_t saved = tc_c_locale_enter();
@@ -276,6 +306,10 @@ size_t tc_mb_profile_format(const tc_mb_profile *p, char *buf, size_t n)
     for (int k = 0; k < TC_EDGE_POINTS; k++)
         put(&o, " %.6g", p->llc_edge[k]);
     put(&o, "\n");
+    put(&o, "cpu_peak_flops %.17g\ncpu_peak_width %s\nblas_kernels %s\n", p->cpu_peak_flops,
+        p->cpu_peak_width[0] ? p->cpu_peak_width : "-", p->blas_kernels[0] ? p->blas_kernels : "-");
+    for (int k = 0; k < p->nkernel; k++)
+        put(&o, "kernel_rate %s %.17g\n", p->kernel_name[k], p->kernel_flops[k]);
     size_t body = o.len;
     if (body < n)
         put(&o, "check %016llx\n", (unsigned long long)fnv1a(buf, body));
@@ -372,7 +406,8 @@ enum {
     HAVE_DSOURCE = 1 << 8, HAVE_DLINE = 1 << 9, HAVE_MLINE = 1 << 10, HAVE_MSECONDS = 1 << 11,
     HAVE_MEMLAT = 1 << 12, HAVE_STREAM = 1 << 13, HAVE_RES = 1 << 14, HAVE_OVER = 1 << 15,
     HAVE_PEAK = 1 << 16, HAVE_BW = 1 << 17, HAVE_LLC = 1 << 18, HAVE_TLB = 1 << 19,
-    HAVE_UPDATE = 1 << 20, HAVE_EDGE = 1 << 21, HAVE_ALL = (1 << 22) - 1
+    HAVE_UPDATE = 1 << 20, HAVE_EDGE = 1 << 21, HAVE_CPU_PEAK = 1 << 22, HAVE_WIDTH = 1 << 23,
+    HAVE_KERNELS = 1 << 24, HAVE_ALL = (1 << 25) - 1
 };
 
 /* The lines that need more than a number or a text: 0 when v is good. */
@@ -417,6 +452,22 @@ static int read_llc_edge(tc_mb_profile *p, const char *v, unsigned have)
     return read_edge(v, p->llc_edge);
 }
 
+/* "NAME RATE": a kernel set of OpenBLAS and its dgemm rate. */
+static int read_kernel_rate(tc_mb_profile *p, const char *v, unsigned have)
+{
+    (void)have;
+    const char *sp = strchr(v, ' ');
+    int k = p->nkernel;
+    size_t len = sp ? (size_t)(sp - v) : 0;
+    if (k == TC_MB_MAX_KERNEL_SETS || len == 0 || len >= sizeof p->kernel_name[k] ||
+        read_double(sp + 1, 1e6, 1e16, &p->kernel_flops[k]) != 0)
+        return -1;
+    memcpy(p->kernel_name[k], v, len);
+    p->kernel_name[k][len] = '\0';
+    p->nkernel++;
+    return 0;
+}
+
 /* Every line but the first (PROFILE_MAGIC): its key, the bit it sets (0:
  * it may repeat), and how its value is read into the profile at offset. */
 typedef enum { F_TEXT, F_INT, F_INT8, F_INT64, F_REAL, F_CUSTOM } field_kind;
@@ -454,6 +505,11 @@ static const struct field {
     {"memory_bandwidth", HAVE_BW, F_REAL, 1e6, 1e16, AT(memory_bandwidth), NULL},
     {"update_bandwidth", HAVE_UPDATE, F_REAL, 1e6, 1e16, AT(update_bandwidth), NULL},
     {"llc_edge", HAVE_EDGE, F_CUSTOM, 0, 0, 0, 0, read_llc_edge},
+    /* 0: not measured (a profile made by hand) */
+    {"cpu_peak_flops", HAVE_CPU_PEAK, F_REAL, 0.0, 1e16, AT(cpu_peak_flops), NULL},
+    {"cpu_peak_width", HAVE_WIDTH, F_TEXT, 0, 0, AT(cpu_peak_width), NULL},
+    {"blas_kernels", HAVE_KERNELS, F_TEXT, 0, 0, AT(blas_kernels), NULL},
+    {"kernel_rate", 0, F_CUSTOM, 0, 0, 0, 0, read_kernel_rate},
 #undef AT
 };
 
@@ -596,6 +652,11 @@ tc_status tc_mb_profile_parse(const char *text, tc_mb_profile *p, tc_error *err)
         return tc_error_set(err, TC_EINPUT, lineno, 0, "the profile is damaged: line %d: %s",
                             lineno, why);
     }
+    /* "-" is how the file says nothing */
+    if (strcmp(p->blas_kernels, "-") == 0)
+        p->blas_kernels[0] = '\0';
+    if (strcmp(p->cpu_peak_width, "-") == 0)
+        p->cpu_peak_width[0] = '\0';
     /* derived: the detected description's summary and the hierarchy in use */
     tc_hardware *d = &p->detected;
     d->llc_bytes = d->level[d->nlevels - 1].bytes;

@@ -34,7 +34,9 @@
 #include "runtime/timer.h"
 #include "tcgen.h"
 
-/* 6: llc_edge, the LLC's edge curve (llc_edge.h).
+/* 7: cpu_peak_flops and cpu_peak_width (fma_peak.h), blas_kernels and
+ * kernel_rate (OpenBLAS's other kernel sets and their dgemm rates).
+ * 6: llc_edge, the LLC's edge curve (llc_edge.h).
  * 5: measured_llc is the cliff to memory (tc_mb_profile_llc_from_curve),
  * format 4's the longest plateau, which could be a part of memory.
  * 4: no fresh-memory rate (format 3's fresh_bandwidth: nothing uses it
@@ -43,7 +45,8 @@
  * page (tlb.c), format 2's could be a hypervisor's limit instead; the
  * bandwidths are the best of several loops, and the in-place update's is
  * kept (update_bandwidth) */
-#define TC_MB_PROFILE_VERSION 6
+#define TC_MB_PROFILE_VERSION 7
+#define TC_MB_MAX_KERNEL_SETS 8
 #define TC_MB_SIGNATURE_MAX 512
 /* The cache scan goes no further (past it TLB misses add a step of their
  * own): no measured capacity is larger. */
@@ -68,6 +71,16 @@ typedef struct tc_mb_profile {
                                           0: no step seen) */
     double timer_resolution_s, timer_overhead_s;
     double peak_flops;                 /* one thread, dgemm, flop/s */
+    double cpu_peak_flops;             /* one thread, a loop of FMAs at the
+                                          widest vector width (fma_peak.h) */
+    char cpu_peak_width[16];           /* that width: "avx512", "avx2", ... */
+    char blas_kernels[32];             /* OpenBLAS: the kernel set it runs
+                                          ("-": the library does not say) */
+    int nkernel;                       /* OpenBLAS: its other kernel sets this
+                                          CPU runs (tc_rt_openblas_cores) ... */
+    char kernel_name[TC_MB_MAX_KERNEL_SETS][32];
+    double kernel_flops[TC_MB_MAX_KERNEL_SETS]; /* ... and their dgemm rates, as
+                                                   peak_flops */
     double memory_bandwidth;           /* one thread, streaming read, bytes/s */
     double update_bandwidth;           /* one thread, read and written back in
                                           place, bytes/s both ways together */
@@ -121,6 +134,23 @@ void tc_mb_profile_choose(tc_mb_profile *p);
  * is not 4x slower than the level's first point (no step to memory seen).
  */
 int64_t tc_mb_profile_llc_from_curve(const tc_xray *x, int64_t upper_bytes);
+
+/*
+ * The fastest kernel set of the profile's OpenBLAS other than the one it
+ * runs, at least TC_MB_KERNELS_BETTER times its dgemm rate: its index in
+ * kernel_name, else -1 (not OpenBLAS, or its own choice is as good).
+ */
+#define TC_MB_KERNELS_BETTER 1.25
+int tc_mb_profile_better_kernels(const tc_mb_profile *p);
+
+/* Writes what the BLAS's rate is against the CPU's (and, where another
+ * kernel set of OpenBLAS measured faster, which and how to get it) into
+ * buf, n bytes: "OpenBLAS runs its Prescott kernels: dgemm 20.8 GFLOP/s,
+ * 0.19 of the CPU's avx512 FMA peak (107); its SkylakeX kernels measured
+ * 53.1 (2.55x): set OPENBLAS_CORETYPE=SkylakeX, or --blas auto". Returns 1
+ * when the BLAS runs below what this CPU runs (another kernel set
+ * better), else 0 (buf then says how close the BLAS comes to the peak). */
+int tc_mb_profile_kernels_note(const tc_mb_profile *p, char *buf, size_t n);
 
 /* The profile as text (the file's content, checksum included); snprintf
  * semantics. Numbers are written in the C locale whatever the caller's. */

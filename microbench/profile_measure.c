@@ -9,10 +9,13 @@
 #include "microbench/profile.h"
 
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "ast/error.h"
+#include "microbench/fma_peak.h"
 #include "microbench/tlb.h"
 #include "microbench/touch.h"
 #include "runtime/memory.h"
@@ -152,9 +155,7 @@ static tc_status measure_peak(const tc_blas *blas, double *flops, tc_error *err)
     tc_mb_shape all = {3 * (int64_t)n * n, 1, 1, 0};
     tc_mb_touch_init(a, &all);
     /* one thread: the bound is per thread (a case's time x its threads) */
-    int threads = blas->threads;
-    if (blas->set_threads && threads != 1)
-        blas->set_threads(1);
+    int saved = tc_rt_blas_enter(blas, 1);
     double best = 0.0;
     for (int r = 0; r < GEMM_REPS; r++) {
         double t0 = tc_rt_now();
@@ -164,10 +165,38 @@ static tc_status measure_peak(const tc_blas *blas, double *flops, tc_error *err)
         if (r > 0 && t > 0 && (best == 0.0 || t < best)) /* the first call warms up */
             best = t;
     }
-    if (blas->set_threads && threads != 1 && threads > 0)
-        blas->set_threads(threads);
+    tc_rt_blas_leave(blas, saved);
     tc_rt_free(a);
     *flops = best > 0 ? 2.0 * n * n * (double)n / best : 1e9;
+    return TC_OK;
+}
+
+/* The CPU's own peak (an FMA loop), and for OpenBLAS the dgemm rate of
+ * each other kernel set this CPU runs, each loaded in a namespace of its
+ * own ("openblas:CORE", blas.h): what tcgen info, explain and --blas auto
+ * compare the library's rate with. A set that fails to load is left out. */
+static tc_status measure_kernel_sets(const tc_blas *blas, tc_mb_profile *p, tc_error *err)
+{
+    const char *width = NULL, *names[TC_MB_MAX_KERNEL_SETS];
+    p->cpu_peak_flops = tc_mb_fma_peak(&width);
+    snprintf(p->cpu_peak_width, sizeof p->cpu_peak_width, "%s", width);
+    snprintf(p->blas_kernels, sizeof p->blas_kernels, "%s", blas->kernels);
+    int n = blas->kernels[0] ? tc_rt_openblas_cores(names, TC_MB_MAX_KERNEL_SETS) : 0;
+    for (int k = 0; k < n; k++) {
+        char which[48];
+        tc_blas *other = NULL;
+        snprintf(which, sizeof which, "openblas:%s", names[k]);
+        if (strcasecmp(names[k], blas->kernels) == 0 ||
+            tc_rt_blas_load(which, 1, &other, NULL) != TC_OK)
+            continue;
+        double flops = 0.0;
+        tc_status st = measure_peak(other, &flops, err);
+        tc_rt_blas_unload(other);
+        if (st != TC_OK)
+            return st;
+        snprintf(p->kernel_name[p->nkernel], sizeof p->kernel_name[0], "%s", names[k]);
+        p->kernel_flops[p->nkernel++] = flops;
+    }
     return TC_OK;
 }
 
@@ -305,6 +334,8 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
         return st;
     report(progress, data, "peak flop rate", 3);
     st = measure_peak(blas, &p->peak_flops, err);
+    if (st == TC_OK)
+        st = measure_kernel_sets(blas, p, err);
     if (st != TC_OK)
         return st;
     report(progress, data, "done", 4);

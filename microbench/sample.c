@@ -500,7 +500,9 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
     }
     int64_t warmed = s->warmed, bounded = s->bounded;
     double timed;
+    int saved = tc_rt_blas_enter(s->o.blas, s->o.blas->threads); /* blas.h */
     st = time_recipe(s, &sc->cs, &p, room, &seconds, &timed, err);
+    tc_rt_blas_leave(s->o.blas, saved);
     if (st == TC_OK && s->o.count_rules)
         count_rules(s, c, cs, edge_out, room, avail, w, sc, &p, timed,
                     (s->warmed > warmed ? TC_RULE_BIT(TC_RULE_WARM_LIBRARY) : 0) |

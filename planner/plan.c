@@ -130,6 +130,8 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
         return s;
     tc_plan_setup_describe(&su, p->setup, sizeof p->setup);
     snprintf(p->profile_note, sizeof p->profile_note, "%s", su.origin.note);
+    if (!tc_mb_profile_kernels_note(&su.profile, p->kernels_note, sizeof p->kernels_note))
+        p->kernels_note[0] = '\0';
     tc_ranking *r = NULL;
     /* measuring wants the best predicted of every kernel too: all ranked */
     int keep = p->flags & TC_MEASURE ? 0 : 1 + TC_PLAN_RUNNERS;

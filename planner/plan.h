@@ -43,6 +43,9 @@ struct tc_plan {
                                    note when ranking read or measured it: a
                                    file refused, or one that could not be
                                    written (setup.h); "" otherwise */
+    char kernels_note[TC_ERROR_MESSAGE_MAX]; /* when ranking found the BLAS
+                                   running kernels below this CPU's ability:
+                                   what and what to do (profile.h); "" when not */
 };
 
 /* What the plan's time is: "predicted", "measured" or "remembered"

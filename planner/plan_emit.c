@@ -58,6 +58,12 @@ static void notes(const tc_plan *p, char *buf, size_t n)
             p->set->count, (unsigned long long)p->subset.candidates, p->subset.which,
             TC_GEN_MAX_ALGORITHMS);
     put(buf, n, &len, "on           %s\nmachine      %s", p->setup, p->machine);
+    const char *core = strncmp(p->blas->name, "openblas:", 9) == 0 ? p->blas->name + 9 : NULL;
+    if (core) /* a kernel set OpenBLAS would not pick by itself */
+        put(buf, n, &len, "\nrun with     OpenBLAS and OPENBLAS_CORETYPE=%s in the environment,\n"
+                          "             the kernels this was ranked with", core);
+    if (p->kernels_note[0])
+        put(buf, n, &len, "\nwarning      %s", p->kernels_note);
 }
 
 tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt, tc_error *err)

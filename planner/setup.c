@@ -35,6 +35,60 @@ static int env_threads(const char *env)
     return n >= 1 && n <= cpus ? (int)n : -1;
 }
 
+/* The rate to beat: OpenBLAS's own choice (or BLIS's where it is alone),
+ * by its profile; 0 when neither loads or measures. */
+static double profiled_rate(const char *which, const tc_timer *timer, tc_mb_profile *p)
+{
+    tc_blas *b = NULL;
+    tc_mb_profile_origin origin;
+    double rate = 0.0;
+    if (tc_rt_blas_load(which, 1, &b, NULL) == TC_OK &&
+        tc_mb_profile_get(b, timer, 0, NULL, NULL, p, &origin, NULL) == TC_OK)
+        rate = p->peak_flops;
+    tc_rt_blas_unload(b);
+    return rate;
+}
+
+/*
+ * --blas auto: OpenBLAS, unless one of its other kernel sets or BLIS runs
+ * dgemm at least TC_MB_KERNELS_BETTER times as fast by their profiles
+ * (each measured once, then read): then the fastest of those. The margin
+ * keeps the choice from following the noise between near-equal sets.
+ */
+static tc_status load_auto(int threads, tc_blas **out, tc_error *err)
+{
+    tc_timer timer;
+    tc_mb_profile p;
+    const char *best = "openblas";
+    char core[48];
+    tc_status st = tc_rt_timer_init(&timer, err);
+    if (st != TC_OK)
+        return st;
+    double base = profiled_rate("openblas", &timer, &p), rate = base;
+    int k = base > 0.0 ? tc_mb_profile_better_kernels(&p) : -1;
+    if (k >= 0) {
+        snprintf(core, sizeof core, "openblas:%s", p.kernel_name[k]);
+        best = core;
+        rate = p.kernel_flops[k];
+    }
+    double blis = profiled_rate("blis", &timer, &p);
+    if (blis > rate && (base == 0.0 || blis >= TC_MB_KERNELS_BETTER * base))
+        best = "blis";
+    return tc_rt_blas_load(best, threads, out, err);
+}
+
+tc_status tc_plan_blas_open(const char *which, int threads, tc_blas **out, tc_error *err)
+{
+    if (!which) {
+        which = getenv("TCGEN_BLAS");
+        if (!which || !*which)
+            which = "openblas";
+    }
+    if (strcmp(which, "auto") == 0)
+        return load_auto(threads, out, err);
+    return tc_rt_blas_load(which, threads, out, err);
+}
+
 tc_status tc_plan_blas_load(const tc_plan_options *o, tc_blas **out, tc_error *err)
 {
     int threads = o->threads;
@@ -50,7 +104,7 @@ tc_status tc_plan_blas_load(const tc_plan_options *o, tc_blas **out, tc_error *e
                                 cpus < 1 ? 1L : cpus, env);
         }
     }
-    return tc_rt_blas_load(o->blas, threads, out, err);
+    return tc_plan_blas_open(o->blas, threads, out, err);
 }
 
 tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_error *err)

@@ -13,9 +13,11 @@
 
 /* The knobs; zero-initialise for the defaults. */
 typedef struct tc_plan_options {
-    const char *blas;        /* NULL: $TCGEN_BLAS, else "openblas" */
-    int threads;             /* 0: $TCGEN_THREADS if set, else the BLAS
-                                library's own setting is left alone */
+    const char *blas;        /* NULL: $TCGEN_BLAS, else "openblas"; "auto"
+                                (tc_plan_blas_open) */
+    int threads;             /* BLAS threads of tcgen's calls; 0:
+                                $TCGEN_THREADS if set, else the CPUs the
+                                process may use (runtime/blas.h) */
     tc_mb_model model;       /* 0 is TC_MODEL_WARM: callers set it; see
                                 tc_plan_options_default() */
     unsigned rules_off;      /* the sampler's rules switched off (rules.h;
@@ -63,6 +65,14 @@ typedef struct tc_plan_setup {
  */
 tc_status tc_plan_setup_open(const tc_plan_options *o, tc_plan_setup *s, tc_error *err);
 void tc_plan_setup_close(tc_plan_setup *s);
+
+/*
+ * Loads BLAS library `which` as tc_rt_blas_load does (NULL: $TCGEN_BLAS,
+ * else openblas), and "auto": the library and kernel set whose dgemm runs
+ * fastest here by their profiles (OpenBLAS's own choice unless another of
+ * its kernel sets, or BLIS, is TC_MB_KERNELS_BETTER times faster).
+ */
+tc_status tc_plan_blas_open(const char *which, int threads, tc_blas **out, tc_error *err);
 
 /* Loads the BLAS library the options name, with their thread count, else
  * $TCGEN_THREADS: digits only, 1 to the online CPUs (TC_EUSAGE naming it

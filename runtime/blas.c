@@ -11,11 +11,15 @@
 #include "runtime/blas.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ast/error.h"
+#include "runtime/cpus.h"
 
 typedef void (*tc_fn)(void);
 
@@ -91,6 +95,112 @@ static void copy_string(char *dst, size_t n, const char *src)
     dst[l] = '\0';
 }
 
+/* ---- OpenBLAS's kernel sets ------------------------------------------ */
+
+#if defined(__x86_64__) && defined(__GNUC__)
+static int runs_prescott(void) { return __builtin_cpu_supports("sse3"); }
+static int runs_nehalem(void) { return __builtin_cpu_supports("sse4.2"); }
+static int runs_sandybridge(void) { return __builtin_cpu_supports("avx"); }
+static int runs_haswell(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+static int runs_skylakex(void)
+{
+    return runs_haswell() && __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd");
+}
+static int runs_cooperlake(void)
+{
+    return runs_skylakex() && __builtin_cpu_supports("avx512bf16");
+}
+
+/* The kernel sets OPENBLAS_CORETYPE names, narrowest first, and whether
+ * this CPU has the instructions each needs (a set it lacks dies of
+ * SIGILL). Zen's kernels are Haswell's, tuned for AMD's caches. */
+static const struct {
+    const char *name;
+    int (*runs)(void);
+} cores[] = {
+    {"Prescott", runs_prescott},     {"Nehalem", runs_nehalem},
+    {"Sandybridge", runs_sandybridge}, {"Haswell", runs_haswell},
+    {"Zen", runs_haswell},           {"SkylakeX", runs_skylakex},
+    {"Cooperlake", runs_cooperlake},
+};
+
+int tc_rt_openblas_cores(const char *names[], int max)
+{
+    int n = 0;
+    __builtin_cpu_init();
+    for (size_t k = 0; k < sizeof cores / sizeof cores[0] && n < max; k++)
+        if (cores[k].runs())
+            names[n++] = cores[k].name;
+    return n;
+}
+#else
+int tc_rt_openblas_cores(const char *names[], int max)
+{
+    (void)names, (void)max;
+    return 0;
+}
+#endif
+
+/* "Haswell" of "openblas:Haswell" when this CPU runs it (its canonical
+ * spelling); NULL otherwise. */
+static const char *openblas_core(const char *which)
+{
+    const char *names[16];
+    int n = tc_rt_openblas_cores(names, 16);
+    for (int k = 0; k < n; k++)
+        if (strcasecmp(which + 9, names[k]) == 0)
+            return names[k];
+    return NULL;
+}
+
+/*
+ * A copy of OpenBLAS of its own, in a new link-map namespace, initialised
+ * with OPENBLAS_CORETYPE=core (the variable restored afterwards: OpenBLAS
+ * reads it once, when it loads). A process has few namespaces (glibc:
+ * 16), so each kernel set is loaded once and kept (RTLD_NODELETE); a
+ * later load of it gets the same copy, as dlopen would.
+ */
+static void *open_openblas_core(const char *path, const char *core)
+{
+#if defined(LM_ID_NEWLM) && defined(__x86_64__) && defined(__GNUC__)
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static struct {
+        const char *core; /* a name of cores[] */
+        void *handle;
+    } kept[sizeof cores / sizeof cores[0]];
+    void *h = NULL;
+    pthread_mutex_lock(&lock);
+    size_t k = 0;
+    while (k < sizeof kept / sizeof kept[0] && kept[k].core && kept[k].core != core)
+        k++;
+    if (k < sizeof kept / sizeof kept[0] && kept[k].core == core) {
+        h = kept[k].handle;
+    } else if (k < sizeof kept / sizeof kept[0]) {
+        const char *old = getenv("OPENBLAS_CORETYPE");
+        char saved[64];
+        snprintf(saved, sizeof saved, "%s", old ? old : "");
+        setenv("OPENBLAS_CORETYPE", core, 1);
+        h = dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+        if (old)
+            setenv("OPENBLAS_CORETYPE", saved, 1);
+        else
+            unsetenv("OPENBLAS_CORETYPE");
+        if (h)
+            kept[k].core = core, kept[k].handle = h;
+    }
+    pthread_mutex_unlock(&lock);
+    return h;
+#else
+    (void)path, (void)core;
+    return NULL;
+#endif
+}
+
 /* Opens the library named by `which`; fills b->name, b->path, b->handle. */
 static tc_status open_library(tc_blas *b, const char *which, tc_error *err)
 {
@@ -100,8 +210,25 @@ static tc_status open_library(tc_blas *b, const char *which, tc_error *err)
     const char *path_only[1];
     size_t ncand;
     int flags = RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE | deepbind_flag();
+    const char *core = NULL;
 
-    if (strcmp(which, "openblas") == 0) {
+    if (strncmp(which, "openblas:", 9) == 0) {
+        core = openblas_core(which);
+        if (!core) {
+            char list[256] = "";
+            const char *names[16];
+            int n = tc_rt_openblas_cores(names, 16);
+            for (int k = 0; k < n; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                         names[k]);
+            return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                                "cannot load BLAS library '%.64s': this CPU runs OpenBLAS's "
+                                "kernel sets %s", which, n ? list : "(none known off x86-64)");
+        }
+        candidates = openblas;
+        ncand = 2;
+        snprintf(b->name, sizeof b->name, "openblas:%s", core);
+    } else if (strcmp(which, "openblas") == 0) {
         candidates = openblas;
         ncand = 2;
         copy_string(b->name, sizeof b->name, "openblas");
@@ -130,7 +257,7 @@ static tc_status open_library(tc_blas *b, const char *which, tc_error *err)
     const char *why = "unknown error";
     for (size_t k = 0; k < ncand; k++) {
         dlerror();
-        b->handle = dlopen(candidates[k], flags);
+        b->handle = core ? open_openblas_core(candidates[k], core) : dlopen(candidates[k], flags);
         if (b->handle) {
             copy_string(b->path, sizeof b->path, candidates[k]);
             return TC_OK;
@@ -159,6 +286,9 @@ static void probe_extras(tc_blas *b)
         resolve(b->handle, "bli_info_get_version_str", &version);
     const char *v = version ? version() : NULL;
     copy_string(b->version, sizeof b->version, v ? v : "");
+    const char *(*corename)(void) = NULL;
+    const char *c = resolve(b->handle, "openblas_get_corename", &corename) ? corename() : NULL;
+    copy_string(b->kernels, sizeof b->kernels, c ? c : "");
 }
 
 tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
@@ -200,20 +330,46 @@ tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
         }
     }
     probe_extras(b);
-    if (b->set_threads && threads > 0)
-        b->set_threads(threads);
-    b->threads = b->get_threads ? b->get_threads() : threads > 0 && b->set_threads ? threads : 1;
+    const char *want = strncmp(b->name, "openblas:", 9) == 0 ? b->name + 8 : NULL;
+    if (want && strcasecmp(want + 1, b->kernels) != 0) {
+        s = tc_error_set(err, TC_ERESOURCE, 0, 0,
+                         "OpenBLAS (%s) runs its %s kernels though %s were asked for: it "
+                         "was built without them", b->path, b->kernels, want + 1);
+        tc_rt_blas_unload(b);
+        return s;
+    }
+    if (b->set_threads && b->get_threads)
+        b->threads = threads > 0 ? threads : tc_rt_process_cpus();
+    else /* the library's own count, which tcgen cannot change */
+        b->threads = b->get_threads ? b->get_threads() : 1;
     if (b->threads < 1) /* BLIS answers -1 when nothing has been set */
         b->threads = 1;
     *out = b;
     return TC_OK;
 }
 
+int tc_rt_blas_enter(const tc_blas *b, int n)
+{
+    if (!b || !b->set_threads || !b->get_threads || n < 1)
+        return 0;
+    int now = b->get_threads();
+    if (now == n)
+        return 0;
+    b->set_threads(n);
+    return now < 1 ? 1 : now; /* BLIS's -1 (nothing set) runs one thread */
+}
+
+void tc_rt_blas_leave(const tc_blas *b, int saved)
+{
+    if (b && b->set_threads && saved > 0)
+        b->set_threads(saved);
+}
+
 void tc_rt_blas_unload(tc_blas *b)
 {
     if (!b)
         return;
-    if (b->handle)
+    if (b->handle && strncmp(b->name, "openblas:", 9) != 0) /* those are kept */
         dlclose(b->handle);
     free(b);
 }

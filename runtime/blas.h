@@ -35,23 +35,53 @@ typedef struct tc_blas {
                   int ldb, double beta, double *c, int ldc);
     void (*dcopy)(int n, const double *x, int incx, double *y, int incy);
     void (*dscal)(int n, double alpha, double *x, int incx);
-    int threads;        /* thread count in effect */
+    char kernels[32];   /* OpenBLAS: the kernel set it runs ("Haswell"), else "" */
+    int threads;        /* the thread count tcgen's own calls run at */
     void (*set_threads)(int n); /* NULL if the library has no such call */
     int (*get_threads)(void);   /* NULL if the library has no such call */
 } tc_blas;
 
 /*
- * Loads a CBLAS library. `which`: "openblas", "blis", a path to a .so, or
- * NULL for $TCGEN_BLAS or else "openblas". threads >= 1 sets the library's
- * thread count; 0 leaves it as it is (and records it). On failure returns
+ * Loads a CBLAS library. `which`: "openblas", "blis", a path to a .so,
+ * "openblas:CORE" (OpenBLAS with its CORE kernels, one of
+ * tc_rt_openblas_cores: a copy of its own, dlmopen'ed in a new namespace
+ * with OPENBLAS_CORETYPE=CORE, whatever kernels the process's copy runs),
+ * or NULL for $TCGEN_BLAS or else "openblas". threads >= 1 is the thread
+ * count tcgen's own calls run at; 0: the CPUs the process may use
+ * (tc_rt_process_cpus). A library without a thread-count call runs at its
+ * own count (1 when it cannot say). Loading never changes the library's
+ * setting: tc_rt_blas_enter does, around tcgen's calls. On failure returns
  * TC_ERESOURCE (library or symbol not found) or TC_EUSAGE (bad thread
- * count) and *out is NULL.
- * The caller frees the result with tc_rt_blas_unload().
- * Two loads of one library share one copy of it, so the thread count is the
- * library's: the last set_threads() call wins for every table over it.
+ * count) and *out is NULL. The caller frees the result with
+ * tc_rt_blas_unload().
  */
 tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
                           tc_error *err);
+
+/*
+ * OpenBLAS and BLIS keep one thread count for the process, and it is the
+ * application's: tcgen sets its own only around its calls. Every entry
+ * point that calls the library (execution, sampling, the profile's
+ * measurements) brackets itself:
+ *     int saved = tc_rt_blas_enter(b, b->threads);
+ *     ... BLAS calls ...
+ *     tc_rt_blas_leave(b, saved);
+ * enter sets n threads where the library runs another count and returns
+ * what to restore (0: nothing was changed; nested brackets cost a read);
+ * leave restores it. Calls the application makes from other threads while
+ * a bracket is open run at tcgen's count.
+ */
+int tc_rt_blas_enter(const tc_blas *b, int n);
+void tc_rt_blas_leave(const tc_blas *b, int saved);
+
+/*
+ * The kernel sets of OpenBLAS (the names OPENBLAS_CORETYPE takes) that
+ * this CPU can run, widest last; their number (at most max). OpenBLAS
+ * picks one by itself at load, and not always the best: on an Intel Xeon
+ * VM, 0.3.21 picked Prescott (SSE3) and ran dgemm 3.3x slower than with
+ * SkylakeX. 0 off x86-64.
+ */
+int tc_rt_openblas_cores(const char *names[], int max);
 
 /* Frees the table; the library itself stays mapped (RTLD_NODELETE: its
  * worker threads and cached buffers outlive the table). NULL is a no-op. */

@@ -243,9 +243,24 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
     return tc_rt_execute_within(blas, alg, c, A, B, C, 0.0, NULL, err);
 }
 
+static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
+                                const tc_contraction *c, const double *A, const double *B,
+                                double *C, double limit_s, int *stopped, tc_error *err);
+
+/* The library's thread count set for tcgen's calls, and restored. */
 tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
                                const tc_contraction *c, const double *A, const double *B,
                                double *C, double limit_s, int *stopped, tc_error *err)
+{
+    int saved = tc_rt_blas_enter(blas, blas ? blas->threads : 0);
+    tc_status st = execute_within(blas, alg, c, A, B, C, limit_s, stopped, err);
+    tc_rt_blas_leave(blas, saved);
+    return st;
+}
+
+static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
+                                const tc_contraction *c, const double *A, const double *B,
+                                double *C, double limit_s, int *stopped, tc_error *err)
 {
     if (!blas || !alg || !c || !A || !B || !C)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_rt_execute: NULL argument");

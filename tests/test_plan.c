@@ -10,6 +10,7 @@
  * measured candidate over the time limit.
  */
 #include <CUnit/CUnit.h>
+#include <dlfcn.h>
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
@@ -1193,6 +1194,44 @@ static void env_restore(const saved_env *e)
         unsetenv(e->name);
 }
 
+/* A code that runs OpenBLAS on 1 thread plans with TCGEN_THREADS=2 (the
+ * plan's wisdom says 2) and executes: its count is 1 after each call. */
+static void test_blas_threads_kept(void)
+{
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+    void *set_p = dlsym(h, "openblas_set_num_threads"), *get_p = dlsym(h, "openblas_get_num_threads");
+    CU_ASSERT_FATAL(set_p && get_p);
+    void (*set)(int);
+    int (*get)(void);
+    memcpy(&set, &set_p, sizeof set);
+    memcpy(&get, &get_p, sizeof get);
+    int before = get();
+    set(1);
+    saved_env e;
+    env_set(&e, "TCGEN_THREADS", "2");
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b] = A[a,i] * B[i,b]", "a=b=96,i=64", TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_EQUAL(get(), 1);
+    char *w = tc_wisdom_export_string(NULL), line[4096], *field[16];
+    CU_ASSERT_FATAL(w && first_entry(w, line, sizeof line));
+    CU_ASSERT_EQUAL_FATAL(split_tabs(line, field, 15), 9);
+    CU_ASSERT_STRING_EQUAL(field[4], "2"); /* the plan is for 2 threads */
+    free(w);
+    double *abc = calloc(3 * 96 * 96, sizeof *abc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(abc);
+    CU_ASSERT_EQUAL(tc_execute(p, abc, abc + 96 * 96, abc + 2 * 96 * 96), TC_OK);
+    CU_ASSERT_EQUAL(get(), 1);
+    free(abc);
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+    env_restore(&e);
+    set(before);
+    dlclose(h);
+}
+
 static void test_null_err(void)
 {
     const char *text = "C[a,b] = A[a,i] * B[i,b]", *sizes = "a=b=i=4";
@@ -1611,6 +1650,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "emit: a permuted plan runs and is emitted", test_emit_other_family) ||
         !CU_add_test(s, "accessors and execute on NULL", test_null_accessors) ||
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
+        !CU_add_test(s, "BLAS threads: the code's own count kept", test_blas_threads_kept) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "rank: the best few only (a floor prunes), the closest in rounds",

@@ -88,6 +88,14 @@ static void sample_profile(tc_mb_profile *p)
     p->peak_flops = 52593318436.703011;
     p->memory_bandwidth = 32050999715.007725;
     p->update_bandwidth = 61234567890.123456;
+    p->cpu_peak_flops = 58765432109.87654;
+    snprintf(p->cpu_peak_width, sizeof p->cpu_peak_width, "avx512");
+    snprintf(p->blas_kernels, sizeof p->blas_kernels, "Prescott");
+    p->nkernel = 2;
+    snprintf(p->kernel_name[0], sizeof p->kernel_name[0], "Haswell");
+    p->kernel_flops[0] = 53123456789.5;
+    snprintf(p->kernel_name[1], sizeof p->kernel_name[1], "SkylakeX");
+    p->kernel_flops[1] = 53234567890.25;
     static const double edge[TC_EDGE_POINTS] = {1, 1, 0.9, 0.7, 0.5, 0.3, 0.2, 0.1, 0, 0, 0};
     memcpy(p->llc_edge, edge, sizeof edge);
     p->measured_at = 1795374456;
@@ -124,11 +132,40 @@ static void check_same(const tc_mb_profile *a, const tc_mb_profile *b)
     CU_ASSERT_EQUAL(a->tlb_pages, b->tlb_pages);
     for (int k = 0; k < TC_EDGE_POINTS; k++)
         CU_ASSERT_EQUAL(a->llc_edge[k], b->llc_edge[k]);
+    CU_ASSERT_EQUAL(a->cpu_peak_flops, b->cpu_peak_flops);
+    CU_ASSERT_STRING_EQUAL(a->cpu_peak_width, b->cpu_peak_width);
+    CU_ASSERT_STRING_EQUAL(a->blas_kernels, b->blas_kernels);
+    CU_ASSERT_EQUAL_FATAL(a->nkernel, b->nkernel);
+    for (int k = 0; k < a->nkernel; k++) {
+        CU_ASSERT_STRING_EQUAL(a->kernel_name[k], b->kernel_name[k]);
+        CU_ASSERT_EQUAL(a->kernel_flops[k], b->kernel_flops[k]);
+    }
     CU_ASSERT_EQUAL(a->used.llc_bytes, b->used.llc_bytes);
     CU_ASSERT_EQUAL(a->used.nlevels, b->used.nlevels);
 }
 
 /* ---- tests ---------------------------------------------------------------- */
+
+/* Another kernel set is named only where it is TC_MB_KERNELS_BETTER times
+ * as fast as the one OpenBLAS runs: near-equal sets are noise apart. */
+static void test_better_kernels(void)
+{
+    tc_mb_profile p;
+    char note[TC_ERROR_MESSAGE_MAX];
+    sample_profile(&p); /* Prescott at 52.6 GFLOP/s, Haswell 53.1, SkylakeX 53.2 */
+    CU_ASSERT_EQUAL(tc_mb_profile_better_kernels(&p), -1);
+    CU_ASSERT_EQUAL(tc_mb_profile_kernels_note(&p, note, sizeof note), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(note, "OpenBLAS runs its Prescott kernels: dgemm 52.6 GFLOP/s"));
+    CU_ASSERT_PTR_NULL(strstr(note, "OPENBLAS_CORETYPE"));
+    p.peak_flops = 21e9;
+    CU_ASSERT_EQUAL(tc_mb_profile_better_kernels(&p), 1);
+    CU_ASSERT_EQUAL(tc_mb_profile_kernels_note(&p, note, sizeof note), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(note, "0.36 of the CPU's avx512 FMA peak (58.8)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(note, "its SkylakeX kernels measured 53.2 (2.53x): set "
+                                        "OPENBLAS_CORETYPE=SkylakeX, or --blas auto"));
+    p.nkernel = 0; /* not OpenBLAS, or nothing else measured */
+    CU_ASSERT_EQUAL(tc_mb_profile_better_kernels(&p), -1);
+}
 
 static void test_round_trip(void)
 {
@@ -613,6 +650,7 @@ int tc_suite_profile(void)
         {"choose: measured beyond 2x", test_choose},
         {"llc: at the cliff to memory", test_llc_from_curve},
         {"llc: its edge", test_llc_edge},
+        {"kernels: a better set named, near-equal not", test_better_kernels},
         {"path: XDG, HOME, names", test_path},
         {"get: load, refuse, measure", test_get_load_and_remeasure},
         {"get: unsaved says so", test_get_unsaved},

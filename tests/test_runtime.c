@@ -14,6 +14,7 @@
 #include "ast/contraction.h"
 #include "ast/error.h"
 #include "runtime/blas.h"
+#include "runtime/cpus.h"
 #include "runtime/memory.h"
 #include "runtime/reference.h"
 
@@ -145,13 +146,22 @@ static void test_load_threads(void)
         CU_ASSERT_PTR_NOT_NULL_FATAL(b->set_threads);
         CU_ASSERT_EQUAL(b->threads, 2);
 
-        /* ask the library itself what it uses */
+        /* ask the library itself what it uses: loading leaves the
+         * application's count (1 here), a bracket sets tcgen's and
+         * restores it (blas.h) */
         void *p = dlsym(b->handle, l == 0 ? "openblas_get_num_threads"
                                           : "bli_thread_get_num_threads");
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
         int (*get)(void);
         memcpy(&get, &p, sizeof get);
+        b->set_threads(1);
+        tc_rt_blas_unload(b);
+        CU_ASSERT_EQUAL_FATAL(tc_rt_blas_load(lib_names[l], 2, &b, &err), TC_OK);
+        CU_ASSERT_EQUAL(get(), 1);
+        int saved = tc_rt_blas_enter(b, b->threads);
+        CU_ASSERT_EQUAL(saved, 1);
         CU_ASSERT_EQUAL(get(), 2);
+        CU_ASSERT_EQUAL(tc_rt_blas_enter(b, b->threads), 0); /* nested: nothing to undo */
 
         /* a product large enough to be split across threads is still right */
         enum { N = 96 };
@@ -175,7 +185,7 @@ static void test_load_threads(void)
             CU_ASSERT(all_near(c, want, scale, N * N));
         }
 
-        b->set_threads(1);
+        tc_rt_blas_leave(b, saved);
         CU_ASSERT_EQUAL(get(), 1);
         b->dgemm(TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, TC_CBLAS_NO_TRANS, N, N,
                  N, 1.0, a, N, x, N, 0.0, c, N);
@@ -231,14 +241,12 @@ static void test_load_bad_threads(void)
     CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", -1, &b, NULL), TC_EUSAGE);
     CU_ASSERT_PTR_NULL(b);
     tc_rt_blas_unload(NULL);
-    /* 0 leaves the library's thread count as it is (1 here, where OpenBLAS
-     * would default to one per CPU), and records it. (More threads than
-     * one would crash LeakSanitizer's tracer at exit under make test-asan.) */
-    CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 1, &b, NULL), TC_OK);
-    tc_rt_blas_unload(b);
+    /* 0: tcgen's calls run on the CPUs the process may use; loading sets
+     * nothing. (No call is made here: more threads than one would crash
+     * LeakSanitizer's tracer at exit under make test-asan.) */
     CU_ASSERT_EQUAL(tc_rt_blas_load("openblas", 0, &b, NULL), TC_OK);
     if (b)
-        CU_ASSERT_EQUAL(b->threads, 1);
+        CU_ASSERT_EQUAL(b->threads, tc_rt_process_cpus());
     tc_rt_blas_unload(b);
 }
 
