@@ -107,7 +107,7 @@ int main(int argc, char **argv)
         for (int d = 0; d < 3; d++)
             p.dst_stride[perms[q][d]] = s, s *= e[perms[q][d]];
         memcpy(dst, src, n * sizeof *dst);
-        tc_rt_permute(&p, src, dst, 0.0, 0);
+        tc_rt_permute(&p, src, dst, 0.0, 0, 1);
         naive(&p, src, dst);
         for (int r = 0; r < reps; r++) {
             double t0, t1;
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
             t[r] = t1 - t0;
             flush(src, n), flush(dst, n);
             t0 = now();
-            tc_rt_permute(&p, src, dst, 0.0, 0);
+            tc_rt_permute(&p, src, dst, 0.0, 0, 1);
             t1 = now();
             t[reps + r] = t1 - t0;
             flush(src, n), flush(dst, n);

@@ -908,8 +908,15 @@ static void emit_header(emitter *e)
           " * Tensors are dense, row-major (C order: a tensor's last index has stride 1).\n" :
           " * Tensors are dense, column-major (Fortran order: a tensor's first index\n"
           " * has stride 1).\n", out);
-    fputs(" * Compile with a CBLAS library, e.g. cc -O2 -c file.c; link -lopenblas.\n"
-          " */\n", out);
+    fputs(" * Compile with a CBLAS library, e.g. cc -O2 -c file.c; link -lopenblas.\n", out);
+    int permutes = 0;
+    for (int t = 0; t < e->alg->ntemps; t++)
+        permutes |= e->alg->temp[t].filled_by == TC_NODE_PERMUTE;
+    if (permutes)
+        fputs(" * With -fopenmp its permutation copies are split over OpenMP's threads\n"
+              " * (OMP_NUM_THREADS); without it they run on one, and it is as correct.\n",
+              out);
+    fputs(" */\n", out);
     tc_emit_includes(out);
 }
 

@@ -102,13 +102,14 @@ void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
     }
 }
 
-void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta)
+void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta,
+                       int threads)
 {
     if (p->dir == TC_COPY_IN) {
-        tc_rt_permute(&p->view, tensor, temp, 0.0, p->written);
+        tc_rt_permute(&p->view, tensor, temp, 0.0, p->written, threads);
     } else {
         tc_permute back = reversed(&p->view);
-        tc_rt_permute(&back, temp, tensor, beta, p->written);
+        tc_rt_permute(&back, temp, tensor, beta, p->written, threads);
     }
 }
 
@@ -214,7 +215,8 @@ static void exec_list(run *r, const tc_node *n)
             break;
         case TC_NODE_PERMUTE: /* C goes back with beta */
             tc_rt_permutation(n->perm, block_address(r, n->perm),
-                              r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta);
+                              r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta,
+                              r->blas->threads);
             break;
         case TC_NODE_KERNEL:
             tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,

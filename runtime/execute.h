@@ -50,7 +50,9 @@ void tc_rt_call_beta(const tc_blas *blas, const tc_call *k, double alpha, double
 void tc_rt_copy(const tc_copy *cp, double *slice, double *temp);
 /* One permutation by its view: the tensor's block at `tensor` into the
  * temporary at `temp` (TC_COPY_IN), or back (TC_COPY_OUT) as tensor =
- * temp + beta * tensor (0: overwrite). */
-void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta);
+ * temp + beta * tensor (0: overwrite); split over `threads` threads, as
+ * tcgen's BLAS calls run (tc_blas.threads), where it is large. */
+void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta,
+                       int threads);
 
 #endif

@@ -31,10 +31,13 @@
 /*
  * dst = src + beta * dst over the view p. beta 0 writes dst without reading
  * it (NaN there does not survive). The views must not overlap. Extents of 0
- * copy nothing.
+ * copy nothing. threads > 1: a copy of TCGEN_PERMUTE_SPLIT elements or
+ * more is split over that many threads (tc_rt_parallel), each taking
+ * whole slices of its outermost dimensions (an emitted file splits it the
+ * same way with OpenMP).
  */
 void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
-                   int64_t written);
+                   int64_t written, int threads);
 
 /* 1 when tc_rt_permute writes a view of `elements` with streaming stores
  * (its destination then is in memory after it, not in the caches). */

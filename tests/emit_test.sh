@@ -130,6 +130,37 @@ has "$tmp/bi.c" "tcgen_permute\(4, tmp_extent, &A\[N_d \* N_k \* N_b \* N_a \* c
 cc_ok "$tmp/bi.c" "emit of cA^d(ab)-dgemm"
 $CC -std=c11 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile as C11 (_Thread_local): $(head -c 300 "$tmp/cc")"
+# the permutation split over OpenMP's threads: compiles clean with
+# -fopenmp, and gives the serial build's C bit for bit (18^6 elements of
+# A and C: above the split size)
+"$TCGEN" emit 'C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]' a=b=c=d=e=f=18 --algorithm 'A^B^C^-dgemm' \
+    >"$tmp/omp.c" 2>"$tmp/err" && ok || bad "emit for OpenMP: $(cat "$tmp/err")"
+cat >"$tmp/omp_main.c" <<'DRIVER'
+#include <stdio.h>
+#include <stdlib.h>
+int contraction(const double *A, const double *B, double *C);
+int main(void)
+{
+    enum { N = 18 * 18 * 18 * 18 };
+    double *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *c = malloc(N * sizeof *c), s = 0;
+    for (long i = 0; i < N; i++)
+        a[i] = (double)(i % 7) - 3, b[i] = (double)(i % 5) - 2, c[i] = 0;
+    if (contraction(a, b, c))
+        return 1;
+    for (long i = 0; i < N; i++)
+        s += c[i] * (double)(i % 11);
+    printf("%a\n", s);
+    return 0;
+}
+DRIVER
+for omp in "" -fopenmp; do
+    $CC -std=c99 -Wall -Wextra -Wpedantic -Werror $omp -I"$inc" -o "$tmp/omp$omp" "$tmp/omp.c" \
+        "$tmp/omp_main.c" -lopenblas 2>"$tmp/cc" && ok \
+        || bad "emit of A^B^C^-dgemm with '$omp': $(head -c 300 "$tmp/cc")"
+done
+[ -x "$tmp/omp" ] && [ -x "$tmp/omp-fopenmp" ] &&
+    [ "$(OMP_NUM_THREADS=3 "$tmp/omp-fopenmp")" = "$("$tmp/omp")" ] && ok ||
+    bad "the OpenMP build's C differs from the serial build's"
 
 # ---- written only when the C was; a failure leaves the previous module
 echo previous >"$tmp/keep.f90"

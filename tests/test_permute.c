@@ -30,8 +30,8 @@ static int64_t volume(const tc_permute *p, const int64_t *stride)
 
 /* Checks tc_rt_permute on p against the walk, for one beta, with the
  * destination `shift` elements and the source `src_shift` elements past an
- * allocation's start. */
-static void check_at(const tc_permute *p, double beta, int shift, int src_shift)
+ * allocation's start, on `threads` threads. */
+static void check_at(const tc_permute *p, double beta, int shift, int src_shift, int threads)
 {
     int64_t ns = volume(p, p->src_stride), nd = volume(p, p->dst_stride);
     double *src_block = malloc((size_t)(ns + src_shift) * sizeof *src_block),
@@ -56,7 +56,7 @@ static void check_at(const tc_permute *p, double beta, int shift, int src_shift)
         for (int i = 0; i < p->rank && ++idx[i] == p->extent[i]; i++)
             idx[i] = 0;
     }
-    tc_rt_permute(p, src, dst, beta, 0);
+    tc_rt_permute(p, src, dst, beta, 0, threads);
     int64_t bad = 0;
     for (int64_t i = 0; i < nd; i++)
         bad += !(dst[i] == want[i] || (isnan(dst[i]) && isnan(want[i])));
@@ -68,7 +68,7 @@ static void check_at(const tc_permute *p, double beta, int shift, int src_shift)
 
 static void check(const tc_permute *p, double beta)
 {
-    check_at(p, beta, 0, 0);
+    check_at(p, beta, 0, 0, 1);
 }
 
 /* Column-major strides in the given order of dimensions, with pad extra
@@ -163,20 +163,40 @@ static void test_large_views(void)
         do {
             strides(&p, perm, 0, p.dst_stride);
             for (int k = 0; k < 3; k++, shift = (shift + 3) % 8)
-                check_at(&p, 0.0, shift, (shift + 5) % 8);
-            check_at(&p, -2.0, shift, shift);
+                check_at(&p, 0.0, shift, (shift + 5) % 8, 1 + k % 3);
+            check_at(&p, -2.0, shift, shift, 2);
         } while (next_permutation(perm, 3));
     }
+}
+
+/* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
+ * permutation of a 4-index view, on 2 and 3 threads (slices of the
+ * outermost dimension, or of the two outermost where the first has fewer
+ * than 4 per thread: 5 x 16 x ... splits both), overwriting and with beta. */
+static void test_split(void)
+{
+    static const int64_t ext[4] = {24, 20, 5, 150};
+    rng_state = 13;
+    tc_permute p = {.rank = 4, .extent = {ext[0], ext[1], ext[2], ext[3]}};
+    int id[4] = {0, 1, 2, 3}, perm[4] = {0, 1, 2, 3};
+    strides(&p, id, 0, p.src_stride);
+    do {
+        strides(&p, perm, 0, p.dst_stride);
+        for (int threads = 2; threads <= 3; threads++) {
+            check_at(&p, 0.0, 0, 0, threads);
+            check_at(&p, 0.5, 1, 0, threads);
+        }
+    } while (next_permutation(perm, 4));
 }
 
 static void test_empty_and_scalar(void)
 {
     double src[4] = {1, 2, 3, 4}, dst[4] = {9, 9, 9, 9};
     tc_permute p = {.rank = 2, .extent = {0, 4}, .src_stride = {1, 1}, .dst_stride = {4, 1}};
-    tc_rt_permute(&p, src, dst, 0.0, 0);
+    tc_rt_permute(&p, src, dst, 0.0, 0, 1);
     CU_ASSERT_EQUAL(dst[0], 9.0); /* nothing to copy: dst untouched */
     tc_permute s = {.rank = 0};
-    tc_rt_permute(&s, src + 2, dst, 2.0, 0);
+    tc_rt_permute(&s, src + 2, dst, 2.0, 0, 1);
     CU_ASSERT_EQUAL(dst[0], 3.0 + 2.0 * 9.0);
     CU_ASSERT_EQUAL(dst[1], 9.0);
 }
@@ -187,6 +207,7 @@ int tc_suite_permute(void)
     if (!s || !CU_add_test(s, "every permutation of ranks 1-4", test_every_permutation) ||
         !CU_add_test(s, "random views up to the maximum rank", test_random_views) ||
         !CU_add_test(s, "large views: streaming stores at any alignment", test_large_views) ||
+        !CU_add_test(s, "split: slices over threads, every permutation", test_split) ||
         !CU_add_test(s, "extent 0 and rank 0", test_empty_and_scalar))
         return 1;
     return 0;

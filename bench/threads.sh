@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# threads.sh - tcgen on all cores (issue 39's bench): for each case (the
+# CCSD terms of examples/ccsd_*.tc, the 48 TCCG contractions at 16 MiB),
+# at 1 thread and at THREADS threads (default: the CPUs the process may
+# use), the algorithm tcgen chooses there (`predict --threads T`, its
+# best) measured at that count, against:
+#   - the same contraction's 1-thread choice measured at 1 thread (speedup),
+#   - one dgemm of equal flops at T threads (its rate: the share of a gemm),
+#   - numpy.einsum (optimize=True) with its BLAS at T threads, where
+#     python3-numpy is installed;
+# and, per case, the regret of the choice against the best measured of
+# the 5 best predicted at T threads (`compare` within --candidates).
+# Then the rate of each BLAS kernel set the machine offers (tcgen info).
+# Every figure is a median of REPS runs, measured side by side in one run.
+#   bash bench/threads.sh [TCGEN]      THREADS=16 REPS=5 MATCH=ccsd REGRET=0
+# Writes results/threads.tsv and results/threads.md (under OUT, default
+# bench/results).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tcgen=${1:-build/tcgen}
+out=${OUT:-bench/results}
+reps=${REPS:-3}
+match=${MATCH:-.}
+threads=${THREADS:-$(nproc)}
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+log() { printf '[threads.sh] %s\n' "$*" >&2; }
+have_numpy=0
+/usr/bin/python3 -c 'import numpy' 2>/dev/null && have_numpy=1
+
+# the cases: NAME<TAB>CONTRACTION<TAB>SIZES<TAB>SPEC (C-A-B index letters, for numpy)
+spec_of() { sed 's/[^][A-Za-z]*\([A-Za-z]*\)\[\([^]]*\)\]/\2-/g; s/,//g; s/-[^-]*$//' <<<"$1" | tr -d ' '; }
+{
+    for t in ring ladder hole_ladder; do
+        f=examples/ccsd_$t.tc
+        con=$(grep -v '^#' "$f" | grep '\[' | head -n 1)
+        sz=$(grep -v '^#' "$f" | grep '=' | grep -v '\[' | sed 's/#.*//' |
+            awk '{ gsub(/ /, ""); n = split($0, p, "="); for (k = 1; k < n; k++) printf "%s%s=%s", (c++ ? "," : ""), p[k], p[n] } END { print "" }')
+        printf 'ccsd_%s\t%s\t%s\t%s\n' "$t" "$con" "$sz" "$(spec_of "$con")"
+    done
+    bash bench/tccg_sizes.sh | awk -F'\t' '{ printf "%s:%s\t%s\t%s\t%s\n", $1, $2, $3, $4, $2 }'
+} | grep -E -- "$match" >"$tmp/cases"
+log "$(wc -l <"$tmp/cases") cases at 1 and $threads threads, $reps runs each"
+
+best() { # CONTRACTION SIZES T: the predicted best's name
+    "$tcgen" predict "$1" "$2" --threads "$3" --format tsv -q | awk -F'\t' 'NR == 2 { print $2 }'
+}
+measure() { # CONTRACTION SIZES NAME T: its median time
+    "$tcgen" measure "$1" "$2" --algorithm "$3" --threads "$4" --reps "$reps" --format tsv -q |
+        awk -F'\t' 'NR == 2 { print $4 }'
+}
+regret() { # CONTRACTION SIZES T SECONDS: the choice's time against the best of the 5 best predicted
+    local name t best=$4
+    for name in $("$tcgen" predict "$1" "$2" --threads "$3" --format tsv -q | awk -F'\t' 'NR > 2 && NR <= 6 { print $2 }'); do
+        t=$(measure "$1" "$2" "$name" "$3")
+        best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b != "" && b < a) ? b : a }')
+    done
+    awk -v c="$4" -v b="$best" 'BEGIN { printf "%.2f", (c / b - 1) * 100 }'
+}
+gemm() { # FLOPS T: the time of one dgemm of about that many flops
+    local n
+    n=$(awk -v f="$1" 'BEGIN { n = int(exp(log(f / 2) / 3) + 0.5); print n < 8 ? 8 : n }')
+    "$tcgen" measure 'C[i,j] = A[i,k] * B[k,j]' "i=j=k=$n" --algorithm dgemm --threads "$2" \
+        --reps "$reps" --format tsv -q | awk -F'\t' -v n="$n" -v f="$1" 'NR == 2 { print $4 * f / (2 * n * n * n) }'
+}
+flops() { "$tcgen" parse "$1" "$2" --format tsv | awk '$1 == "#" && $2 == "flops" { print $3 }'; }
+
+printf 'case\tthreads\tchoice\tseconds\tchoice_1\tseconds_1\tspeedup\tgemm_share\tnumpy_ratio\tregret_pct\n' >"$out/threads.tsv"
+while IFS=$'\t' read -r name con sz spec; do
+    f=$(flops "$con" "$sz")
+    c1=$(best "$con" "$sz" 1)
+    t1=$(measure "$con" "$sz" "$c1" 1)
+    for T in 1 $([[ $threads -gt 1 ]] && echo "$threads"); do
+        if [[ $T == 1 ]]; then cT=$c1 tT=$t1; else cT=$(best "$con" "$sz" "$T"); tT=$(measure "$con" "$sz" "$cT" "$T"); fi
+        g=$(gemm "$f" "$T")
+        np=-
+        if [[ $have_numpy == 1 ]]; then
+            np=$(OPENBLAS_NUM_THREADS=$T /usr/bin/python3 bench/peers.py "$spec" "$sz" "$reps" 2>/dev/null |
+                awk '{ print $1 }' || echo -)
+        fi
+        r=-
+        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$con" "$sz" "$T" "$tT")
+        awk -v n="$name" -v T="$T" -v c="$cT" -v t="$tT" -v c1="$c1" -v t1="$t1" -v g="$g" -v np="$np" -v r="$r" \
+            'BEGIN { printf "%s\t%s\t%s\t%.6g\t%s\t%.6g\t%.3f\t%.3f\t%s\t%s\n", n, T, c, t, c1, t1, t1 / t, g / t,
+                     np == "-" ? "-" : sprintf("%.3f", np / t), r }' >>"$out/threads.tsv"
+        log "$name T=$T: $cT $tT s (1 thread: $c1 $t1 s)"
+    done
+done <"$tmp/cases"
+"$tcgen" info --format tsv | awk '/^# (blas|blas_kernels|kernel_gflops|peak_gflops|cpu_peak_gflops|cpus) /' >"$out/threads_blas.txt"
+
+{
+    printf '### All cores (bench/threads.sh, %s, %s threads)\n\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$threads"
+    printf 'Each case'"'"'s choice at T threads measured at T threads (median of %s), against its 1-thread choice at 1 thread (speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the 5 best predicted (regret).\n\n' "$reps"
+    printf '| case | T | choice | s | speedup vs 1 thread | gemm share | vs numpy | regret |\n|---|---:|---|---:|---:|---:|---:|---:|\n'
+    awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $7, $8, $9, $10 }' "$out/threads.tsv"
+    awk -F'\t' -v T="$threads" 'NR > 1 && $2 == T { s += log($7); g += log($8); n++; if ($9 != "-") { p += log($9); m++ } }
+        END { if (n) printf "\nAt %s threads over %d cases: geometric mean speedup %.2fx, gemm share %.2f%s.\n", T, n, exp(s / n), exp(g / n),
+              m ? sprintf(", %.2fx numpy.einsum (%d cases)", exp(p / m), m) : "" }' "$out/threads.tsv"
+    printf '\nThe BLAS (tcgen info):\n\n```\n'
+    cat "$out/threads_blas.txt"
+    printf '```\n'
+} >"$out/threads.md"
+log "wrote $out/threads.tsv and $out/threads.md"
