@@ -168,7 +168,7 @@ check: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO)
 test-asan:
 	$(Q)$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-	  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="use_tls=0:suppressions=$(CURDIR)/tests/lsan.supp" test
+	  ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS="use_tls=0:print_suppressions=0:suppressions=$(CURDIR)/tests/lsan.supp" test
 
 # Parser fuzzing: libFuzzer needs clang; its corpus lives in tests/fuzz/corpus.
 FUZZ_BIN := build/fuzz/fuzz_parser

@@ -35,8 +35,8 @@ static int env_threads(const char *env)
     return n >= 1 && n <= cpus ? (int)n : -1;
 }
 
-/* The rate to beat: OpenBLAS's own choice (or BLIS's where it is alone),
- * by its profile; 0 when neither loads or measures. */
+/* The one-thread dgemm rate of library `which` by its profile (measured
+ * once, then read; *p gets it); 0 when it does not load or measure. */
 static double profiled_rate(const char *which, const tc_timer *timer, tc_mb_profile *p)
 {
     tc_blas *b = NULL;
