@@ -39,6 +39,7 @@ if [ "$set_" = test ]; then
     need gfortran gfortran gcc-gfortran have gfortran
     need gnuplot gnuplot-nox gnuplot have gnuplot
     need pkg-config pkg-config pkgconf-pkg-config have pkg-config
+    need "cmake (find_package(tcgen) is tested)" cmake cmake have cmake
     need man man-db man-db have man
     need "the de_DE.UTF-8 locale (tests under a comma-decimal locale)" locales glibc-langpack-de locale_de
 elif [ "$set_" != build ]; then

@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh bench  also numpy (bench/peers.sh compares with it)
 set -euo pipefail
 
-pkgs=(gcc gfortran make bison flex pkg-config libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox locales man-db)
+pkgs=(gcc gfortran make bison flex pkg-config cmake libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox locales man-db)
 if [ "${1:-}" = fuzz ]; then
     pkgs+=(clang libclang-rt-14-dev)
 elif [ "${1:-}" = bench ]; then

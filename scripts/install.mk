@@ -2,7 +2,8 @@
 # the top Makefile, which defines BUILD, CC, LDLIBS, LIB_A, LIB_SO, TCGEN, Q).
 #
 #   make install   PREFIX=/usr/local DESTDIR=   bin/tcgen, lib/libtcgen.{a,so},
-#                  include/tcgen.h, lib/pkgconfig/tcgen.pc, share/man/man1/tcgen.1
+#                  include/tcgen.h, lib/pkgconfig/tcgen.pc, share/man/man1/tcgen.1,
+#                  lib/cmake/tcgen/tcgenConfig{,Version}.cmake (find_package)
 #   make uninstall PREFIX=... DESTDIR=...       removes exactly those files, then
 #                  the directories install created, if they are empty
 #   make test-install                           tests/install_test.sh
@@ -33,6 +34,7 @@ LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR     ?= $(LIBDIR)/cmake/tcgen
 
 TC_LIB_VERSION := $(shell sed -n 's/^.define TC_VERSION "\([0-9.]*\)".*/\1/p' include/tcgen.h)
 TC_SO_MAJOR    := $(firstword $(subst ., ,$(TC_LIB_VERSION)))
@@ -41,8 +43,14 @@ TC_SO_FILE     := libtcgen.so.$(TC_LIB_VERSION)
 
 TC_INSTALLED := $(BINDIR)/tcgen $(LIBDIR)/libtcgen.a $(LIBDIR)/$(TC_SO_FILE) \
                 $(LIBDIR)/$(TC_SONAME) $(LIBDIR)/libtcgen.so $(INCLUDEDIR)/tcgen.h \
-                $(PKGCONFIGDIR)/tcgen.pc $(MANDIR)/man1/tcgen.1
+                $(PKGCONFIGDIR)/tcgen.pc $(MANDIR)/man1/tcgen.1 \
+                $(CMAKEDIR)/tcgenConfig.cmake $(CMAKEDIR)/tcgenConfigVersion.cmake
 TC_MADE_TAG  := \# make uninstall removes these directories if empty:
+
+# What libtcgen.a links against, as a CMake list: -lhwloc -ldl ... -> hwloc;dl;...
+tc_empty     :=
+tc_space     := $(tc_empty) $(tc_empty)
+tc_cmake_libs = $(subst $(tc_space),;,$(strip $(patsubst -l%,%,$(LDLIBS))))
 
 # In tcgen.pc, libdir and includedir relative to ${prefix} when under it.
 tc_pc_dir = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
@@ -65,14 +73,14 @@ install: all
 	$(Q)set -e; \
 	if [ -z "$(TC_LIB_VERSION)" ] || [ -z "$(TC_SO_MAJOR)" ]; then \
 	  echo "install: no TC_VERSION in include/tcgen.h" >&2; exit 1; fi; \
-	for d in '$(PREFIX)' '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(MANDIR)' '$(PKGCONFIGDIR)'; do \
+	for d in '$(PREFIX)' '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(MANDIR)' '$(PKGCONFIGDIR)' '$(CMAKEDIR)'; do \
 	  case $$d in /*) ;; *) echo "install: '$$d' is not an absolute path (PREFIX=/opt/tcgen)" >&2; exit 1;; esac; \
 	done; \
 	case '$(PC_RPATH)' in auto|yes|no) ;; \
 	  *) echo "install: PC_RPATH is '$(PC_RPATH)'; it takes auto, yes or no" >&2; exit 1;; esac; \
 	pc='$(DESTDIR)$(PKGCONFIGDIR)/tcgen.pc'; \
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' "$$pc" 2>/dev/null || true); \
-	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1'; do \
+	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1' '$(CMAKEDIR)'; do \
 	  a=$$d; \
 	  while [ -z '$(DESTDIR)' ] && [ ! -d "$$a" ] && [ "$$a" != / ] && [ "$$a" != . ]; do \
 	    made="$$made $$a"; a=$$(dirname "$$a"); \
@@ -91,6 +99,14 @@ install: all
 	    -e 's|@VERSION@|$(TC_LIB_VERSION)|' -e 's|@LIBS_PRIVATE@|$(LDLIBS)|' \
 	    -e 's|@RPATH@|$(tc_pc_rpath)|' \
 	    scripts/tcgen.pc.in > "$$pc.tmp"; \
+	for f in tcgenConfig tcgenConfigVersion; do \
+	  sed -e 's|@VERSION@|$(TC_LIB_VERSION)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	      -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@SO_FILE@|$(TC_SO_FILE)|' \
+	      -e 's|@SONAME@|$(TC_SONAME)|' -e 's|@STATIC_LIBS@|$(tc_cmake_libs)|' \
+	      scripts/$$f.cmake.in > '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake.tmp; \
+	  chmod 644 '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake.tmp; \
+	  mv -f '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake.tmp '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake; \
+	done; \
 	made=$$(printf '%s\n' $$made | LC_ALL=C sort -u | tr '\n' ' '); \
 	[ -z "$${made% }" ] || echo '$(TC_MADE_TAG)' "$${made% }" >> "$$pc.tmp"; \
 	chmod 644 "$$pc.tmp"; mv -f "$$pc.tmp" "$$pc"; \

@@ -23,7 +23,8 @@ version=$(sed -n 's/^#define TC_VERSION "\([0-9.]*\)".*/\1/p' include/tcgen.h)
 major=${version%%.*}
 [ -n "$version" ] && ok || bad "no TC_VERSION in include/tcgen.h"
 files=(bin/tcgen lib/libtcgen.a "lib/libtcgen.so.$version" "lib/libtcgen.so.$major"
-       lib/libtcgen.so include/tcgen.h lib/pkgconfig/tcgen.pc share/man/man1/tcgen.1)
+       lib/libtcgen.so include/tcgen.h lib/pkgconfig/tcgen.pc share/man/man1/tcgen.1
+       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake)
 
 # mk TARGET PREFIX [VAR=VALUE...]: make install/uninstall, output in $tmp/make.log.
 mk() {
@@ -234,6 +235,43 @@ if command -v pkg-config >/dev/null; then
     fi
 fi
 unset PKG_CONFIG_PATH
+
+# --- find_package(tcgen) in a CMake project ---------------------------------
+# the shared target and the static one, each a program that runs; a newer
+# or another major version than the installed one is not found
+cmake_project() { # DIR TARGET [VERSION]: configure and build, output in $tmp/cmake.log
+    mkdir -p "$1"
+    cp "$tmp/prog.c" "$1/prog.c"
+    cat >"$1/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.13)
+project(uses_tcgen C)
+find_package(tcgen $3 REQUIRED)
+add_executable(prog prog.c)
+target_compile_definitions(prog PRIVATE ${defs[*]/-D/})
+target_link_libraries(prog PRIVATE $2 m)
+CMAKE
+    cmake -S "$1" -B "$1/build" -DCMAKE_PREFIX_PATH="$p" -DCMAKE_C_COMPILER="$CC" \
+        -DCMAKE_C_FLAGS="$SAN" >"$tmp/cmake.log" 2>&1 &&
+        cmake --build "$1/build" >>"$tmp/cmake.log" 2>&1
+}
+if command -v cmake >/dev/null; then
+    for target in tcgen::tcgen tcgen::tcgen_static; do
+        d=$tmp/cmake_${target#tcgen::}
+        if cmake_project "$d" "$target" "$version"; then
+            ok
+            out=$(run "$d/build/prog" 2>&1) && [ "${out##*$'\n'}" = ok ] \
+                && { [ ${#defs[@]} -eq 0 ] || grep -q '^plan .* ok$' <<<"$out"; } && ok \
+                || bad "CMake program with $target: $(head -c 500 <<<"$out")"
+        else
+            bad "find_package(tcgen) with $target: $(tail -c 800 "$tmp/cmake.log")"
+        fi
+    done
+    readelf -d "$tmp/cmake_tcgen_static/build/prog" 2>/dev/null | grep -q 'NEEDED.*libtcgen' \
+        && bad "the CMake program with tcgen::tcgen_static needs libtcgen.so" || ok
+    cmake_project "$tmp/cmake_newer" tcgen::tcgen "$((major + 1))" && bad "find_package(tcgen $((major + 1))) found $version" || ok
+else
+    bad "cmake is not installed (scripts/install-deps.sh installs it)"
+fi
 
 # --- uninstall --------------------------------------------------------------
 check "make uninstall PREFIX=$p" mk uninstall "$p"
