@@ -83,6 +83,7 @@ int tc_alg_set_add(tc_algorithm_set *s, tc_algorithm *alg)
         s->alg = p;
         s->capacity = cap;
     }
+    alg->serial = s->count;
     s->alg[s->count++] = alg;
     return 0;
 }

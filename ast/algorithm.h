@@ -185,6 +185,9 @@ typedef enum tc_family {
 
 typedef struct tc_algorithm {
     const char *name;       /* "i'c-dgemm"; a kernel without loops: "dgemm" */
+    int serial;             /* its place in the order of enumeration (before
+                               the set is sorted): equal for the algorithms
+                               of two contractions that differ in names only */
     tc_kernel kernel;
     tc_family family;
     int nkept;              /* kernel dimensions ... */

@@ -172,6 +172,34 @@ tc_status tc_contraction_set_sizes(const tc_contraction *c,
     return TC_OK;
 }
 
+int tc_contraction_canonical(const tc_contraction *c, tc_contraction *out)
+{
+    static const char *const tensor_name[3] = {[TC_C] = "C", [TC_A] = "A", [TC_B] = "B"};
+    static const int scan[3] = {TC_C, TC_A, TC_B};
+    int seen[TC_MAX_INDICES] = {0}, next = 0;
+    for (int s = 0; s < 3; s++) {
+        const tc_tensor *t = &c->tensor[scan[s]];
+        for (int d = 0; d < t->rank; d++) {
+            int k = t->index[d];
+            if (k < 0 || k >= c->nindex)
+                return 0;
+            if (!seen[k] && k != next++)
+                return 0; /* numbered otherwise than by first appearance */
+            seen[k] = 1;
+        }
+    }
+    if (next != c->nindex || c->nindex > 26)
+        return 0;
+    *out = *c;
+    for (int k = 0; k < c->nindex; k++)
+        snprintf(out->index[k].name, sizeof out->index[k].name, "%c", 'a' + k);
+    for (int t = 0; t < 3; t++)
+        snprintf(out->tensor[t].name, sizeof out->tensor[t].name, "%s", tensor_name[t]);
+    if (out->alpha != 0.0)
+        out->alpha = 1.0;
+    return 1;
+}
+
 void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out)
 {
     tc_contraction r = *c;

@@ -103,6 +103,19 @@ tc_status tc_contraction_set_sizes(const tc_contraction *c,
  */
 void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out);
 
+/*
+ * The contraction as its structure alone, for wisdom: the tensors named
+ * C, A, B, the indices a, b, c, ... in the order they first appear in C,
+ * then A, then B, a factor other than 0 taken as 1 (it scales the result,
+ * not the work). R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j] and X[p,q,r,s] +=
+ * -0.5 * Y[p,t,r,u] * Z[u,q,t,s] are both C[a,b,c,d] += A[a,e,c,f] *
+ * B[f,b,e,d]. Only names change: index numbers, roles, sizes and strides
+ * are *c's, so the algorithms of *out are *c's under other names, in the
+ * same order of enumeration. 0 (and *out untouched) when c's index
+ * numbers are not in that order of first appearance (the parser's are).
+ */
+int tc_contraction_canonical(const tc_contraction *c, tc_contraction *out);
+
 /* Bytes of tensor t (elements * 8). Sizes must be set. */
 int64_t tc_tensor_bytes(const tc_tensor *t);
 

@@ -33,19 +33,67 @@ static void plain_copy(char *dst, size_t n, const char *src)
             *dst = ' ';
 }
 
-/* The wisdom key of a problem: everything but the decision. THREADS is
- * the count in effect in the BLAS library as loaded (its own default
- * unless $TCGEN_THREADS or an option set it), so the command and a
- * program linking the library name the same problem alike. */
+/* The wisdom key of a problem: everything but the decision. The
+ * contraction and sizes are its canonical form (tc_contraction_canonical:
+ * a renamed contraction is the same problem) where it has one. THREADS is
+ * the count tcgen's BLAS calls run at, so the command and a program
+ * linking the library name the same problem alike. */
 static void wisdom_key(const tc_plan *p, tc_wisdom_entry *e)
 {
+    tc_contraction canon;
+    const tc_contraction *key = tc_contraction_canonical(&p->user, &canon) ? &canon : &p->user;
     memset(e, 0, sizeof *e);
-    tc_contraction_format(&p->user, e->contraction, sizeof e->contraction);
-    tc_contraction_format_sizes(&p->user, e->sizes, sizeof e->sizes);
+    tc_contraction_format(key, e->contraction, sizeof e->contraction);
+    tc_contraction_format_sizes(key, e->sizes, sizeof e->sizes);
     snprintf(e->layout, sizeof e->layout, "%s", p->flags & TC_ROW_MAJOR ? "row" : "col");
     plain_copy(e->blas, sizeof e->blas, p->blas->name);
     e->threads = p->blas->threads;
     plain_copy(e->machine, sizeof e->machine, p->machine);
+}
+
+/*
+ * Wisdom names algorithms as the canonical problem does: *found gets the
+ * algorithm of p->set that canonical name `name` stands for (alg NULL;
+ * NULL when none does), or alg, its canonical name written into name
+ * (TC_WISDOM_NAME_MAX bytes). The canonical set is p->set's enumeration
+ * under other names, so the two match by serial. TC_ERESOURCE when the
+ * canonical set cannot be had (out of memory).
+ */
+static tc_status canonical_match(const tc_plan *p, unsigned families, char *name,
+                                 const tc_algorithm *alg, const tc_algorithm **found,
+                                 tc_error *err)
+{
+    tc_contraction canon, storage;
+    *found = NULL;
+    if (!tc_contraction_canonical(&p->user, &canon)) { /* the key is the user's names */
+        if (alg)
+            snprintf(name, TC_WISDOM_NAME_MAX, "%s", alg->name);
+        *found = alg ? alg : tc_alg_set_find(p->set, name);
+        return TC_OK;
+    }
+    if (p->flags & TC_ROW_MAJOR)
+        tc_contraction_transpose(&canon, &storage);
+    else
+        storage = canon;
+    tc_algorithm_set *set = NULL;
+    tc_gen_subset sub;
+    tc_status st = tc_gen_enumerate_bounded(&storage, families, TC_GEN_MAX_ALGORITHMS, &set,
+                                            &sub, err);
+    if (st != TC_OK)
+        return st;
+    const tc_algorithm *other = alg ? NULL : tc_alg_set_find(set, name);
+    for (int k = 0; !*found && k < p->set->count && k < set->count; k++) {
+        if (alg && set->alg[k]->serial == alg->serial) {
+            snprintf(name, TC_WISDOM_NAME_MAX, "%s", set->alg[k]->name);
+            *found = alg;
+        } else if (other && p->set->alg[k]->serial == other->serial) {
+            *found = p->set->alg[k];
+        }
+    }
+    tc_alg_set_free(set);
+    if (alg && !*found)
+        return tc_error_set(err, TC_EINTERNAL, 0, 0, "%s has no canonical name", alg->name);
+    return TC_OK;
 }
 
 /* Indices into r of the algorithms TC_MEASURE runs: the best `want`
@@ -248,7 +296,10 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     /* TC_MEASURE is not satisfied by a decision that was only predicted:
      * it measures, and the measured decision replaces the predicted one. */
     if (tc_wisdom_lookup(&e) && !(how == TC_MEASURE && strcmp(e.origin, "measure") != 0)) {
-        p->alg = tc_alg_set_find(p->set, e.algorithm);
+        if (canonical_match(p, families(o), e.algorithm, NULL, &p->alg, err) != TC_OK) {
+            tc_plan_destroy(p);
+            return NULL;
+        }
         p->seconds = e.seconds;
         p->origin = "wisdom";
         snprintf(p->setup, sizeof p->setup, "wisdom (decided by %s)", e.origin);
@@ -268,8 +319,10 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
     if (!p->alg) {
         s = decide(p, o, err);
+        const tc_algorithm *same;
+        if (s == TC_OK)
+            s = canonical_match(p, families(o), e.algorithm, p->alg, &same, err);
         if (s == TC_OK) {
-            snprintf(e.algorithm, sizeof e.algorithm, "%s", p->alg->name);
             e.seconds = p->seconds;
             snprintf(e.origin, sizeof e.origin, "%s", p->origin);
             s = tc_wisdom_add(&e, err);

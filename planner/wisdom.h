@@ -20,6 +20,8 @@
 
 #include "tcgen.h"
 
+#define TC_WISDOM_NAME_MAX 512 /* bytes of an algorithm name, with NUL */
+
 typedef struct tc_wisdom_entry {
     char contraction[1024];
     char sizes[1024];
@@ -27,7 +29,7 @@ typedef struct tc_wisdom_entry {
     char blas[64];
     int threads;
     char machine[512];
-    char algorithm[512];
+    char algorithm[TC_WISDOM_NAME_MAX];
     double seconds;
     char origin[16];
 } tc_wisdom_entry;

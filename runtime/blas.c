@@ -330,11 +330,11 @@ tc_status tc_rt_blas_load(const char *which, int threads, tc_blas **out,
         }
     }
     probe_extras(b);
-    const char *want = strncmp(b->name, "openblas:", 9) == 0 ? b->name + 8 : NULL;
-    if (want && strcasecmp(want + 1, b->kernels) != 0) {
+    const char *want = strncmp(b->name, "openblas:", 9) == 0 ? b->name + 9 : NULL;
+    if (want && strcasecmp(want, b->kernels) != 0) {
         s = tc_error_set(err, TC_ERESOURCE, 0, 0,
                          "OpenBLAS (%s) runs its %s kernels though %s were asked for: it "
-                         "was built without them", b->path, b->kernels, want + 1);
+                         "was built without them", b->path, b->kernels, want);
         tc_rt_blas_unload(b);
         return s;
     }

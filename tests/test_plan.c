@@ -308,11 +308,44 @@ static int first_entry(const char *text, char *buf, size_t n)
     return 0;
 }
 
+/* A contraction renamed (tensors, indices, a factor) is the same problem:
+ * after the CCSD ring term, its renamed twin is planned from wisdom alone,
+ * its algorithm named in its own letters, and it computes its C. */
+static void test_wisdom_renamed(void)
+{
+    static const char from[] = "RTWabijem", to[] = "XYZpqrstu";
+    const char *ring = "R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]", *ring_sizes = "a=b=e=12,i=j=m=4";
+    const char *twin = "X[p,q,r,s] += -0.5 * Y[p,t,r,u] * Z[u,q,t,s]",
+               *twin_sizes = "p=q=t=12,r=s=u=4";
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *p = tc_plan_create(ring, ring_sizes, TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    char want[256];
+    snprintf(want, sizeof want, "%s", tc_plan_algorithm(p));
+    for (char *x = want, *dash = strrchr(want, '-'); *x && (!dash || x < dash); x++) {
+        const char *at = strchr(from, *x); /* the name's letters, renamed */
+        if (at && *x)
+            *x = to[at - from];
+    }
+    tc_plan_destroy(p);
+    tc_plan *q = tc_plan_create(twin, twin_sizes, TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), want);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    double e = exec_vs_reference(q, twin, twin_sizes, 31);
+    CU_ASSERT(e <= TOL);
+    tc_plan_destroy(q);
+    tc_wisdom_forget();
+}
+
 static void test_wisdom_round_trip(void)
 {
     tc_wisdom_forget();
     CU_ASSERT_EQUAL(tc_wisdom_count(), 0);
-    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    /* in canonical names: the file holds the same text (tc_contraction_canonical) */
+    const char *text = "C[a,b,c] = A[a,d] * B[d,b,c]", *sizes = "a=b=c=24,d=8";
     tc_error err;
 
     /* Nothing known yet: TC_WISDOM_ONLY fails, naming the wisdom. */
@@ -341,7 +374,7 @@ static void test_wisdom_round_trip(void)
     tc_plan_destroy(again);
 
     /* The same problem written differently is the same wisdom key. */
-    again = tc_plan_create("C_abc = A_ai B_ibc", "a=24 b=24 c=24 i=8", TC_WISDOM_ONLY, &err);
+    again = tc_plan_create("C_abc = A_ad B_dbc", "a=24 b=24 c=24 d=8", TC_WISDOM_ONLY, &err);
     CU_ASSERT_PTR_NOT_NULL(again);
     if (again)
         CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(again), alg);
@@ -351,7 +384,7 @@ static void test_wisdom_round_trip(void)
     again = tc_plan_create(text, sizes, TC_WISDOM_ONLY | TC_ROW_MAJOR, &err);
     CU_ASSERT_PTR_NULL(again);
     tc_plan_destroy(again);
-    again = tc_plan_create(text, "a=b=c=24,i=9", TC_WISDOM_ONLY, &err);
+    again = tc_plan_create(text, "a=b=c=24,d=9", TC_WISDOM_ONLY, &err);
     CU_ASSERT_PTR_NULL(again);
     tc_plan_destroy(again);
 
@@ -370,6 +403,7 @@ static void test_wisdom_round_trip(void)
     CU_ASSERT_EQUAL_FATAL(nf, 9);
     tc_contraction c;
     CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_FATAL(tc_contraction_canonical(&c, &c)); /* wisdom's names */
     char form[1024], fsizes[1024];
     tc_contraction_format(&c, form, sizeof form);
     tc_contraction_format_sizes(&c, fsizes, sizeof fsizes);
@@ -497,7 +531,8 @@ static void expect_damaged(const char *what, const char *text, int line, int col
 
 static void test_wisdom_damaged(void)
 {
-    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
+    /* in canonical names (tc_contraction_canonical), as wisdom writes them */
+    const char *text = "C[a,b,c] = A[a,d] * B[d,b,c]", *sizes = "a=b=c=24,d=8";
     static good_entry g;
     CU_ASSERT_EQUAL_FATAL(make_good_entry(text, sizes, &g), 0);
     CU_ASSERT_EQUAL_FATAL(tc_wisdom_count(), 1);
@@ -539,8 +574,8 @@ static void test_wisdom_damaged(void)
         {7, "-1"},       {7, "abc"},      {7, "0"},
         {7, "inf"},        {7, "1e-3x"},    {6, "zz-dgemm"}, {6, ""},
         {8, "guess"},      {3, ""},         {5, ""},         {0, ""},
-        {1, ""},           {0, "C[a,b,c]=A[a,i]*B[i,b,c]"}, /* not the normal form */
-        {1, "i=8,a=24,b=24,c=24"},                          /* sizes not in index order */
+        {1, ""},           {0, "C[a,b,c]=A[a,d]*B[d,b,c]"}, /* not the normal form */
+        {1, "d=8,a=24,b=24,c=24"},                          /* sizes not in index order */
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         col = entry_with(&g, bad[k].field, bad[k].value, entry, sizeof entry);
@@ -561,12 +596,12 @@ static void test_wisdom_damaged(void)
     expect_damaged("contraction does not parse", file, 2, col + perr.column - 1);
 
     /* Sizes that do not parse: located at the bad byte. */
-    const char *bad_sizes = "a=24,b=24,c=24,i=3x";
+    const char *bad_sizes = "a=24,b=24,c=24,d=3x";
     col = entry_with(&g, 1, bad_sizes, entry, sizeof entry);
     snprintf(file, sizeof file, HEADER "%s\n", entry);
     expect_damaged("sizes do not parse", file, 2,
                    col + (int)(strstr(bad_sizes, "3x") - bad_sizes));
-    /* A size missing ('i'): an error of the sizes field. */
+    /* A size missing ('d'): an error of the sizes field. */
     col = entry_with(&g, 1, "a=24,b=24,c=24", entry, sizeof entry);
     snprintf(file, sizeof file, HEADER "%s\n", entry);
     {
@@ -579,7 +614,7 @@ static void test_wisdom_damaged(void)
         CU_ASSERT_EQUAL(tc_wisdom_import_file(p2, &e2), TC_EINPUT);
         CU_ASSERT_EQUAL(e2.line, 2);
         CU_ASSERT(e2.column >= col && e2.column <= col + (int)strlen("a=24,b=24,c=24"));
-        CU_ASSERT_PTR_NOT_NULL(strstr(e2.message, "'i'"));
+        CU_ASSERT_PTR_NOT_NULL(strstr(e2.message, "'d'"));
         CU_ASSERT_EQUAL(tc_wisdom_count(), before);
     }
 
@@ -880,19 +915,31 @@ static void test_concurrent_with_copies(void)
     static good_entry g;
     CU_ASSERT_EQUAL_FATAL(make_good_entry(CONC_TEXT, CONC_SIZES, &g), 0);
 
-    /* Pick an algorithm that copies into a temporary. */
-    tc_algorithm_set *set = NULL;
+    /* Pick an algorithm that copies into a temporary; wisdom names it in
+     * the canonical contraction's names, the plan in the user's (the two
+     * sets match by order of enumeration). */
+    tc_algorithm_set *set = NULL, *canon_set = NULL;
+    tc_contraction canon;
     tc_error err;
+    CU_ASSERT_FATAL(tc_contraction_canonical(&c, &canon));
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
-    char name[256] = "";
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&canon, TC_KERNEL_MASK_ALL, &canon_set, &err), TC_OK);
+    CU_ASSERT_EQUAL_FATAL(set->count, canon_set->count);
+    char name[256] = "", canon_name[256] = "";
     for (int k = 0; k < set->count && !name[0]; k++)
         if (set->alg[k]->ntemps > 0 && set->alg[k]->kernel == TC_KERNEL_DGEMM)
             snprintf(name, sizeof name, "%s", set->alg[k]->name);
+    const tc_algorithm *mine = tc_alg_set_find(set, name);
+    for (int k = 0; mine && k < canon_set->count; k++)
+        if (canon_set->alg[k]->serial == mine->serial)
+            snprintf(canon_name, sizeof canon_name, "%s", canon_set->alg[k]->name);
     tc_alg_set_free(set);
-    CU_ASSERT_FATAL(name[0] != '\0');
+    tc_alg_set_free(canon_set);
+    CU_ASSERT_FATAL(name[0] != '\0' && canon_name[0] != '\0');
+    CU_ASSERT_STRING_NOT_EQUAL(name, canon_name); /* i, j are d, e there */
 
     char entry[4096], file[16384], path[400];
-    entry_with(&g, 6, name, entry, sizeof entry);
+    entry_with(&g, 6, canon_name, entry, sizeof entry);
     snprintf(file, sizeof file, HEADER "%s\n", entry);
     tmp_path("good.wisdom", path, sizeof path);
     CU_ASSERT_EQUAL_FATAL(write_text(path, file), 0);
@@ -1495,9 +1542,11 @@ static void test_comma_locale(void)
 static const char *remembered_origin(const tc_plan *p)
 {
     static tc_wisdom_entry e;
+    tc_contraction canon;
+    CU_ASSERT_FATAL(tc_contraction_canonical(&p->user, &canon));
     memset(&e, 0, sizeof e);
-    tc_contraction_format(&p->user, e.contraction, sizeof e.contraction);
-    tc_contraction_format_sizes(&p->user, e.sizes, sizeof e.sizes);
+    tc_contraction_format(&canon, e.contraction, sizeof e.contraction);
+    tc_contraction_format_sizes(&canon, e.sizes, sizeof e.sizes);
     snprintf(e.layout, sizeof e.layout, "col");
     snprintf(e.blas, sizeof e.blas, "%s", p->blas->name);
     e.threads = p->blas->threads;
@@ -1637,6 +1686,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "estimate: +=, factors, scalar C", test_estimate_accumulate) ||
         !CU_add_test(s, "measure: correct, remembered", test_measure) ||
         !CU_add_test(s, "wisdom: export, forget, import, file text", test_wisdom_round_trip) ||
+        !CU_add_test(s, "wisdom: a renamed contraction is the same problem", test_wisdom_renamed) ||
         !CU_add_test(s, "wisdom: damaged files rejected whole, located",
                      test_wisdom_damaged) ||
         !CU_add_test(s, "wisdom: other machine kept, not used", test_wisdom_other_machine) ||

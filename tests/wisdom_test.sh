@@ -4,8 +4,8 @@
 # and leave a valid file; a write that fails (ulimit -f) leaves the previous
 # file as it was; a NUL byte in the file is refused with file:line:column;
 # wisdom written by the command is used by a program linking libtcgen (and
-# the other way round) with the default thread count (the BLAS library's
-# own in both); --measure with every candidate over the time limit writes a
+# the other way round) with the default thread count (the CPUs the process
+# may use, in both); --measure with every candidate over the time limit writes a
 # header that says the prediction decided. Ends with "wisdom: N passed, N
 # failed".
 set -u
@@ -14,15 +14,15 @@ BUILD=${BUILD:-build}
 CC=${CC:-cc}
 SAN=${SAN:-}
 . "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
-unset TCGEN_THREADS # the default is what is tested: the BLAS library's own
-X='C[a,b] = A[a,i] * B[i,b]'
+unset TCGEN_THREADS # the default is what is tested: the CPUs the process may use
+X='C[a,b] = A[a,c] * B[c,b]' # canonical names, as wisdom writes them
 
 # 1. Eight processes, eight decisions, one file.
 W="$tmp/shared.wisdom"
 pids=()
 for k in 1 2 3 4 5 6 7 8; do
     n=$((8 + k))
-    "$TCGEN" "$X" "a=b=$n,i=4" --wisdom "$W" -q -o "$tmp/p$k.c" 2>"$tmp/p$k.err" &
+    "$TCGEN" "$X" "a=b=$n,c=4" --wisdom "$W" -q -o "$tmp/p$k.c" 2>"$tmp/p$k.err" &
     pids+=($!)
 done
 failed=0
@@ -33,28 +33,28 @@ n=$(grep -vc '^#' "$W")
 [ "$n" -eq 8 ] && ok || bad "concurrent writers: $n entries, want 8: $(cat "$W")"
 for k in 1 2 3 4 5 6 7 8; do
     n=$((8 + k))
-    grep -qF "	a=$n,b=$n,i=4	" "$W" || bad "concurrent writers: the decision for a=b=$n is missing"
+    grep -qF "	a=$n,b=$n,c=4	" "$W" || bad "concurrent writers: the decision for a=b=$n is missing"
 done
 # The file is valid: a later run reads it and takes its decision.
-"$TCGEN" "$X" "a=b=12,i=4" --wisdom "$W" -o "$tmp/again.c" 2>"$tmp/again.err" && ok \
+"$TCGEN" "$X" "a=b=12,c=4" --wisdom "$W" -o "$tmp/again.c" 2>"$tmp/again.err" && ok \
     || bad "the merged file is not readable: $(cat "$tmp/again.err")"
 grep -qF "from wisdom" "$tmp/again.err" && ok || bad "merged decision not used: $(cat "$tmp/again.err")"
 
 # 2. A write that fails leaves the file as it was (and no temporary).
 cp "$W" "$tmp/before.wisdom"
 [ "$(stat -c %s "$W")" -gt 1024 ] || bad "test set-up: the wisdom file is not over 1 KiB"
-(ulimit -f 1; exec "$TCGEN" "$X" "a=b=40,i=4" --wisdom "$W" -q -o "$tmp/limit.c") 2>"$tmp/limit.err"
+(ulimit -f 1; exec "$TCGEN" "$X" "a=b=40,c=4" --wisdom "$W" -q -o "$tmp/limit.c") 2>"$tmp/limit.err"
 [ $? -ne 0 ] && ok || bad "a write past ulimit -f succeeded"
 cmp -s "$W" "$tmp/before.wisdom" && ok || bad "a failed write changed the wisdom file"
 ls "$tmp" | grep -q '\.tmp\.' && bad "a failed write left a temporary: $(ls "$tmp")" || ok
 
 # 3. A NUL byte inside a line: refused, located, the file left alone.
 T=$'\t'
-before_nul="$X${T}a=8,b=8,i=8${T}col${T}openblas${T}1${T}m${T}dgemm${T}1e-05${T}esti"
+before_nul="$X${T}a=8,b=8,c=8${T}col${T}openblas${T}1${T}m${T}dgemm${T}1e-05${T}esti"
 printf '# tcgen wisdom 1\n%s\0mate\n' "$before_nul" >"$tmp/nul.wisdom"
 cp "$tmp/nul.wisdom" "$tmp/nul.orig"
 col=$(( ${#before_nul} + 1 ))
-"$TCGEN" "$X" a=b=i=8 --wisdom "$tmp/nul.wisdom" -q -o "$tmp/nul.c" 2>"$tmp/nul.err"
+"$TCGEN" "$X" a=b=c=8 --wisdom "$tmp/nul.wisdom" -q -o "$tmp/nul.c" 2>"$tmp/nul.err"
 [ $? -eq 1 ] && ok || bad "NUL in wisdom: exit status is not 1"
 grep -qF "$tmp/nul.wisdom:2:$col:" "$tmp/nul.err" && ok || bad "NUL in wisdom: not located at 2:$col: $(cat "$tmp/nul.err")"
 cmp -s "$tmp/nul.wisdom" "$tmp/nul.orig" && ok || bad "NUL in wisdom: the file was changed"
@@ -95,17 +95,17 @@ if $CC -std=c11 $SAN -Iinclude -o "$tmp/lib" "$tmp/lib.c" "$BUILD/libtcgen.a" -l
         -lpthread 2>"$tmp/lib.cc"; then
     ok
     L="$tmp/lib.wisdom"
-    "$TCGEN" "$X" a=b=i=64 --wisdom "$L" -q -o "$tmp/x.c" 2>"$tmp/x.err" && ok \
+    "$TCGEN" "$X" a=b=c=64 --wisdom "$L" -q -o "$tmp/x.c" 2>"$tmp/x.err" && ok \
         || bad "tcgen --wisdom: $(cat "$tmp/x.err")"
     alg=$(grep -v '^#' "$L" | cut -f7)
     threads=$(grep -v '^#' "$L" | cut -f5)
-    out=$("$tmp/lib" "$L" "$X" a=b=i=64 wisdom 2>&1)
+    out=$("$tmp/lib" "$L" "$X" a=b=c=64 wisdom 2>&1)
     [ $? -eq 0 ] && ok || bad "the library did not take tcgen's wisdom (threads $threads): $out"
     [ "$out" = "wisdom $alg" ] && ok || bad "the library planned '$out', tcgen's wisdom says '$alg'"
     # ... and the other way: the library decides, the command reuses it.
-    out=$("$tmp/lib" "$L" "$X" a=b=i=48 estimate 2>&1)
+    out=$("$tmp/lib" "$L" "$X" a=b=c=48 estimate 2>&1)
     [ $? -eq 0 ] && ok || bad "the library could not plan and export: $out"
-    "$TCGEN" "$X" a=b=i=48 --wisdom "$L" -o "$tmp/y.c" 2>"$tmp/y.err" && ok \
+    "$TCGEN" "$X" a=b=c=48 --wisdom "$L" -o "$tmp/y.c" 2>"$tmp/y.err" && ok \
         || bad "tcgen after the library: $(cat "$tmp/y.err")"
     grep -qF "from wisdom" "$tmp/y.err" && ok || bad "tcgen did not use the library's wisdom: $(cat "$tmp/y.err")"
     n=$(grep -vc '^#' "$L")
@@ -116,7 +116,7 @@ fi
 
 # 5. --measure with every candidate over the time limit: the header says
 #    the prediction decided, not "measured".
-"$TCGEN" "$X" a=b=i=32 --measure --candidates 2 --time-limit 1e-9 -q -o "$tmp/m.c" \
+"$TCGEN" "$X" a=b=c=32 --measure --candidates 2 --time-limit 1e-9 -q -o "$tmp/m.c" \
     2>"$tmp/m.err" && ok || bad "--measure over the limit failed: $(cat "$tmp/m.err")"
 # the header comment as one line (the emitter wraps it)
 header=$(sed -n '1,/\*\//p' "$tmp/m.c" | sed 's/^ *\** *//' | tr '\n' ' ' | tr -s ' ')
