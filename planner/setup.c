@@ -79,12 +79,8 @@ static tc_status load_auto(int threads, tc_blas **out, tc_error *err)
 
 tc_status tc_plan_blas_open(const char *which, int threads, tc_blas **out, tc_error *err)
 {
-    if (!which) {
-        which = getenv("TCGEN_BLAS");
-        if (!which || !*which)
-            which = "openblas";
-    }
-    if (strcmp(which, "auto") == 0)
+    const char *named = which ? which : getenv("TCGEN_BLAS"); /* the runtime's default too */
+    if (named && strcmp(named, "auto") == 0)
         return load_auto(threads, out, err);
     return tc_rt_blas_load(which, threads, out, err);
 }
