@@ -56,9 +56,15 @@ awk '/ estimate .* s$/ { e += $(NF - 1) } / \(same algorithm\)$/ { w += $(NF - 3
 has "$out" "TC_WISDOM_ONLY refuses: .+" "ccsd: TC_WISDOM_ONLY without wisdom"
 has "$out" "^ccsd: all 3 terms ok$" "ccsd: verdict"
 w=$EX/ccsd/ccsd.wisdom
-for c in 'R[a,b,i,j] += 0.5 * W[a,b,e,f] * T[e,f,i,j]' 'R[a,b,i,j] += 0.5 * T[a,b,m,n] * W[m,n,i,j]' \
-         'R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]'; do
-    grep -qF -- "$c" "$w" && ok || bad "ccsd: wisdom file lacks $c"
+# Wisdom is keyed by structure (docs/design.md): each term is stored in its
+# canonical form, tensors C, A, B and indices in order of first appearance, so
+# the ladder R[a,b,i,j] += 0.5 * W[a,b,e,f] * T[e,f,i,j] is C[a,b,c,d] += ...
+# with its sizes renamed alike. o and v are read from the output's header.
+o=$(sed -n 's/^ccsd: o=\([0-9]*\) v=.*/\1/p' "$out"); v=$(sed -n 's/^ccsd: o=[0-9]* v=\([0-9]*\),.*/\1/p' "$out")
+for c in "C[a,b,c,d] += A[a,b,e,f] * B[e,f,c,d]	a=$v,b=$v,c=$o,d=$o,e=$v,f=$v" \
+         "C[a,b,c,d] += A[a,b,e,f] * B[e,f,c,d]	a=$v,b=$v,c=$o,d=$o,e=$o,f=$o" \
+         "C[a,b,c,d] += A[a,e,c,f] * B[f,b,e,d]	a=$v,b=$v,c=$o,d=$o,e=$v,f=$o"; do
+    [ -n "$o" ] && grep -qF -- "$c" "$w" && ok || bad "ccsd: wisdom file lacks '$c'"
 done
 "$EX/ccsd/ccsd" 0 4 >"$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q "^usage: ccsd" "$tmp/out" && ok || bad "ccsd 0 4: no usage error"
