@@ -217,18 +217,21 @@ int tc_alg_is_permuted_temp(const tc_algorithm *alg, int base)
            alg->temp[base - TC_BASE_TEMP].filled_by == TC_NODE_PERMUTE;
 }
 
-int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail)
+int64_t tc_alg_temp_bytes(const tc_algorithm *alg)
 {
-    if (avail < 0)
-        return 1;
     int64_t total = 0;
     for (int t = 0; t < alg->ntemps; t++) {
         int64_t e = alg->temp[t].elements;
-        if (e > (avail - total) / (int64_t)sizeof(double))
-            return 0;
+        if (e > (INT64_MAX - total) / (int64_t)sizeof(double))
+            return INT64_MAX;
         total += e * (int64_t)sizeof(double);
     }
-    return 1;
+    return total;
+}
+
+int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail)
+{
+    return avail < 0 || tc_alg_temp_bytes(alg) <= avail;
 }
 
 void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)

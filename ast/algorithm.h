@@ -245,9 +245,13 @@ double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c);
 /* 1 when running alg needs that pass over C (beta != 1, not owned). */
 int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
 
+/* The bytes all of alg's temporaries take together (what one execution
+ * holds at once; INT64_MAX when that overflows). */
+int64_t tc_alg_temp_bytes(const tc_algorithm *alg);
+
 /* 1 when all of alg's temporaries together fit in `avail` bytes (always
  * when avail < 0, unknown, or without sizes). An algorithm whose
- * temporaries do not fit in the memory available is not a candidate
+ * temporaries exceed the workspace budget is not a candidate
  * (planner/rank.c, cli/select.c, cli/cmd_list.c). */
 int tc_alg_temps_fit(const tc_algorithm *alg, int64_t avail);
 

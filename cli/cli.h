@@ -47,6 +47,8 @@ typedef struct tc_cli {
     int generic;                /* --generic: sizes as parameters */
     const char *repeat;         /* --repeat N: independent predictions (predict) */
     const char *fortran;        /* --fortran FILE: Fortran interface of the emitted C */
+    const char *workspace;      /* --workspace BYTES: the temporaries' budget */
+    int keep_temporaries;       /* --keep-temporaries: emitted C keeps them */
     int argc;                   /* the original command line, for headers */
     char **argv;
 } tc_cli;

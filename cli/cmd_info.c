@@ -20,12 +20,10 @@
 #include "microbench/profile.h"
 #include "microbench/rules.h"
 #include "runtime/blas.h"
+#include "runtime/memory_limit.h"
 #include "runtime/timer.h"
 #include "table.h"
 
-#define KIB ((int64_t)1 << 10)
-#define MIB ((int64_t)1 << 20)
-#define GIB ((int64_t)1 << 30)
 #define TIB ((int64_t)1 << 40)
 #define DISAGREE 2.0         /* measured / detected beyond this factor: measured used */
 #define MAX_NOTES 6
@@ -35,7 +33,7 @@ static int cache_size_usage(const tc_cli *cli, const char *v)
 {
     fprintf(stderr,
             "tcgen: usage: --cache-size needs a whole number of bytes from 1 to 1 TiB, "
-            "optionally followed by K, M, G or KiB, MiB, GiB (powers of 1024), "
+            "optionally followed by K, M, G, T or KiB, MiB, GiB, TiB (powers of 1024), "
             "e.g. 32MiB; not '%s' (try 'tcgen %s%s--help')\n",
             v, cli->command ? cli->command : "", cli->command && cli->command[0] ? " " : "");
     return TC_EUSAGE;
@@ -43,32 +41,13 @@ static int cache_size_usage(const tc_cli *cli, const char *v)
 
 int tc_cli_cache_size(const tc_cli *cli, tc_hardware *hw)
 {
-    static const struct {
-        const char *suffix;
-        int64_t unit;
-    } units[] = {{"", 1},      {"K", KIB},   {"M", MIB},   {"G", GIB},
-                 {"KiB", KIB}, {"MiB", MIB}, {"GiB", GIB}};
-    const char *v = cli->cache_size;
-    if (!v)
+    int64_t n;
+    if (!cli->cache_size)
         return 0;
-    int64_t n = 0;
-    const char *p = v;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (n > TIB) /* already too big; stop before it overflows */
-            return cache_size_usage(cli, v);
-        n = 10 * n + (*p - '0');
-    }
-    if (p == v)
-        return cache_size_usage(cli, v);
-    for (size_t k = 0; k < sizeof units / sizeof units[0]; k++) {
-        if (strcmp(p, units[k].suffix) != 0)
-            continue;
-        if (n == 0 || n > TIB / units[k].unit)
-            return cache_size_usage(cli, v);
-        hw->llc_bytes = n * units[k].unit;
-        return 0;
-    }
-    return cache_size_usage(cli, v);
+    if (tc_rt_parse_bytes(cli->cache_size, &n) != 0 || n < 1 || n > TIB)
+        return cache_size_usage(cli, cli->cache_size);
+    hw->llc_bytes = n;
+    return 0;
 }
 
 /* "48 KiB", "1.25 MiB", "640 B". */

@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "generator/generator.h"
-#include "runtime/memory.h"
 #include "table.h"
 
 int tc_cmd_list(const tc_cli *cli)
@@ -13,7 +12,11 @@ int tc_cmd_list(const tc_cli *cli)
     static const char *const headers[] = {"name", "kernel", "loops", "copies"};
     unsigned mask, families;
     tc_error err;
+    int64_t avail;
+    const char *from;
     int rc = tc_cli_masks(cli, &mask, &families);
+    if (!rc)
+        rc = tc_cli_workspace(cli, &avail, &from);
     if (rc)
         return rc;
     tc_contraction c;
@@ -59,13 +62,10 @@ int tc_cmd_list(const tc_cli *cli)
             tc_gen_format_families(set, summary, sizeof summary);
             fprintf(out, "# %s\n", summary);
         }
-        int64_t avail = tc_rt_memory_available();
         int no_memory = 0;
         for (int i = 0; i < set->count; i++)
             no_memory += !tc_alg_temps_fit(set->alg[i], avail);
-        if (no_memory)
-            fprintf(out, "# %d not candidates: their temporaries need more than the %lld bytes "
-                         "of memory available\n", no_memory, (long long)avail);
+        tc_cli_report_no_memory(out, "# ", no_memory, avail, from);
     }
     tc_table_free(t);
     tc_alg_set_free(set);

@@ -5,12 +5,12 @@
 #include "commands.h"
 
 /* Options shared by the commands that rank by prediction. */
-#define PREDICT_OPTIONS "--blas --threads --model --reps --cache-size --flush"
+#define PREDICT_OPTIONS "--blas --threads --model --reps --cache-size --flush --workspace"
 
 const tc_command tc_main_job = {
     "", "CONTRACTION SIZES [-o FILE]", "", tc_cmd_main,
     "-f -o --function --generic --layout --fortran --measure --candidates --wisdom "
-    "--time-limit --family " PREDICT_OPTIONS};
+    "--time-limit --family --keep-temporaries " PREDICT_OPTIONS};
 
 const tc_command tc_commands[] = {
     {"parse", "parse CONTRACTION [SIZES] [--format table|tsv|json]",
@@ -28,6 +28,9 @@ const tc_command tc_commands[] = {
      "looped indices outer to inner, an apostrophe after a loop that holds a\n"
      "copy, '-', the kernel (\"i'c-dgemm\"); a kernel without loops is named\n"
      "alone (\"dgemm\"). --kernels restricts the list to the kernels named.\n"
+     "A '#' line counts the algorithms whose temporaries need more than the\n"
+     "workspace (--workspace BYTES, $TCGEN_WORKSPACE, else the memory available):\n"
+     "they are not candidates for the main job, predict or explain.\n"
      "  --family paper|all  the dissertation's family alone, or also (default)\n"
      "                     fused kernel dimensions, '(bc)-dgemm', and operands\n"
      "                     permuted whole first, 'A^C^-dgemm' (copies 'A^'), or\n"
@@ -35,7 +38,7 @@ const tc_command tc_commands[] = {
      "                     'A^kjC^-dgemm' (copies 'C^@j,A^'), 'cA^d(ab)-dgemm';\n"
      "                     a second '#' line counts the algorithms per family\n",
      tc_cmd_list,
-     "-f -o --format --kernels --layout --family"},
+     "-f -o --format --kernels --layout --family --workspace"},
     {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
              "[--layout col|row]",
      "Writes the named algorithm (see 'tcgen list') as one C99 function\n"
@@ -47,9 +50,11 @@ const tc_command tc_commands[] = {
      "                     sizes, returns -2 when one overflows a BLAS int argument\n"
      "  --layout col|row   tensors in Fortran order (default) or C order\n"
      "  --fortran FILE     also write FILE, a Fortran 2003 module NAME_interface\n"
-     "                     with the function's bind(C) interface\n",
+     "                     with the function's bind(C) interface\n"
+     "  --keep-temporaries keep tensor-sized temporaries between calls, one set per\n"
+     "                     thread, freed by NAME_release() (default: per call)\n",
      tc_cmd_emit,
-     "-f -o --algorithm --function --generic --layout --fortran"},
+     "-f -o --algorithm --function --generic --layout --fortran --keep-temporaries"},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
      "Predicts the runtime of every algorithm without running it: each\n"
      "algorithm's kernel (and copies) is timed in a replica of the cache state\n"
@@ -79,7 +84,8 @@ const tc_command tc_commands[] = {
      "listed last with '-'. Sizes whose tensors do not fit in memory are\n"
      "refused. --sweep and --plot as for compare.\n",
      tc_cmd_measure,
-     "-f -o --format --kernels --family --algorithm --sweep --plot --reps --time-limit --blas --threads"},
+     "-f -o --format --kernels --family --algorithm --sweep --plot --reps --time-limit --blas "
+     "--threads --workspace"},
     {"compare", "compare CONTRACTION SIZES [--sweep SPEC] [--plot FILE.svg|.png]",
      "Predicts and measures every algorithm and prints, fastest measured first,\n"
      "name, kernel, predicted_s, measured_s and error_pct ((predicted -\n"

@@ -36,6 +36,17 @@ int tc_cli_cache_size(const tc_cli *cli, tc_hardware *hw);
 int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
                   const tc_algorithm ***sel, int *n);
 
+/* The workspace budget (docs/design.md §8): --workspace BYTES, else
+ * $TCGEN_WORKSPACE, else the memory available (-1: unknown, no limit);
+ * *from names which. An algorithm whose temporaries need more is not a
+ * candidate. On error prints it and returns the exit status. */
+int tc_cli_workspace(const tc_cli *cli, int64_t *bytes, const char **from);
+
+/* "N not candidates: ..." for the algorithms of set over the budget, to
+ * out as a '#' line (list) or as a warning; nothing when there are none. */
+void tc_cli_report_no_memory(FILE *out, const char *lead, int count, int64_t bytes,
+                             const char *from);
+
 /* --reps (default 5) and --time-limit (default 10 s) for measuring; on error
  * prints it and returns the exit status. */
 /* Reports a failed enumeration of a command that takes --kernels: too

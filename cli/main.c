@@ -34,6 +34,13 @@ static const char usage_text[] =
     "                        fused kernel dimensions and whole-operand permutations\n"
     "  --fortran FILE        also write FILE, a Fortran 2003 module NAME_interface\n"
     "                        with the bind(C) interface of the emitted function\n"
+    "  --workspace BYTES     the most the chosen algorithm's temporaries may take\n"
+    "                        (K, M, G, T: powers of 1024; 0: none), default\n"
+    "                        $TCGEN_WORKSPACE, else the memory available (the\n"
+    "                        smaller of MemAvailable and the cgroup's limit)\n"
+    "  --keep-temporaries    the emitted function keeps its tensor-sized\n"
+    "                        temporaries between calls (NAME_release() frees them)\n"
+    "                        instead of allocating them per call\n"
     "  (and predict's --model (LEVEL[,-RULE...]; 'tcgen info --rules'), --reps,\n"
     "  --cache-size, --flush; measure's --time-limit)\n"
     "\n"
@@ -119,7 +126,7 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--plot", offsetof(tc_cli, plot)},     {"--candidates", offsetof(tc_cli, candidates)},
         {"--wisdom", offsetof(tc_cli, wisdom)}, {"--layout", offsetof(tc_cli, layout)},
         {"--repeat", offsetof(tc_cli, repeat)}, {"--fortran", offsetof(tc_cli, fortran)},
-        {"--family", offsetof(tc_cli, family)},
+        {"--family", offsetof(tc_cli, family)}, {"--workspace", offsetof(tc_cli, workspace)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
@@ -223,10 +230,11 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
         } else if (strcmp(arg, "--allow-unused") == 0) {
             cli->allow_unused = 1;
         } else if (strcmp(arg, "--measure") == 0 || strcmp(arg, "--generic") == 0 ||
-                   strcmp(arg, "--rules") == 0) {
+                   strcmp(arg, "--rules") == 0 || strcmp(arg, "--keep-temporaries") == 0) {
             if (!takes(cmd, arg))
                 return not_taken(cmd, arg);
-            *(arg[2] == 'm' ? &cli->measure : arg[2] == 'r' ? &cli->rules : &cli->generic) = 1;
+            *(arg[2] == 'm' ? &cli->measure : arg[2] == 'r' ? &cli->rules
+              : arg[2] == 'k' ? &cli->keep_temporaries : &cli->generic) = 1;
         } else {
             /* --opt=value or --opt value */
             char name[64];

@@ -66,6 +66,12 @@ int tc_cli_plan_options(const tc_cli *cli, tc_plan_options *o)
     o->families = cli->family ? families : 0; /* 0: the planner's default */
     o->blas = cli->blas;
     o->threads = cli->threads;
+    if (cli->workspace) {
+        const char *from;
+        if ((rc = tc_cli_workspace(cli, &o->workspace, &from)))
+            return rc;
+        o->workspace_set = 1;
+    }
     if (!cli->quiet && isatty(STDERR_FILENO))
         o->profile_progress = tc_cli_profile_progress;
     return 0;
@@ -121,7 +127,8 @@ int tc_cli_rank(const tc_cli *cli, tc_cli_predictor *p, const tc_contraction *c,
 {
     tc_error err;
     int progress = !cli->quiet && isatty(STDERR_FILENO);
-    if (tc_plan_rank(p->sampler, c, algs, n, &p->params, 0, TC_RANK_ROUNDS,
+    /* algs are what tc_cli_select kept: within the workspace already */
+    if (tc_plan_rank(p->sampler, c, algs, n, &p->params, -1, 0, TC_RANK_ROUNDS,
                      progress ? tc_cli_progress : NULL, "predicting", out, &err) != TC_OK) {
         if (progress)
             fputs("\n", stderr);

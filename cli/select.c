@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "generator/generator.h"
 #include "runtime/memory.h"
+#include "runtime/memory_limit.h"
 
 int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
                   const tc_algorithm ***sel, int *n)
@@ -14,7 +15,11 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
     *set = NULL;
     *sel = NULL;
     *n = 0;
+    int64_t avail;
+    const char *from;
     int rc = tc_cli_masks(cli, &mask, &families);
+    if (!rc)
+        rc = tc_cli_workspace(cli, &avail, &from);
     if (rc)
         return rc;
     if (tc_gen_enumerate_families(c, mask, families, set, &err) != TC_OK)
@@ -26,7 +31,6 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
         return tc_cli_failf(TC_ERESOURCE, "out of memory");
     }
     int skipped = 0, no_memory = 0;
-    int64_t avail = tc_rt_memory_available();
     for (int i = 0; i < (*set)->count; i++) {
         const tc_algorithm *a = (*set)->alg[i];
         if (cli->algorithm && strcmp(a->name, cli->algorithm) != 0)
@@ -49,11 +53,31 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
     if (skipped && !cli->quiet)
         fprintf(stderr, "tcgen: warning: %d algorithms skipped: a BLAS dimension exceeds "
                         "INT_MAX\n", skipped);
-    if (no_memory && !cli->quiet)
-        fprintf(stderr, "tcgen: warning: %d algorithms are not candidates: their temporaries "
-                        "need more than the %lld bytes of memory available\n",
-                no_memory, (long long)avail);
+    if (!cli->quiet)
+        tc_cli_report_no_memory(stderr, "tcgen: warning: ", no_memory, avail, from);
     return 0;
+}
+
+int tc_cli_workspace(const tc_cli *cli, int64_t *bytes, const char **from)
+{
+    tc_error err;
+    if (!cli->workspace)
+        return tc_rt_workspace_from_env(bytes, from, &err) == TC_OK ? 0 : tc_cli_fail(&err, NULL);
+    *from = "--workspace";
+    if (tc_rt_parse_bytes(cli->workspace, bytes) == 0)
+        return 0;
+    return tc_cli_failf(TC_EUSAGE, "usage: --workspace needs a byte count, digits with an "
+                                   "optional K, M, G or T (powers of 1024), e.g. 512M or 0; "
+                                   "not '%s'", cli->workspace);
+}
+
+void tc_cli_report_no_memory(FILE *out, const char *lead, int count, int64_t bytes,
+                             const char *from)
+{
+    if (count)
+        fprintf(out, "%s%d algorithm%s not candidates: their temporaries need more than the "
+                     "%lld bytes of %s\n", lead, count, count == 1 ? " is" : "s are",
+                (long long)bytes, from);
 }
 
 int tc_cli_fail_enumerate(const tc_error *err)

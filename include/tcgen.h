@@ -145,6 +145,36 @@ TC_API tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *functio
 /* Frees the plan. NULL is a no-op. */
 TC_API void tc_plan_destroy(tc_plan *p);
 
+/* ---- memory ----------------------------------------------------------- */
+
+/*
+ * The workspace is what a plan's algorithm may take for temporaries
+ * (permuted copies of whole tensors, copied slices) during tc_execute: an
+ * algorithm that needs more is not a candidate. tc_plan_create's budget
+ * is $TCGEN_WORKSPACE (bytes, with K, M, G or T for powers of 1024: "512M";
+ * a bad value is TC_EUSAGE), else the memory available: the smaller of
+ * MemAvailable and the room under the process's cgroup limit (v1 or v2,
+ * the job's SLURM or container limit). A budget of 0 means no temporaries:
+ * only algorithms that call BLAS on the tensors where they lie. When no
+ * algorithm fits, planning fails with TC_ERESOURCE and the least any
+ * needs. A remembered decision over the budget is ranked again.
+ */
+TC_API tc_plan *tc_plan_create_within(const char *contraction, const char *sizes,
+                                      unsigned flags, size_t workspace_bytes, tc_error *err);
+
+/* The bytes of temporaries one tc_execute of the plan takes (at once;
+ * each concurrent call takes its own): 0 when it takes none. */
+TC_API size_t tc_plan_workspace_bytes(const tc_plan *p);
+
+/*
+ * Frees the memory tcgen keeps between calls: the temporaries tc_execute
+ * hands back for the next call (a cache of at most 256 MiB) and the
+ * memory prediction reads (a pool the size of the last-level cache). The
+ * next tc_execute or planning allocates again. Safe at any time: blocks
+ * other threads are using are not freed (they return to the cache).
+ */
+TC_API void tc_release_workspace(void);
+
 /* ---- wisdom ----------------------------------------------------------- */
 
 /*

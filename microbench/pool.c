@@ -92,6 +92,20 @@ void tc_mb_pool_release(const double *pool, int64_t bytes)
     pthread_mutex_unlock(&lock);
 }
 
+void tc_mb_pool_trim(void)
+{
+    pthread_mutex_lock(&lock);
+    if (shared && shared_refs == 0) {
+        tc_rt_free(shared);
+        reserved -= shared_bytes;
+        pools -= shared_bytes;
+        shared = NULL;
+        shared_bytes = 0;
+        pthread_cond_broadcast(&freed);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
 tc_status tc_mb_budget_reserve(int64_t bytes, int64_t budget, tc_error *err)
 {
     pthread_mutex_lock(&lock);

@@ -31,6 +31,9 @@ tc_status tc_mb_pool_acquire(int64_t bytes, int64_t budget, const double **pool,
 /* Releases what tc_mb_pool_acquire gave for `bytes`; NULL is a no-op. The
  * shared pool stays allocated (and counted) for the next sampler. */
 void tc_mb_pool_release(const double *pool, int64_t bytes);
+/* Frees the shared pool when no sampler holds it (tc_release_workspace);
+ * the next sampler makes a new one. */
+void tc_mb_pool_trim(void);
 
 /* Reserves `bytes` of operand memory within `budget`, waiting while other
  * threads' reservations leave too little. TC_ERESOURCE when the bytes and

@@ -26,6 +26,7 @@
 
 #include "ast/error.h"
 #include "runtime/execute.h"
+#include "runtime/memory_limit.h"
 
 /* ---- the key -------------------------------------------------------- */
 

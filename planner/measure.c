@@ -8,6 +8,7 @@
 #include "microbench/stats.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
+#include "runtime/memory_limit.h"
 #include "runtime/timer.h"
 
 /* Mixed-sign values in [-1, 1) from a 64-bit LCG (no all-zero data). */

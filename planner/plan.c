@@ -7,9 +7,13 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "ast/c_locale.h"
 #include "ast/error.h"
+#include "microbench/pool.h"
 #include "parser/parser.h"
 #include "planner/measure.h"
 #include "planner/rank.h"
@@ -17,6 +21,8 @@
 #include "planner/wisdom.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
+#include "runtime/memory_limit.h"
+#include "runtime/scratch.h"
 #include "runtime/timer.h"
 
 #define DEFAULT_CANDIDATES 8
@@ -169,6 +175,19 @@ static tc_status measure_best(tc_plan *p, const tc_plan_options *o, tc_ranking *
     return TC_OK;
 }
 
+/* Every algorithm BLAS can run needs more temporaries than the workspace. */
+static tc_status over_workspace(const tc_plan *p, tc_error *err)
+{
+    int64_t least = INT64_MAX;
+    for (int i = 0; i < p->set->count; i++)
+        if (p->set->alg[i]->fits_int && tc_alg_temp_bytes(p->set->alg[i]) < least)
+            least = tc_alg_temp_bytes(p->set->alg[i]);
+    return tc_error_set(err, TC_ERESOURCE, 0, 0,
+                        "no algorithm fits the workspace of %lld bytes (%s): the least "
+                        "temporaries any algorithm needs are %lld bytes",
+                        (long long)p->workspace, p->workspace_from, (long long)least);
+}
+
 /* Ranks (and measures) the algorithms and fills the choice and runner-ups. */
 static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
 {
@@ -184,16 +203,18 @@ static tc_status decide(tc_plan *p, const tc_plan_options *o, tc_error *err)
     /* measuring wants the best predicted of every kernel too: all ranked */
     int keep = p->flags & TC_MEASURE ? 0 : 1 + TC_PLAN_RUNNERS;
     s = tc_plan_rank(su.sampler, &p->c, (const tc_algorithm *const *)p->set->alg,
-                     p->set->count, &su.params, keep, TC_RANK_ROUNDS, o->progress,
-                     o->progress_data, &r, err);
+                     p->set->count, &su.params, p->workspace, keep, TC_RANK_ROUNDS,
+                     o->progress, o->progress_data, &r, err);
     tc_plan_setup_close(&su);
     if (s != TC_OK)
         return s;
     if (r->count == 0) {
+        int no_memory = r->no_memory;
         tc_ranking_free(r);
-        return tc_error_set(err, TC_EINPUT, 0, 0,
-                            "no algorithm can compute this contraction at these sizes: "
-                            "every one has a BLAS argument above INT_MAX");
+        return no_memory ? over_workspace(p, err)
+                         : tc_error_set(err, TC_EINPUT, 0, 0,
+                                        "no algorithm can compute this contraction at these "
+                                        "sizes: every one has a BLAS argument above INT_MAX");
     }
     p->ranked = r->count + r->pruned;
     p->pruned = r->pruned;
@@ -274,6 +295,10 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
     p->flags = flags;
     p->user = *user;
+    if (tc_plan_workspace_limit(o, &p->workspace, &p->workspace_from, err) != TC_OK) {
+        free(p);
+        return NULL;
+    }
     if (flags & TC_ROW_MAJOR)
         tc_contraction_transpose(user, &p->c);
     else
@@ -303,6 +328,20 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
         p->seconds = e.seconds;
         p->origin = "wisdom";
         snprintf(p->setup, sizeof p->setup, "wisdom (decided by %s)", e.origin);
+        if (p->alg && !tc_alg_temps_fit(p->alg, p->workspace)) {
+            /* remembered under a larger budget: ranked again within this one */
+            if (how == TC_WISDOM_ONLY) {
+                tc_error_set(err, TC_EINPUT, 0, 0,
+                             "the remembered %s needs %lld bytes of temporaries, more than "
+                             "the workspace of %lld bytes (%s)", p->alg->name,
+                             (long long)tc_alg_temp_bytes(p->alg), (long long)p->workspace,
+                             p->workspace_from);
+                tc_plan_destroy(p);
+                return NULL;
+            }
+            p->alg = NULL;
+            p->setup[0] = '\0';
+        }
     }
     if (!p->alg && how != TC_WISDOM_ONLY && tensors_fit(&p->c, err) != TC_OK) {
         tc_plan_destroy(p);
@@ -353,11 +392,13 @@ tc_plan *tc_plan_create_with(const tc_contraction *user, unsigned flags,
     return p;
 }
 
-tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
-                        tc_error *err)
+/* The public entry points: the contraction and sizes as text, the
+ * options the defaults but for the workspace. */
+static tc_plan *create_from_text(const char *fn, const char *contraction, const char *sizes,
+                                 unsigned flags, const tc_plan_options *o, tc_error *err)
 {
     if (!contraction || !sizes) {
-        tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_create: the %s is NULL",
+        tc_error_set(err, TC_EUSAGE, 0, 0, "%s: the %s is NULL", fn,
                      contraction ? "sizes string" : "contraction");
         return NULL;
     }
@@ -370,11 +411,43 @@ tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned fla
         tc_error_set(err, sub.code, sub.line, sub.column, "%s: %s",
                      which ? "in the sizes" : "in the contraction", sub.message);
     } else {
-        tc_plan_options o = tc_plan_options_default();
-        p = create(&user, flags, &o, err);
+        p = create(&user, flags, o, err);
     }
     tc_c_locale_leave(saved);
     return p;
+}
+
+tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
+                        tc_error *err)
+{
+    tc_plan_options o = tc_plan_options_default();
+    return create_from_text("tc_plan_create", contraction, sizes, flags, &o, err);
+}
+
+tc_plan *tc_plan_create_within(const char *contraction, const char *sizes, unsigned flags,
+                               size_t workspace_bytes, tc_error *err)
+{
+    tc_plan_options o = tc_plan_options_default();
+    o.workspace_set = 1;
+    o.workspace = workspace_bytes > (size_t)TC_BYTES_MAX ? TC_BYTES_MAX
+                                                          : (int64_t)workspace_bytes;
+    return create_from_text("tc_plan_create_within", contraction, sizes, flags, &o, err);
+}
+
+size_t tc_plan_workspace_bytes(const tc_plan *p)
+{
+    return p ? (size_t)tc_alg_temp_bytes(p->alg) : 0;
+}
+
+void tc_release_workspace(void)
+{
+    tc_rt_scratch_release();
+    tc_mb_pool_trim();
+#ifdef __GLIBC__
+    /* planning's many small blocks, freed, stay in the heap's top until it
+     * is trimmed: 3.5 MiB after the CCSD terms at v=64, o=16 */
+    malloc_trim(0);
+#endif
 }
 
 tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C)

@@ -43,6 +43,8 @@ struct tc_plan {
                                    note when ranking read or measured it: a
                                    file refused, or one that could not be
                                    written (setup.h); "" otherwise */
+    int64_t workspace;          /* the temporaries' budget, -1: none */
+    const char *workspace_from; /* where it came from (tc_plan_workspace_limit) */
     char kernels_note[TC_ERROR_MESSAGE_MAX]; /* when ranking found the BLAS
                                    running kernels below this CPU's ability:
                                    what and what to do (profile.h); "" when not */

@@ -187,8 +187,8 @@ static int entries_sorted(tc_ranking *r, keyed *k)
 
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
-                       int keep, int rounds, tc_rank_progress progress, void *data,
-                       tc_ranking **out, tc_error *err)
+                       int64_t workspace, int keep, int rounds, tc_rank_progress progress,
+                       void *data, tc_ranking **out, tc_error *err)
 {
     *out = NULL;
     double t0 = tc_rt_now();
@@ -211,7 +211,6 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
     if (keep > 0 && s)
         qsort(order, (size_t)n, sizeof *order, by_key);
     tc_status st = TC_OK;
-    int64_t avail = tc_rt_memory_available();
     int kept = 0;
     for (int j = 0; j < n && st == TC_OK; j++) {
         int i = order[j].order;
@@ -227,7 +226,7 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         }
         if (!alg->fits_int) {
             r->skipped++;
-        } else if (!tc_alg_temps_fit(alg, avail)) {
+        } else if (!tc_alg_temps_fit(alg, workspace)) {
             r->no_memory++;
         } else {
             st = predict_first(s, c, alg, i, p, &k[r->count], err);

@@ -17,7 +17,7 @@ typedef struct tc_ranking {
     tc_rank_entry *entry;
     int skipped;               /* algorithms whose BLAS arguments exceed int */
     int no_memory;             /* algorithms whose temporaries exceed the
-                                  memory available: not candidates */
+                                  workspace: not candidates */
     int pruned;                /* algorithms not predicted: their calls alone
                                   take longer than the keep-th best */
     double elapsed_s;          /* wall time the ranking took */
@@ -30,7 +30,8 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * Predicts algs[0..n-1] (of contraction c, with sizes) with sampler s under
  * p and sorts them by predicted time (ties in the given order).
  * Algorithms that do not fit BLAS's int arguments, or whose temporaries
- * need more than the memory available, are skipped and counted. keep > 0:
+ * need more than `workspace` bytes (-1: no limit; tc_plan_workspace_limit),
+ * are skipped and counted. keep > 0:
  * only the best `keep` are wanted; algorithms are predicted fewest calls
  * first, and one whose floor exceeds the keep-th best prediction so far is
  * counted as pruned, not ranked: its calls at the library's cheapest call
@@ -57,8 +58,8 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
 
 tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
-                       int keep, int rounds, tc_rank_progress progress, void *data,
-                       tc_ranking **out, tc_error *err);
+                       int64_t workspace, int keep, int rounds, tc_rank_progress progress,
+                       void *data, tc_ranking **out, tc_error *err);
 
 /* NULL is a no-op. */
 void tc_ranking_free(tc_ranking *r);

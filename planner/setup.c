@@ -7,6 +7,7 @@
 
 #include "ast/error.h"
 #include "microbench/model_input.h"
+#include "runtime/memory_limit.h"
 
 #define DEFAULT_REPS 10
 
@@ -16,6 +17,17 @@ tc_plan_options tc_plan_options_default(void)
     memset(&o, 0, sizeof o);
     o.model = TC_MODEL_FULL;
     return o;
+}
+
+tc_status tc_plan_workspace_limit(const tc_plan_options *o, int64_t *bytes, const char **from,
+                                  tc_error *err)
+{
+    if (o->workspace_set) {
+        *bytes = o->workspace;
+        *from = "the plan's workspace";
+        return TC_OK;
+    }
+    return tc_rt_workspace_from_env(bytes, from, err);
 }
 
 /* $TCGEN_THREADS: digits only (no sign, space or suffix), 1 to the online

@@ -38,6 +38,10 @@ typedef struct tc_plan_options {
     int refresh_profile;     /* 1: measure the machine profile anew */
     tc_mb_profile_progress profile_progress; /* while measuring it; may be NULL */
     void *profile_progress_data;
+    int workspace_set;       /* 1: workspace is the budget; 0: from the
+                                environment (tc_plan_workspace_limit) */
+    int64_t workspace;       /* bytes the chosen algorithm's temporaries may
+                                take (0: none at all) */
 } tc_plan_options;
 
 /* The defaults: model full, everything else 0. */
@@ -73,6 +77,13 @@ void tc_plan_setup_close(tc_plan_setup *s);
  * its kernel sets, or BLIS, is TC_MB_KERNELS_BETTER times faster).
  */
 tc_status tc_plan_blas_open(const char *which, int threads, tc_blas **out, tc_error *err);
+
+/* The workspace budget: the options' when set (*from "the plan's
+ * workspace"), else $TCGEN_WORKSPACE, else the memory available, -1
+ * when unknown (tc_rt_workspace_from_env). An algorithm whose temporaries
+ * exceed it is not a candidate. TC_EUSAGE for a bad $TCGEN_WORKSPACE. */
+tc_status tc_plan_workspace_limit(const tc_plan_options *o, int64_t *bytes, const char **from,
+                                  tc_error *err);
 
 /* Loads the BLAS library the options name, with their thread count, else
  * $TCGEN_THREADS: digits only, 1 to the online CPUs (TC_EUSAGE naming it

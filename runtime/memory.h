@@ -35,11 +35,4 @@ int64_t tc_rt_resident_bytes(const double *p, int64_t count);
 /* Frees what tc_rt_alloc returned; NULL is a no-op. */
 void tc_rt_free(double *p);
 
-/*
- * Bytes of memory available to a new allocation without swapping:
- * MemAvailable from /proc/meminfo, else the free physical pages
- * (sysconf), else -1 when neither can be read.
- */
-int64_t tc_rt_memory_available(void);
-
 #endif

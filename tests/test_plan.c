@@ -31,6 +31,7 @@
 #include "tcgen.h"
 #include "tests/helpers_corpus.h"
 #include "tests/helpers_data.h"
+#include "tests/helpers_plan.h"
 
 #define TOL 1e-12
 
@@ -105,64 +106,11 @@ static char *read_text(const char *path)
     return s;
 }
 
-/* Parses text (column-major, with sizes) into *c inside a test; 0 on success. */
-static int parse_cm(const char *text, const char *sizes, tc_contraction *c)
-{
-    char msg[256];
-    if (tc_corpus_parse(text, sizes, c, msg, sizeof msg) != 0) {
-        fprintf(stderr, "\n  cannot parse %s ; %s: %s\n", text, sizes, msg);
-        return -1;
-    }
-    return 0;
-}
-
-/*
- * Executes plan p on random data and compares with tc_rt_reference of the
- * column-major contraction text/sizes. For '=' C starts as NaN (it must be
- * overwritten); for '+=' it starts random. Returns the relative error
- * (INFINITY when something failed).
- */
-static double exec_vs_reference(const tc_plan *p, const char *text, const char *sizes,
-                                uint64_t seed)
-{
-    tc_contraction c;
-    if (parse_cm(text, sizes, &c) != 0)
-        return INFINITY;
-    int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements;
-    int64_t nc = c.tensor[TC_C].elements;
-    double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
-    double *got = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL);
-    double err = INFINITY;
-    if (A && B && got && want) {
-        uint64_t st = seed;
-        tc_corpus_fill(A, na, &st);
-        tc_corpus_fill(B, nb, &st);
-        if (c.beta == 0.0) {
-            for (int64_t k = 0; k < nc; k++)
-                got[k] = want[k] = NAN;
-        } else {
-            tc_corpus_fill(got, nc, &st);
-            memcpy(want, got, (size_t)nc * sizeof *got);
-        }
-        tc_rt_reference(&c, A, B, want);
-        tc_status s = tc_execute(p, A, B, got);
-        if (s == TC_OK)
-            err = tc_corpus_relerr(got, want, nc);
-        else
-            fprintf(stderr, "\n  tc_execute(%s): %s\n", text, tc_status_name(s));
-    }
-    tc_rt_free(A);
-    tc_rt_free(B);
-    tc_rt_free(got);
-    tc_rt_free(want);
-    return err;
-}
-
 /* 1 if name is one of the algorithms tcgen enumerates for text. */
 static int is_algorithm_of(const char *name, const char *text, const char *sizes)
 {
     tc_contraction c;
-    if (!name || parse_cm(text, sizes, &c) != 0)
+    if (!name || tc_test_parse_cm(text, sizes, &c) != 0)
         return 0;
     tc_algorithm_set *set = NULL;
     tc_error e;
@@ -191,10 +139,10 @@ static void test_estimate(void)
     CU_ASSERT(is_algorithm_of(alg, text, sizes));
     double sec = tc_plan_predicted_seconds(p);
     CU_ASSERT(isfinite(sec) && sec > 0);
-    double e1 = exec_vs_reference(p, text, sizes, 11);
+    double e1 = tc_test_exec_vs_reference(p, text, sizes, 11);
     CU_ASSERT(e1 <= TOL);
     /* A second execution on other data: the plan is reusable. */
-    double e2 = exec_vs_reference(p, text, sizes, 12);
+    double e2 = tc_test_exec_vs_reference(p, text, sizes, 12);
     CU_ASSERT(e2 <= TOL);
     if (!(e1 <= TOL) || !(e2 <= TOL))
         fprintf(stderr, "\n  %s with %s: relative errors %g %g\n", text, alg, e1, e2);
@@ -219,7 +167,7 @@ static void test_estimate_accumulate(void)
             continue;
         }
         CU_ASSERT(is_algorithm_of(tc_plan_algorithm(p), cases[k][0], cases[k][1]));
-        double e = exec_vs_reference(p, cases[k][0], cases[k][1], 100 + k);
+        double e = tc_test_exec_vs_reference(p, cases[k][0], cases[k][1], 100 + k);
         CU_ASSERT(e <= TOL);
         if (!(e <= TOL))
             fprintf(stderr, "\n  %s with %s: relative error %g\n", cases[k][0],
@@ -257,7 +205,7 @@ static void test_measure(void)
     CU_ASSERT(is_algorithm_of(tc_plan_algorithm(p), text, sizes));
     double sec = tc_plan_predicted_seconds(p);
     CU_ASSERT(isfinite(sec) && sec > 0);
-    double e = exec_vs_reference(p, text, sizes, 21);
+    double e = tc_test_exec_vs_reference(p, text, sizes, 21);
     CU_ASSERT(e <= TOL);
 
     /* The decision is remembered: a second plan is from wisdom, same choice. */
@@ -334,7 +282,7 @@ static void test_wisdom_renamed(void)
     CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
     CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), want);
     CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
-    double e = exec_vs_reference(q, twin, twin_sizes, 31);
+    double e = tc_test_exec_vs_reference(q, twin, twin_sizes, 31);
     CU_ASSERT(e <= TOL);
     tc_plan_destroy(q);
     tc_wisdom_forget();
@@ -402,7 +350,7 @@ static void test_wisdom_round_trip(void)
     int nf = split_tabs(line, field, 15);
     CU_ASSERT_EQUAL_FATAL(nf, 9);
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(text, sizes, &c), 0);
     CU_ASSERT_FATAL(tc_contraction_canonical(&c, &c)); /* wisdom's names */
     char form[1024], fsizes[1024];
     tc_contraction_format(&c, form, sizeof form);
@@ -430,7 +378,7 @@ static void test_wisdom_round_trip(void)
     CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
     CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), alg);
     CU_ASSERT_DOUBLE_EQUAL(tc_plan_predicted_seconds(q), sec, sec * 1e-5);
-    double e = exec_vs_reference(q, text, sizes, 31);
+    double e = tc_test_exec_vs_reference(q, text, sizes, 31);
     CU_ASSERT(e <= TOL);
     tc_plan_destroy(q);
 
@@ -896,7 +844,7 @@ static void run_two_threads(const tc_plan *p, const tc_contraction *c, uint64_t 
 static void test_concurrent(void)
 {
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(CONC_TEXT, CONC_SIZES, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(CONC_TEXT, CONC_SIZES, &c), 0);
     tc_error err;
     tc_plan *p = tc_plan_create(CONC_TEXT, CONC_SIZES, TC_ESTIMATE, &err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -911,7 +859,7 @@ static void test_concurrent(void)
 static void test_concurrent_with_copies(void)
 {
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(CONC_TEXT, CONC_SIZES, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(CONC_TEXT, CONC_SIZES, &c), 0);
     static good_entry g;
     CU_ASSERT_EQUAL_FATAL(make_good_entry(CONC_TEXT, CONC_SIZES, &g), 0);
 
@@ -1094,7 +1042,7 @@ static void test_emit_other_family(void)
     tc_wisdom_forget();
     const char *text = "C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]", *sizes = "a=b=c=d=e=f=5";
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(text, sizes, &c), 0);
     tc_plan_options o = tc_plan_options_default();
     o.families = 1u << TC_FAMILY_PERMUTED;
     tc_error err;
@@ -1103,7 +1051,7 @@ static void test_emit_other_family(void)
         tc_plan *p = tc_plan_create_with(&c, flags, &o, &err);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
         CU_ASSERT_PTR_NOT_NULL(strchr(tc_plan_algorithm(p), '^'));
-        CU_ASSERT(exec_vs_reference(p, text, sizes, 5) <= TOL);
+        CU_ASSERT(tc_test_exec_vs_reference(p, text, sizes, 5) <= TOL);
         tc_status st = TC_EUSAGE;
         char *code = emit_text(p, NULL, &st);
         CU_ASSERT_EQUAL(st, TC_OK);
@@ -1303,7 +1251,7 @@ static void test_null_err(void)
 
     /* The planner's own entry point: NULL arguments, bad options. */
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(text, sizes, &c), 0);
     tc_plan_options o = tc_plan_options_default();
     CU_ASSERT_PTR_NULL(tc_plan_create_with(NULL, TC_ESTIMATE, &o, NULL));
     CU_ASSERT_PTR_NULL(tc_plan_create_with(&c, TC_ESTIMATE, NULL, NULL));
@@ -1339,12 +1287,12 @@ static void test_rank_failure_null_err(void)
     memset(&params, 0, sizeof params);
     tc_ranking *r = NULL;
     tc_status s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count,
-                               &params, 0, 0, NULL, NULL, &r, NULL);
+                               &params, -1, 0, 0, NULL, NULL, &r, NULL);
     CU_ASSERT_EQUAL(s, TC_EINPUT);
     CU_ASSERT_PTR_NULL(r);
     /* ... and with err: the message names the algorithm. */
-    s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count, &params, 0,
-                     0, NULL, NULL, &r, &err);
+    s = tc_plan_rank(NULL, &c, (const tc_algorithm *const *)set->alg, set->count, &params, -1,
+                     0, 0, NULL, NULL, &r, &err);
     CU_ASSERT_EQUAL(s, TC_EINPUT);
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, set->alg[0]->name));
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "sizes"));
@@ -1359,7 +1307,8 @@ static tc_ranking *rank_with(tc_plan_setup *su, const tc_contraction *c,
     tc_ranking *r = NULL;
     tc_error err;
     CU_ASSERT_EQUAL(tc_plan_rank(su->sampler, c, (const tc_algorithm *const *)set->alg,
-                                 set->count, &su->params, keep, rounds, NULL, NULL, &r, &err),
+                                 set->count, &su->params, -1, keep, rounds, NULL, NULL, &r,
+                                 &err),
                     TC_OK);
     return r;
 }
@@ -1377,7 +1326,7 @@ static tc_ranking *rank_with(tc_plan_setup *su, const tc_contraction *c,
 static void test_rank_keep_and_rounds(void)
 {
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=48,i=8", &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=48,i=8", &c), 0);
     tc_algorithm_set *set = NULL;
     tc_error err;
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
@@ -1465,7 +1414,7 @@ static void test_comma_locale(void)
     const char *text = "C[a,b] += 0.5 * A[a,i] * B[i,b]", *sizes = "a=9,b=11,i=5";
     /* The reference is parsed under "C", before the switch. */
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(text, sizes, &c), 0);
     CU_ASSERT_EQUAL_FATAL(c.alpha, 0.5);
     if (!setlocale(LC_ALL, "de_DE.UTF-8") && !setlocale(LC_ALL, "de_DE.utf8")) {
         fprintf(stderr, "\n  locale de_DE.UTF-8 missing (scripts/install-deps.sh installs it): "
@@ -1573,7 +1522,7 @@ static void test_measure_over_estimate(void)
     CU_ASSERT(p->measured > 0);
     CU_ASSERT_STRING_EQUAL(remembered_origin(p), "measure");
     CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
-    double exec_err = exec_vs_reference(p, text, sizes, 31);
+    double exec_err = tc_test_exec_vs_reference(p, text, sizes, 31);
     CU_ASSERT(exec_err <= TOL);
     tc_plan_destroy(p);
 
@@ -1606,7 +1555,7 @@ static void count_progress(int done, int total, void *data)
 static void test_measure_rounds(void)
 {
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=16,i=4", &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=16,i=4", &c), 0);
     tc_algorithm_set *set = NULL;
     tc_error err;
     CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate(&c, TC_KERNEL_MASK_ALL, &set, &err), TC_OK);
@@ -1648,7 +1597,7 @@ static void test_measure_all_over_limit(void)
 {
     const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=b=c=24,i=8";
     tc_contraction c;
-    CU_ASSERT_EQUAL_FATAL(parse_cm(text, sizes, &c), 0);
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(text, sizes, &c), 0);
     tc_wisdom_forget();
     tc_plan_options o = tc_plan_options_default();
     o.time_limit_s = 1e-9; /* no run is that fast */
@@ -1671,7 +1620,7 @@ static void test_measure_all_over_limit(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(code, " predicted  "));
     CU_ASSERT_PTR_NOT_NULL(strstr(code, "over the time limit"));
     free(code);
-    double e = exec_vs_reference(p, text, sizes, 41);
+    double e = tc_test_exec_vs_reference(p, text, sizes, 41);
     CU_ASSERT(e <= TOL);
     tc_plan_destroy(p);
     tc_wisdom_forget();

@@ -27,6 +27,7 @@
 #include "microbench/touch.h"
 #include "runtime/blas.h"
 #include "runtime/memory.h"
+#include "runtime/memory_limit.h"
 #include "runtime/timer.h"
 #include "tests/helpers_corpus.h"
 
