@@ -15,6 +15,8 @@
 # regret_rounds says how many rounds it rests on); then '#' lines with
 # geometric means, overall and per group. The list also holds the CCSD terms of examples/ccsd
 # (group ccsd_example). PEERS_MATCH=REGEX keeps the matching lines only.
+# The emitted code is built with --keep-temporaries: the calls repeat in
+# one process, as in a program's loop (the default allocates them per call).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TCGEN=${1:-build/tcgen}
@@ -38,7 +40,7 @@ build() {
 n=0
 bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read -r group spec con sizes; do
     n=$((n + 1))
-    "$TCGEN" "$con" "$sizes" --threads 1 --function peer_fn -o "$tmp/f.c" 2> "$tmp/err"
+    "$TCGEN" "$con" "$sizes" --threads 1 --keep-temporaries --function peer_fn -o "$tmp/f.c" 2> "$tmp/err"
     alg=$(sed -n 's/^tcgen: \([^,]*\), .* in \([0-9.]*\) s$/\1/p' "$tmp/err" | tail -1)
     plan_s=$(sed -n 's/^tcgen: .* in \([0-9.]*\) s$/\1/p' "$tmp/err" | tail -1)
     read -r na nb nc < <("$TCGEN" parse "$con" "$sizes" --format tsv |
@@ -50,7 +52,7 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
     sed -n '/^ \*   runner-ups/,/^ \*   ranked/p' "$tmp/f.c" | grep -v '^ \*   ranked' |
         sed 's/^ \*   runner-ups//; s/^ \*//' | tr ',' '\n' | awk 'NF {print $1}' | head -4 > "$tmp/top"
     while read -r name; do
-        "$TCGEN" emit "$con" "$sizes" --algorithm "$name" --function peer_fn \
+        "$TCGEN" emit "$con" "$sizes" --algorithm "$name" --keep-temporaries --function peer_fn \
             -o "$tmp/r.c" 2> /dev/null || continue
         build "$(wc -l < "$tmp/names")" "$tmp/r.c" 2> /dev/null || continue
         printf '%s\n' "$name" >> "$tmp/names"

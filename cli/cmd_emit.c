@@ -88,6 +88,7 @@ int tc_cmd_emit(const tc_cli *cli)
     emit_job job = {alg, &c, {0}};
     job.opt.function = cli->function;
     job.opt.generic = cli->generic;
+    job.opt.keep_temporaries = cli->keep_temporaries;
     job.opt.row_major = row_major;
     char *cmd = tc_cli_command_line(cli);
     job.opt.command_line = cmd;

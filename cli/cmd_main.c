@@ -102,6 +102,7 @@ int tc_cmd_main(const tc_cli *cli)
     main_job job = {plan, {0}};
     job.opt.function = cli->function;
     job.opt.generic = cli->generic;
+    job.opt.keep_temporaries = cli->keep_temporaries;
     char *cmd = tc_cli_command_line(cli);
     job.opt.command_line = cmd;
     rc = cmd ? tc_cli_write_c(cli, emit_plan, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");

@@ -685,8 +685,9 @@ static void emit_permutation(emitter *e, const tc_permutation *cp, int level)
  * where every page fault exits to the hypervisor a TCCG intensli term's
  * TTGT ran in 39.5 ms, 22.3 ms aligned. A partial last huge page faults
  * 4 KiB at a time: a 35 MB temporary took 5.7 ms to fault in, 2.0 ms
- * rounded up to whole huge pages. Kept between calls (tcgen_kept, per
- * thread), they are faulted in once (docs/decisions.md). */
+ * rounded up to whole huge pages. Allocated per call by default; kept
+ * between calls (tcgen_kept, per thread) under TCGEN_KEEP_TEMPORARIES,
+ * they are faulted in once (docs/decisions.md). */
 static const char huge_pages_text[] =
     "#ifndef TCGEN_HUGE_ALLOC_DEFINED\n"
     "#define TCGEN_HUGE_ALLOC_DEFINED\n"
@@ -710,12 +711,13 @@ static const char huge_pages_text[] =
     "    return (double *)(void *)p;\n"
     "}\n"
     "\n"
-    "/* Tensor-sized temporaries are kept between calls, one set per thread,\n"
-    " * where the compiler has thread-local storage: faulting them in anew\n"
-    " * on every call can cost as much as the permutation that fills them.\n"
-    " * Without it, or with TCGEN_NO_KEPT defined, each call allocates and\n"
-    " * frees its own. */\n"
-    "#if defined(TCGEN_NO_KEPT)\n"
+    "/* Tensor-sized temporaries: each call allocates and frees its own, so\n"
+    " * nothing stays behind. With TCGEN_KEEP_TEMPORARIES defined (tcgen\n"
+    " * --keep-temporaries writes it) they are kept between calls, one set per\n"
+    " * thread, where the compiler has thread-local storage: faulting them in\n"
+    " * anew on every call can cost as much as the permutation that fills\n"
+    " * them. */\n"
+    "#if !defined(TCGEN_KEEP_TEMPORARIES)\n"
     "#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
     "#define TCGEN_THREAD_LOCAL _Thread_local\n"
     "#elif defined(__GNUC__)\n"
@@ -756,6 +758,8 @@ static void emit_kernel_text(const emitter *e)
 {
     if (!e->nkept)
         return;
+    if (e->opt->keep_temporaries)
+        fputs("\n#ifndef TCGEN_KEEP_TEMPORARIES\n#define TCGEN_KEEP_TEMPORARIES\n#endif\n", e->out);
     fputs("\n", e->out);
     for (int k = 0; tc_permute_kernel_text[k]; k++) {
         fputs(tc_permute_kernel_text[k], e->out);
@@ -968,9 +972,11 @@ static void emit_prototype(emitter *e, const char *fname)
     fputs(e->opt->row_major ? " * Row-major (C order) tensors.\n" : "", out);
     fputs(u->alpha == 0.0 ? " * With alpha = 0 it only scales C by beta, as BLAS does.\n" : "", out);
     if (e->nkept)
-        fprintf(out, " * Its tensor-sized temporaries are kept between calls, one set per\n"
-                     " * thread (TCGEN_NO_KEPT: allocated per call); %s_release() frees\n"
-                     " * the calling thread's.\n", fname);
+        fprintf(out, " * Its tensor-sized temporaries are %s\n"
+                     " * (TCGEN_KEEP_TEMPORARIES: kept between calls, one set per thread;\n"
+                     " * %s_release() frees the calling thread's).\n",
+                e->opt->keep_temporaries ? "kept between calls" : "allocated per call",
+                fname);
     if (e->opt->generic) {
         fputs(" * Valid for any sizes. Returns 0, -1 when a temporary cannot be\n"
               " * allocated, or -2 when a size makes a BLAS argument exceed INT_MAX.\n */\n",
@@ -1210,7 +1216,8 @@ static void emit_release(const emitter *e)
         return;
     fprintf(e->out,
             "\n/* Frees the tensor-sized temporaries %s keeps between calls on the\n"
-            " * calling thread (the next call allocates them again). */\n"
+            " * calling thread under TCGEN_KEEP_TEMPORARIES (the next call allocates\n"
+            " * them again); without it there is nothing to free. */\n"
             "void %s_release(void)\n{\n#ifdef TCGEN_THREAD_LOCAL\n"
             "    tcgen_kept_free(%s_kept, %d);\n#endif\n}\n",
             e->fname, e->fname, e->fname, e->nkept);

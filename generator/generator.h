@@ -162,6 +162,9 @@ typedef struct tc_emit_options {
                                  the user's form */
     const char *notes;        /* more header lines ('\n' separated): the
                                  ranking, BLAS, machine; NULL = none */
+    int keep_temporaries;     /* 1: the file defines TCGEN_KEEP_TEMPORARIES:
+                                 tensor-sized temporaries kept between calls
+                                 (default: allocated per call) */
 } tc_emit_options;
 
 /*

@@ -84,9 +84,9 @@ typedef struct tc_plan tc_plan;
 #define TC_WISDOM_ONLY 0x4u /* use only remembered decisions: no benchmarking;
                                fails with TC_EINPUT when nothing is known     */
 #define TC_ROW_MAJOR   0x8u /* tensors are row-major (C order)                */
-#define TC_EMITTABLE   0x10u /* rank for the C tc_plan_emit_c writes; it
-                               keeps its temporaries between calls as the
-                               executor does, so this ranks the same    */
+#define TC_EMITTABLE   0x10u /* rank for the C tc_plan_emit_c writes; the
+                               ranking assumes warm temporaries for both,
+                               so this ranks the same                   */
 
 /*
  * Plans `contraction` ("C[a,b,c] = A[a,i] * B[i,b,c]", or compact

@@ -115,7 +115,14 @@ has "$tmp/p.c" "tcgen_permute\(4, tmp_extent, A, tmp_tensor, tmpA, tmp_temp, 0\.
     "emit of A^B^C^-dgemm: A permuted by the kernel"
 $CC -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$inc" -c -o "$tmp/p.o" "$tmp/p.c" 2>"$tmp/cc" \
     && ok || bad "emit of A^B^C^-dgemm does not compile: $(head -c 300 "$tmp/cc")"
-has "$tmp/p.c" "^void contraction_release\(void\)$" "emit of A^B^C^-dgemm: its temporaries kept, a release"
+has "$tmp/p.c" "^void contraction_release\(void\)$" "emit of A^B^C^-dgemm: a release"
+grep -q "^#define TCGEN_KEEP_TEMPORARIES" "$tmp/p.c" && bad "emit of A^B^C^-dgemm: temporaries kept by default" || ok
+has "$tmp/p.c" "temporaries are allocated per call" "emit of A^B^C^-dgemm: the header says per call"
+"$TCGEN" emit 'C[a,b,c,d] = A[a,e,b,f] * B[d,f,c,e]' a=b=c=d=e=f=4 --algorithm 'A^B^C^-dgemm' \
+    --keep-temporaries >"$tmp/pk.c" 2>"$tmp/err" && ok || bad "emit --keep-temporaries: $(cat "$tmp/err")"
+has "$tmp/pk.c" "^#define TCGEN_KEEP_TEMPORARIES" "emit --keep-temporaries: the file keeps them"
+has "$tmp/pk.c" "temporaries are kept between calls" "emit --keep-temporaries: the header says kept"
+cc_ok "$tmp/pk.c" "emit --keep-temporaries"
 # C permuted back block by block: inside loop e, at the block's offset, streamed as C's whole
 "$TCGEN" emit 'C[a,b,c,d,e,f] = A[d,e,g,a] * B[g,f,b,c]' a=b=c=d=e=f=3,g=4 --algorithm 'A^feC^-dgemm' \
     --generic >"$tmp/bl.c" 2>"$tmp/err" && ok || bad "emit of A^feC^-dgemm: $(cat "$tmp/err")"

@@ -33,7 +33,12 @@ static const char *const lib_glob[NLIBS][3] = {
      "/usr/local/include/blis/cblas.h"}};
 static char lib_include[NLIBS][512]; /* directory of the library's cblas.h */
 static char tmpdir[200];
-static const char *cc_std = "-std=c99"; /* the dialect compile_and_run asks for */
+/* The dialect compile_and_run asks for: by default with the tensor-sized
+ * temporaries kept between calls (the corpus programs release them between
+ * calls); test_permute_portable and the identifiers test build the default,
+ * temporaries allocated per call. */
+#define KEPT_STD "-std=c99 -DTCGEN_KEEP_TEMPORARIES"
+static const char *cc_std = KEPT_STD;
 
 static int suite_init(void)
 {
@@ -323,15 +328,14 @@ static void test_corpus_variants(void)
 }
 
 /* The permutation kernel's portable path (no SSE2: as on other
- * architectures) and temporaries allocated per call (TCGEN_NO_KEPT: as
- * without thread-local storage), through the dgemm algorithms of every
+ * architectures) and temporaries allocated per call (the default), through the dgemm algorithms of every
  * corpus contraction that has permuted ones and of one whose planes hold
  * whole 16 x 16 tiles, with OpenBLAS. */
 static void test_permute_portable(void)
 {
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus), permuted = 0;
-    cc_std = "-std=c99 -U__SSE2__ -DTCGEN_NO_KEPT";
+    cc_std = "-std=c99 -U__SSE2__";
     tc_contraction tiles;
     char msg[512];
     CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] = A[c,i,a] * B[i,b]", "a=20,b=3,c=18,i=2", &tiles,
@@ -360,7 +364,7 @@ static void test_permute_portable(void)
             CU_ASSERT_EQUAL(compile_and_run(path, 0, corpus[i].text), 0);
         permuted++;
     }
-    cc_std = "-std=c99";
+    cc_std = KEPT_STD;
     CU_ASSERT(permuted >= 8);
 }
 
@@ -715,7 +719,7 @@ static void test_identifiers(void)
             cc_std = "-std=gnu17";
             check_emitted(&c, TC_KERNEL_MASK_ALL, 2, mode, 1, label);
         }
-        cc_std = "-std=c99";
+        cc_std = KEPT_STD;
     }
     /* the man page's rule: a parameter is its index's name, or n_NAME */
     tc_contraction c;
