@@ -102,7 +102,7 @@ opts=$( (grep -oE '"--?[a-z][a-z-]*"' cli/main.c | tr -d '"'; grep -h '"' cli/co
 for o in $opts; do
     grep -qw -- "$o" <<<"$text" && ok || bad "tcgen.1 does not document option $o"
 done
-for v in TCGEN_BLAS TCGEN_THREADS; do
+for v in TCGEN_BLAS TCGEN_THREADS TCGEN_WORKSPACE; do
     grep -qE "^\.B $v\$" "$man1" && ok || bad "tcgen.1 does not document $v"
 done
 grep -qF "tcgen \\(aqC[a,b,c] = A[a,i] * B[i,b,c]\\(aq a=b=c=400,i=8 \\-o contract.c" "$man1" && ok \
