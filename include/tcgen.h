@@ -115,7 +115,8 @@ TC_API tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsig
  * C = alpha * A * B + beta * C by the plan's algorithm (beta is 0 for "=",
  * 1 for "+="; as in BLAS, beta 0 does not read C and alpha 0 does not read
  * A or B). A, B and C must not overlap. Re-entrant: each call takes its
- * own temporaries, from a cache the library keeps between calls. The
+ * own temporaries (tc_plan_workspace_bytes), from a cache the library
+ * keeps between calls (tc_release_workspace frees it). The
  * status says all there is to say: TC_EUSAGE (a NULL argument; nothing
  * done), TC_ERESOURCE (no memory for a temporary: they are all taken
  * before C is written, so C is unchanged).
