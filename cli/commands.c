@@ -46,8 +46,8 @@ const tc_command tc_commands[] = {
      "                     first appearance in C, A, B) before A, B, C; valid for any\n"
      "                     sizes, returns -2 when one overflows a BLAS int argument\n"
      "  --layout col|row   tensors in Fortran order (default) or C order\n"
-     "  --fortran FILE     also write FILE, a Fortran 2003 module NAME_interface\n"
-     "                     with the function's bind(C) interface\n",
+     "  --fortran FILE     also write FILE, a Fortran 2008 module NAME_interface\n"
+     "                     with the function's bind(C) interface and NAME_checked\n",
      tc_cmd_emit,
      "-f -o --algorithm --function --generic --layout --fortran"},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
