@@ -16,6 +16,7 @@ set -u
 TCGEN=${TCGEN:-build/tcgen}
 BUILD=${BUILD:-build}
 CC=${CC:-cc}
+SAN=${SAN:-}
 . "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
 export TCGEN_THREADS=1
 
@@ -25,7 +26,8 @@ if [ -z "$FC" ]; then
     finish "fortran"
     exit
 fi
-FFLAGS=(-std=f2018 -Wall -Wextra -pedantic -Werror -fcheck=all,no-array-temps -fno-backtrace)
+# $SAN: make test-asan's sanitizers, which a program linking its libtcgen.so needs too
+FFLAGS=(-std=f2018 -Wall -Wextra -pedantic -Werror -fcheck=all,no-array-temps -fno-backtrace $SAN)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=$(cd "$BUILD" && pwd)
 
