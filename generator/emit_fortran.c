@@ -46,7 +46,7 @@ static int fortran_name(const char *s)
     return 1;
 }
 
-int tc_fortran_same_name(const char *a, const char *b)
+static int same_name(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
         int x = (unsigned char)*a, y = (unsigned char)*b;
@@ -61,12 +61,13 @@ int tc_fortran_same_name(const char *a, const char *b)
 static int taken(const fnames *f, const char *s)
 {
     for (int k = 0; k < f->n; k++)
-        if (tc_fortran_same_name(f->name[k], s))
+        if (same_name(f->name[k], s))
             return 1;
     return 0;
 }
 
-const char *tc_fortran_claim(fnames *f, const char *want)
+/* Adds want (or want_2, want_3, ... when taken) to f; returns it. */
+static const char *claim(fnames *f, const char *want)
 {
     char *out = f->name[f->n];
     snprintf(out, FNAME_MAX, "%s", want);
@@ -78,7 +79,7 @@ const char *tc_fortran_claim(fnames *f, const char *want)
 
 /* s as comment text (malloc'ed): printable ASCII, other bytes as \xNN,
  * line breaks as spaces. */
-char *tc_fortran_escaped(const char *s)
+static char *escaped(const char *s)
 {
     char *out = malloc(4 * strlen(s) + 1), *p = out;
     for (; out && *s; s++) {
@@ -99,7 +100,7 @@ char *tc_fortran_escaped(const char *s)
  * (after a space where there is one), continued under the text. */
 void tc_fortran_comment(FILE *out, const char *indent, const char *label, const char *raw)
 {
-    char *text = tc_fortran_escaped(raw);
+    char *text = escaped(raw);
     if (!text) {
         fprintf(out, "%s!\n", indent);
         return;
@@ -195,7 +196,7 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err)
                             "than 63 characters (use at most %d)", fname, fname, MODULE_SUFFIX,
                             63 - (int)strlen(MODULE_SUFFIX));
     for (int k = 0; module_names[k]; k++)
-        if (tc_fortran_same_name(fname, module_names[k]))
+        if (same_name(fname, module_names[k]))
             return tc_error_set(err, TC_EUSAGE, 0, 0,
                                 "'%s' cannot be the function's name with --fortran: the "
                                 "Fortran module uses the name %s", fname, module_names[k]);
@@ -207,19 +208,19 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err)
 static void name_dummies(fortran *f)
 {
     char checked[FNAME_MAX];
-    tc_fortran_claim(&f->names, f->fname);
+    claim(&f->names, f->fname);
     for (int k = 0; module_names[k]; k++)
-        tc_fortran_claim(&f->names, module_names[k]);
+        claim(&f->names, module_names[k]);
     snprintf(checked, sizeof checked, "%s_checked", f->fname); /* fname: 53 at most */
-    f->checked = tc_fortran_claim(&f->names, checked);
-    f->stat = tc_fortran_claim(&f->names, "stat");
-    f->errmsg = tc_fortran_claim(&f->names, "errmsg");
-    f->msg = tc_fortran_claim(&f->names, "msg");
+    f->checked = claim(&f->names, checked);
+    f->stat = claim(&f->names, "stat");
+    f->errmsg = claim(&f->names, "errmsg");
+    f->msg = claim(&f->names, "msg");
     static const int order[3] = {TC_A, TC_B, TC_C}; /* the arguments' */
     static const char *const role[3] = {"A", "B", "C"};
     for (int k = 0; k < 3; k++) {
         const char *n = f->user.tensor[order[k]].name;
-        f->array[order[k]] = tc_fortran_claim(&f->names, fortran_name(n) ? n : role[k]);
+        f->array[order[k]] = claim(&f->names, fortran_name(n) ? n : role[k]);
     }
     for (int i = 0; f->opt->generic && i < f->c->nindex; i++) {
         char want[FNAME_MAX];
@@ -228,9 +229,9 @@ static void name_dummies(fortran *f)
             snprintf(want, sizeof want, "n_%s", n);
         else
             snprintf(want, sizeof want, "n_%d", i + 1);
-        f->size[i] = tc_fortran_claim(&f->names, want);
+        f->size[i] = claim(&f->names, want);
     }
-    f->result = tc_fortran_claim(&f->names, "rc");
+    f->result = claim(&f->names, "rc");
 }
 
 static void header(fortran *f, char *form, char *sizes)

@@ -14,7 +14,8 @@
 #define FNAME_MAX 64 /* a Fortran name: 63 characters */
 #define WIDTH 100    /* wrap lines here (free form allows 132) */
 
-/* The names taken in the module's scopes, compared ignoring case. */
+/* The names taken in the module's scopes (emit_fortran.c compares them as
+ * Fortran does, ignoring case). */
 typedef struct fnames {
     int n;
     char name[TC_MAX_INDICES + 24][FNAME_MAX];
@@ -42,17 +43,8 @@ typedef struct fortran {
     const char *stat, *errmsg, *msg;  /* the wrapper's optional dummies, its message */
 } fortran;
 
-/* Fortran's name equality: ASCII letters in either case. */
-int tc_fortran_same_name(const char *a, const char *b);
-
-/* Adds want (or want_2, want_3, ... when taken) to f; returns it. */
-const char *tc_fortran_claim(fnames *f, const char *want);
-
-/* s as comment text (malloc'ed): printable ASCII, other bytes as \xNN,
- * line breaks as spaces. */
-char *tc_fortran_escaped(const char *s);
-
-/* "! " + label + text, broken into lines of at most WIDTH characters. */
+/* "! " + label + text (printable ASCII, other bytes as \xNN), broken into
+ * lines of at most WIDTH characters. */
 void tc_fortran_comment(FILE *out, const char *indent, const char *label, const char *raw);
 
 /* Starts a list after text; items go on continuation lines at indent. */
