@@ -26,9 +26,10 @@
 ! integer(c_int), combined with ior(). Everything here is standard Fortran
 ! 2008 with ISO_C_BINDING.
 !
-! tc_plan_workspace_bytes and tc_release_workspace are declared for the
-! library that has them (issue 36); nothing in this module calls them, so a
-! program links against an older libtcgen as long as it does not either.
+! tc_plan_create_within, tc_plan_workspace_bytes and tc_release_workspace
+! are declared for the library that has them (issue 36, the workspace);
+! nothing in this module calls them, so a program links against an older
+! libtcgen as long as it does not either.
 !
 ! Installed as PREFIX/include/tcgen.f90 with tcgen.mod (gfortran's, from
 ! the compiler that built tcgen) and PREFIX/lib/libtcgen_fortran.a (the
@@ -82,7 +83,8 @@ module tcgen
 
   public :: tc_version, tc_status_name
   public :: tc_plan_create, tc_execute, tc_plan_algorithm, tc_plan_predicted_seconds
-  public :: tc_plan_origin, tc_plan_destroy, tc_plan_workspace_bytes, tc_release_workspace
+  public :: tc_plan_origin, tc_plan_destroy
+  public :: tc_plan_create_within, tc_plan_workspace_bytes, tc_release_workspace
   public :: tc_wisdom_export_file, tc_wisdom_import_file, tc_wisdom_export_string
   public :: tc_wisdom_import_string, tc_wisdom_forget
 
@@ -140,6 +142,17 @@ module tcgen
       import :: c_ptr
       type(c_ptr), value :: p
     end subroutine tc_plan_destroy
+
+    ! tc_plan *tc_plan_create_within(const char *contraction, const char *sizes,
+    !     unsigned flags, size_t workspace_bytes, tc_error *err): not yet in every libtcgen
+    type(c_ptr) function tc_plan_create_within(contraction, sizes, flags, workspace_bytes, err) &
+        bind(C, name='tc_plan_create_within')
+      import :: c_ptr, c_char, c_int, c_size_t, tc_error
+      character(kind=c_char), intent(in) :: contraction(*), sizes(*)
+      integer(c_int), value :: flags
+      integer(c_size_t), value :: workspace_bytes
+      type(tc_error), intent(inout) :: err
+    end function tc_plan_create_within
 
     ! size_t tc_plan_workspace_bytes(const tc_plan *p): not yet in every libtcgen
     integer(c_size_t) function tc_plan_workspace_bytes(p) &
