@@ -58,9 +58,11 @@ $(shell mkdir -p '$(BUILD)' && { printf '%s\n' '$(TC_FLAGS)' | cmp -s - '$(FLAGS
 all: $(TCGEN) $(LIB_A) $(LIB_SO)
 
 # make examples (examples/examples.mk); make install, uninstall, test-install
-# (scripts/install.mk). Included after `all`, which stays the default goal.
+# (scripts/install.mk); the Fortran module (fortran/fortran.mk). Included
+# after `all`, which stays the default goal.
 include examples/examples.mk
 include scripts/install.mk
+include fortran/fortran.mk
 include tests/alloc/alloc.mk
 
 # What the build (and the tests) need, checked once by what it does, on

@@ -49,8 +49,8 @@ const tc_command tc_commands[] = {
      "                     first appearance in C, A, B) before A, B, C; valid for any\n"
      "                     sizes, returns -2 when one overflows a BLAS int argument\n"
      "  --layout col|row   tensors in Fortran order (default) or C order\n"
-     "  --fortran FILE     also write FILE, a Fortran 2003 module NAME_interface\n"
-     "                     with the function's bind(C) interface\n"
+     "  --fortran FILE     also write FILE, a Fortran 2008 module NAME_interface\n"
+     "                     with the function's bind(C) interface and NAME_checked\n"
      "  --keep-temporaries keep tensor-sized temporaries between calls, one set per\n"
      "                     thread, freed by NAME_release() (default: per call)\n",
      tc_cmd_emit,

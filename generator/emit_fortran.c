@@ -1,17 +1,22 @@
 /*
- * emit_fortran.c - the Fortran 2003 interface of the function emit_c.c
- * writes: a module with one interface block, bind(C), so that a Fortran
- * program calls the emitted C without writing (or reading) the binding
- * itself.
+ * emit_fortran.c - the Fortran 2008 interface of the function emit_c.c
+ * writes: a module NAME_interface with the bind(C) interface block of NAME,
+ * so that a Fortran program calls the emitted C without writing (or
+ * reading) the binding itself, and the checked wrapper NAME_checked
+ * (emit_fortran_checked.c).
  *
  * Fortran names are case-insensitive, so every dummy name is checked
- * against the others in lowercase; a clash gets "_2", "_3", ... The array
- * dummies are explicit-shape in storage order (the C function's tensors as
- * Fortran sees the same memory: a row-major tensor's indices reversed), up
- * to rank 7 (Fortran 2003's limit); a rank-8 tensor is assumed-size and its
- * shape is in the comment.
+ * against the others in lowercase; a clash gets "_2", "_3", ... The names
+ * the wrapper needs (stat, errmsg, its local msg, the intrinsics size and
+ * int, its helpers) are taken before the tensors', so that the keywords
+ * stat= and errmsg= are what they say. The array dummies of the interface
+ * are explicit-shape in storage order (the C function's tensors as Fortran
+ * sees the same memory: a row-major tensor's indices reversed), up to rank
+ * 7; a rank-8 tensor is assumed-size there and its shape is in the comment
+ * (the wrapper's assumed-shape arrays have every rank up to Fortran 2008's
+ * 15).
  */
-#include "generator.h"
+#include "emit_fortran.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +24,13 @@
 #include "ast/c_locale.h"
 #include "ast/error.h"
 
-#define FNAME_MAX 64           /* Fortran 2003: 63 characters */
 #define MODULE_SUFFIX "_interface"
-#define WIDTH 100              /* wrap lines here (free form allows 132) */
 
-typedef struct fnames {
-    int n;
-    char name[TC_MAX_INDICES + 8][FNAME_MAX];
-} fnames;
+/* Names the module uses besides the function's own: the function may not
+ * take one (the module would hide the intrinsic or the kind). */
+static const char *const module_names[] = {
+    "c_double", "c_int", "c_size_t", "size", "int", "present", "trim", "error_unit",
+    "tcgen_fn", "tcgen_size", "tcgen_extent", "tcgen_finish", NULL};
 
 static int letter(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 static int digit(int ch) { return ch >= '0' && ch <= '9'; }
@@ -94,7 +98,7 @@ static char *escaped(const char *s)
 
 /* "! " + label + text, broken into lines of at most WIDTH characters
  * (after a space where there is one), continued under the text. */
-static void comment(FILE *out, const char *indent, const char *label, const char *raw)
+void tc_fortran_comment(FILE *out, const char *indent, const char *label, const char *raw)
 {
     char *text = escaped(raw);
     if (!text) {
@@ -128,17 +132,13 @@ static void comment(FILE *out, const char *indent, const char *label, const char
     free(text);
 }
 
-/* A list of items separated by ", ", continued with '&' before WIDTH. */
-typedef struct line {
-    FILE *out;
-    int col, items;
-    const char *indent; /* of continuation lines */
-} line;
-
-static void item(line *l, const char *text)
+void tc_fortran_item(fortran_line *l, const char *text)
 {
     int n = (int)strlen(text);
-    if (l->items && l->col + n + 4 > WIDTH) {
+    if (!l->items && l->col + n + 4 > WIDTH) { /* the first item on a line of its own */
+        fprintf(l->out, "&\n%s", l->indent);
+        l->col = (int)strlen(l->indent);
+    } else if (l->items && l->col + n + 4 > WIDTH) {
         fprintf(l->out, ", &\n%s", l->indent);
         l->col = (int)strlen(l->indent);
     } else if (l->items) {
@@ -150,7 +150,7 @@ static void item(line *l, const char *text)
     l->items++;
 }
 
-static void start(line *l, FILE *out, const char *text, const char *indent)
+void tc_fortran_start(fortran_line *l, FILE *out, const char *text, const char *indent)
 {
     l->out = out;
     l->col = fprintf(out, "%s", text);
@@ -195,29 +195,27 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err)
                             "'%s' is too long for --fortran: the module %s%s would have more "
                             "than 63 characters (use at most %d)", fname, fname, MODULE_SUFFIX,
                             63 - (int)strlen(MODULE_SUFFIX));
+    for (int k = 0; module_names[k]; k++)
+        if (same_name(fname, module_names[k]))
+            return tc_error_set(err, TC_EUSAGE, 0, 0,
+                                "'%s' cannot be the function's name with --fortran: the "
+                                "Fortran module uses the name %s", fname, module_names[k]);
     return TC_OK;
 }
 
-typedef struct fortran {
-    const tc_algorithm *alg;
-    const tc_contraction *c; /* storage form: column-major */
-    tc_contraction user;     /* as the user wrote it */
-    const tc_emit_options *opt;
-    const char *fname;
-    FILE *out;
-    fnames names;
-    const char *size[TC_MAX_INDICES]; /* size dummies (generic) */
-    const char *array[3];             /* tensor dummies, by TC_A, TC_B, TC_C */
-    const char *result;
-} fortran;
-
-/* Dummy names: the function's and the imported names are taken first. */
+/* Dummy names: the function's, the module's and the wrapper's names are
+ * taken first, then the tensors', the sizes' and the result's. */
 static void name_dummies(fortran *f)
 {
+    char checked[FNAME_MAX];
     claim(&f->names, f->fname);
-    claim(&f->names, "c_double");
-    claim(&f->names, "c_int");
-    claim(&f->names, "c_size_t");
+    for (int k = 0; module_names[k]; k++)
+        claim(&f->names, module_names[k]);
+    snprintf(checked, sizeof checked, "%s_checked", f->fname); /* fname: 53 at most */
+    f->checked = claim(&f->names, checked);
+    f->stat = claim(&f->names, "stat");
+    f->errmsg = claim(&f->names, "errmsg");
+    f->msg = claim(&f->names, "msg");
     static const int order[3] = {TC_A, TC_B, TC_C}; /* the arguments' */
     static const char *const role[3] = {"A", "B", "C"};
     for (int k = 0; k < 3; k++) {
@@ -239,32 +237,40 @@ static void name_dummies(fortran *f)
 static void header(fortran *f, char *form, char *sizes)
 {
     FILE *out = f->out;
-    char text[FNAME_MAX + 80];
+    char text[2 * FNAME_MAX + 80];
     snprintf(text, sizeof text, "Generated by tcgen %s: the Fortran interface of the C function %s.",
              TC_VERSION, f->fname);
-    comment(out, "", "", text);
-    comment(out, "", "", "");
-    comment(out, "", "  contraction  ", form);
+    tc_fortran_comment(out, "", "", text);
+    tc_fortran_comment(out, "", "", "");
+    tc_fortran_comment(out, "", "  contraction  ", form);
     if (f->opt->generic) {
         char *s = malloc(strlen(sizes) + 64);
         if (s) {
             sprintf(s, "arguments of the function (ranked for %s)", sizes);
-            comment(out, "", "  sizes        ", s);
+            tc_fortran_comment(out, "", "  sizes        ", s);
         }
         free(s);
     } else {
-        comment(out, "", "  sizes        ", sizes);
+        tc_fortran_comment(out, "", "  sizes        ", sizes);
     }
-    comment(out, "", "  algorithm    ", f->alg->name);
+    tc_fortran_comment(out, "", "  algorithm    ", f->alg->name);
     if (f->opt->command_line)
-        comment(out, "", "  command      ", f->opt->command_line);
-    comment(out, "", "", "");
-    comment(out, "", "", f->opt->row_major ?
+        tc_fortran_comment(out, "", "  command      ", f->opt->command_line);
+    tc_fortran_comment(out, "", "", "");
+    tc_fortran_comment(out, "", "", f->opt->row_major ?
             "The C function takes row-major (C order) tensors: each array below is the same "
             "memory seen from Fortran, its indices in reverse order." :
             "Arrays are column-major, Fortran's own order: pass them as they are.");
-    comment(out, "", "", "Link the object file of the emitted C and a CBLAS library "
+    tc_fortran_comment(out, "", "", "Link the object file of the emitted C and a CBLAS library "
                          "(e.g. -lopenblas).");
+    tc_fortran_comment(out, "", "", "");
+    char more[2 * FNAME_MAX + 400];
+    snprintf(more, sizeof more, "Or call %s: it takes %sassumed-shape arrays in the same order, "
+             "checks that every extent is the size of its index%s, and refuses a mismatch with "
+             "a message (error stop, or stat and errmsg when stat is given).", f->checked,
+             f->opt->generic ? "default integer sizes and " : "",
+             f->opt->generic ? " and that no size is negative" : "");
+    tc_fortran_comment(out, "", "", more);
 }
 
 /* What the C function takes, as a comment. */
@@ -283,27 +289,27 @@ static void c_signature(fortran *f)
                  "A holds %s, B holds %s, C holds %s", t[TC_A].name, t[TC_B].name, t[TC_C].name);
     else
         snprintf(text + len, sizeof text - len, "const double *A, const double *B, double *C)");
-    comment(f->out, "    ", "", text);
+    tc_fortran_comment(f->out, "    ", "", text);
 }
 
-static void declare_array(fortran *f, int t, const char *intent, line *l)
+static void declare_array(fortran *f, int t, const char *intent, fortran_line *l)
 {
     const tc_tensor *x = &f->c->tensor[t];
     FILE *out = f->out;
     char text[FNAME_MAX + 64], what[TC_MAX_RANK * (TC_NAME_MAX + 1) + TC_NAME_MAX + 8];
     tensor_text(&f->user, t, what, sizeof what);
-    comment(out, "      ", "", what);
+    tc_fortran_comment(out, "      ", "", what);
     snprintf(text, sizeof text, "      real(c_double), intent(%s) :: %s", intent, f->array[t]);
     if (x->rank == 0) {
         fprintf(out, "%s\n", text);
         return;
     }
-    if (x->rank > 7) { /* beyond Fortran 2003's rank: the memory, any shape */
+    if (x->rank > 7) { /* beyond Fortran 2003's rank 7: the memory, any shape */
         fprintf(out, "%s(*)\n", text);
         return;
     }
     strcat(text, "(");
-    start(l, out, text, "          ");
+    tc_fortran_start(l, out, text, "          ");
     for (int k = 0; k < x->rank; k++) {
         char dim[FNAME_MAX];
         int i = x->index[k];
@@ -311,40 +317,47 @@ static void declare_array(fortran *f, int t, const char *intent, line *l)
             snprintf(dim, sizeof dim, "%s", f->size[i]);
         else
             snprintf(dim, sizeof dim, "%lld", (long long)f->c->index[i].size);
-        item(l, dim);
+        tc_fortran_item(l, dim);
     }
     fputs(")\n", out);
 }
 
-static void body(fortran *f)
+/* "module NAME_interface", what it uses, what it makes public. */
+static void module_head(fortran *f, int kept)
 {
     FILE *out = f->out;
-    line l;
-    char text[2 * FNAME_MAX + 64];
-    snprintf(text, sizeof text, "module %s%s", f->fname, MODULE_SUFFIX);
-    int kept = tc_alg_permuted_temps(f->alg); /* the C function keeps them (emit_c.c) */
-    fprintf(out, "%s\n", text);
-    fprintf(out, "  use, intrinsic :: iso_c_binding, only: c_double, c_int%s\n"
-                 "  implicit none\n  private\n  public :: %s\n",
-            f->opt->generic ? ", c_size_t" : "", f->fname);
+    fprintf(out, "module %s%s\n", f->fname, MODULE_SUFFIX);
+    fputs("  use, intrinsic :: iso_c_binding, only: c_double, c_int, c_size_t\n"
+          "  implicit none\n  private\n", out);
+    fprintf(out, "  public :: %s\n  public :: %s\n", f->fname, f->checked);
     if (kept) /* fname is at most 53 characters (the module's name) */
         fprintf(out, "  public :: %s_release\n", f->fname);
+    /* the function's name in the wrapper's messages: a line of at most 99 */
+    fprintf(out, "  character(len=*), parameter :: tcgen_fn = '%s'\n", f->fname);
+}
+
+/* The bind(C) interface of the function (and of NAME_release). */
+static void interface_block(fortran *f, int kept)
+{
+    FILE *out = f->out;
+    fortran_line l;
+    char text[2 * FNAME_MAX + 64];
     fputs("\n  interface\n", out);
     c_signature(f);
     snprintf(text, sizeof text, "    function %s(", f->fname);
-    start(&l, out, text, "        ");
+    tc_fortran_start(&l, out, text, "        ");
     for (int i = 0; f->opt->generic && i < f->c->nindex; i++)
-        item(&l, f->size[i]);
-    item(&l, f->array[TC_A]);
-    item(&l, f->array[TC_B]);
-    item(&l, f->array[TC_C]);
+        tc_fortran_item(&l, f->size[i]);
+    tc_fortran_item(&l, f->array[TC_A]);
+    tc_fortran_item(&l, f->array[TC_B]);
+    tc_fortran_item(&l, f->array[TC_C]);
     fprintf(out, ") &\n        result(%s) bind(C, name=\"%s\")\n", f->result, f->fname);
     fprintf(out, "      import :: c_double, c_int%s\n      implicit none\n",
             f->opt->generic ? ", c_size_t" : "");
     if (f->opt->generic) {
-        start(&l, out, "      integer(c_size_t), value :: ", "          ");
+        tc_fortran_start(&l, out, "      integer(c_size_t), value :: ", "          ");
         for (int i = 0; i < f->c->nindex; i++)
-            item(&l, f->size[i]);
+            tc_fortran_item(&l, f->size[i]);
         fputs("\n", out);
     }
     declare_array(f, TC_A, "in", &l);
@@ -356,7 +369,18 @@ static void body(fortran *f)
                      "    subroutine %s_release() bind(C, name=\"%s_release\")\n"
                      "    end subroutine %s_release\n",
                 f->fname, f->fname, f->fname, f->fname);
-    fprintf(out, "  end interface\nend module %s%s\n", f->fname, MODULE_SUFFIX);
+    fputs("  end interface\n", out);
+}
+
+static void body(fortran *f)
+{
+    int kept = tc_alg_permuted_temps(f->alg); /* the C function keeps them (emit_c.c) */
+    module_head(f, kept);
+    interface_block(f, kept);
+    fputs("\ncontains\n\n", f->out);
+    tc_fortran_checked(f);
+    tc_fortran_helpers(f);
+    fprintf(f->out, "end module %s%s\n", f->fname, MODULE_SUFFIX);
 }
 
 tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,

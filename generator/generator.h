@@ -199,13 +199,15 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
 
 /*
  * Checks --function NAME (NULL: "contraction") for tc_emit_fortran: as
- * tc_gen_check_function_name, and short enough for the module name
- * NAME_interface (63 characters). Errors: TC_EUSAGE saying why.
+ * tc_gen_check_function_name, short enough for the module name
+ * NAME_interface (63 characters), and not a name the module uses (the
+ * kinds, the intrinsics size, int, present, trim, error_unit, the
+ * wrapper's tcgen_* helpers). Errors: TC_EUSAGE saying why.
  */
 tc_status tc_emit_fortran_check(const char *function, tc_error *err);
 
 /*
- * Writes the Fortran 2003 interface of the function tc_emit_c writes for
+ * Writes the Fortran 2008 interface of the function tc_emit_c writes for
  * the same alg, c and opt (function, generic, row_major, command_line):
  *     module NAME_interface
  *       interface
@@ -214,8 +216,15 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err);
  * n_INDEX; the arrays as real(c_double) dummies named after the
  * contraction's tensors, intent(in) for the inputs and intent(inout) for
  * the output, explicit-shape in storage order (a row-major tensor's indices
- * reversed; rank 8 assumed-size); the result integer(c_int). Names that
- * clash in Fortran (case-insensitive) get _2, _3, ... Errors: TC_EUSAGE
+ * reversed; rank 8 assumed-size); the result integer(c_int). And
+ *       contains
+ *         subroutine NAME_checked(n_a, ..., A, B, C, stat, errmsg)
+ * with default integer sizes and assumed-shape arrays in the same storage
+ * order, which refuses a negative size or an extent that is not its
+ * index's size with a message naming the function, the array, the
+ * dimension and the index (error stop, or the optional stat and errmsg;
+ * emit_fortran_checked.c). Names that clash in Fortran (case-insensitive)
+ * get _2, _3, ... Errors: TC_EUSAGE
  * (tc_emit_fortran_check, no sizes), TC_ERESOURCE (out of memory, write
  * error on out).
  */

@@ -3,7 +3,10 @@
 #
 #   make install   PREFIX=/usr/local DESTDIR=   bin/tcgen, lib/libtcgen.{a,so},
 #                  include/tcgen.h, lib/pkgconfig/tcgen.pc, share/man/man1/tcgen.1,
-#                  lib/cmake/tcgen/tcgenConfig{,Version}.cmake (find_package)
+#                  lib/cmake/tcgen/tcgenConfig{,Version}.cmake (find_package),
+#                  include/tcgen.f90 (module tcgen's source) and, when
+#                  gfortran built them (fortran/fortran.mk), include/tcgen.mod
+#                  and lib/libtcgen_fortran.a
 #   make uninstall PREFIX=... DESTDIR=...       removes exactly those files, then
 #                  the directories install created, if they are empty
 #   make test-install                           tests/install_test.sh
@@ -44,7 +47,8 @@ TC_SO_FILE     := libtcgen.so.$(TC_LIB_VERSION)
 TC_INSTALLED := $(BINDIR)/tcgen $(LIBDIR)/libtcgen.a $(LIBDIR)/$(TC_SO_FILE) \
                 $(LIBDIR)/$(TC_SONAME) $(LIBDIR)/libtcgen.so $(INCLUDEDIR)/tcgen.h \
                 $(PKGCONFIGDIR)/tcgen.pc $(MANDIR)/man1/tcgen.1 \
-                $(CMAKEDIR)/tcgenConfig.cmake $(CMAKEDIR)/tcgenConfigVersion.cmake
+                $(CMAKEDIR)/tcgenConfig.cmake $(CMAKEDIR)/tcgenConfigVersion.cmake \
+                $(INCLUDEDIR)/tcgen.f90 $(INCLUDEDIR)/tcgen.mod $(LIBDIR)/libtcgen_fortran.a
 TC_MADE_TAG  := \# make uninstall removes these directories if empty:
 
 # What libtcgen.a links against, as a CMake list: -lhwloc -ldl ... -> hwloc;dl;...
@@ -93,6 +97,9 @@ install: all
 	ln -sf '$(TC_SO_FILE)' '$(DESTDIR)$(LIBDIR)/$(TC_SONAME)'; \
 	ln -sf '$(TC_SONAME)' '$(DESTDIR)$(LIBDIR)/libtcgen.so'; \
 	install -m 644 include/tcgen.h '$(DESTDIR)$(INCLUDEDIR)/tcgen.h'; \
+	install -m 644 fortran/tcgen.f90 '$(DESTDIR)$(INCLUDEDIR)/tcgen.f90'; \
+	$(if $(TC_FC_PATH),install -m 644 '$(TC_F_MOD)' '$(DESTDIR)$(INCLUDEDIR)/tcgen.mod'; \
+	  install -m 644 '$(TC_F_LIB)' '$(DESTDIR)$(LIBDIR)/libtcgen_fortran.a';) \
 	install -m 644 man/tcgen.1 '$(DESTDIR)$(MANDIR)/man1/tcgen.1'; \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call tc_pc_dir,$(LIBDIR))|' \
 	    -e 's|@INCLUDEDIR@|$(call tc_pc_dir,$(INCLUDEDIR))|' \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # emit_test.sh - what `tcgen emit` and the main job write besides the C
 # itself: --fortran (the interface module compiles with gfortran
-# -std=f2003, is written only when the C is, atomically; examples/fortran
+# -std=f2008, is written only when the C is, atomically; examples/fortran
 # builds from it and runs), --function checked before any work, header
 # comments that survive any command line, names that are not usable in C
 # or clash in Fortran. Ends with "emit: N passed, N failed".
@@ -15,7 +15,7 @@ export TCGEN_THREADS=1
 inc=$(cblas_include)
 FC=$(command -v gfortran || true)
 [ -n "$FC" ] || echo "emit_test: gfortran not found: the Fortran checks are skipped" >&2
-FFLAGS="-std=f2003 -Wall -Wextra -pedantic -Werror"
+FFLAGS="-std=f2008 -Wall -Wextra -pedantic -Werror"
 
 # cc_ok FILE WHAT: the C compiles warning-free, also under the stricter
 # warnings a user's build may add (conversions, shadowing).

@@ -96,6 +96,8 @@ has "$out" "^fortran: all checks ok$" "fortran: verdict"
 has "$EX/fortran/gemv_like.c" "^int gemv_like\(size_t a, size_t i, size_t j,$" "fortran: generic signature"
 has "$EX/fortran/gemv_like_interface.f90" "^module gemv_like_interface$" "fortran: emitted interface module"
 has "$EX/fortran/gemv_like_interface.f90" "bind\(C, name=\"gemv_like\"\)" "fortran: interface binds the emitted C"
+has "$EX/fortran/gemv_like_interface.f90" "^  subroutine gemv_like_checked\(n_a, n_i, n_j, A, B, C, stat, errmsg\)$" \
+    "fortran: the checked wrapper main.F90 calls"
 
 # ---- wrong builds must be caught (and only where they are wrong).
 # main.c for v=24, routines generated for v=20: the fixed-size ones are wrong.

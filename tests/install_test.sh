@@ -4,8 +4,10 @@
 # valid roff, documents every option and is what `man tcgen` shows with
 # PREFIX/bin on PATH, pkg-config gives flags that build a program that runs
 # without LD_LIBRARY_PATH (an rpath for a non-system libdir) against the
-# shared library, and against the archive (static_libs), and uninstall
-# leaves nothing behind. Run from the top directory (make
+# shared library, and against the archive (static_libs), a Fortran program
+# builds with the installed module tcgen (tcgen.mod and libtcgen_fortran.a,
+# and from the installed source tcgen.f90 as another compiler would), and
+# uninstall leaves nothing behind. Run from the top directory (make
 # test-install does, with TCGEN, BUILD, CC, SAN and MAKE set); it installs
 # with the same BUILD so nothing is rebuilt. Ends with "N passed, N failed".
 set -u
@@ -24,7 +26,10 @@ major=${version%%.*}
 [ -n "$version" ] && ok || bad "no TC_VERSION in include/tcgen.h"
 files=(bin/tcgen lib/libtcgen.a "lib/libtcgen.so.$version" "lib/libtcgen.so.$major"
        lib/libtcgen.so include/tcgen.h lib/pkgconfig/tcgen.pc share/man/man1/tcgen.1
-       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake)
+       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake include/tcgen.f90)
+# the module file and the wrappers' code when gfortran built them (make all)
+FC=$(command -v gfortran || true)
+[ -n "$FC" ] && files+=(include/tcgen.mod lib/libtcgen_fortran.a)
 
 # mk TARGET PREFIX [VAR=VALUE...]: make install/uninstall, output in $tmp/make.log.
 mk() {
@@ -59,6 +64,11 @@ cmp -s "$BUILD/libtcgen.so" "$p/lib/libtcgen.so.$version" && ok \
     || bad "lib/libtcgen.so.$version differs from $BUILD/libtcgen.so"
 cmp -s include/tcgen.h "$p/include/tcgen.h" && ok || bad "include/tcgen.h differs"
 cmp -s man/tcgen.1 "$p/share/man/man1/tcgen.1" && ok || bad "tcgen.1 differs"
+cmp -s fortran/tcgen.f90 "$p/include/tcgen.f90" && ok || bad "include/tcgen.f90 differs"
+if [ -n "$FC" ]; then
+    cmp -s "$BUILD/fortran/tcgen.mod" "$p/include/tcgen.mod" && ok || bad "include/tcgen.mod differs"
+    [ ! -x "$p/include/tcgen.mod" ] && [ ! -x "$p/include/tcgen.f90" ] && ok || bad "tcgen.mod or tcgen.f90 installed executable"
+fi
 [ "$(readlink "$p/lib/libtcgen.so.$major")" = "libtcgen.so.$version" ] && ok \
     || bad "lib/libtcgen.so.$major is not a link to libtcgen.so.$version"
 [ "$(readlink "$p/lib/libtcgen.so")" = "libtcgen.so.$major" ] && ok \
@@ -233,6 +243,61 @@ if command -v pkg-config >/dev/null; then
     else
         bad "cannot build against libtcgen.so with pkg-config: $(head -c 800 "$tmp/cc.log")"
     fi
+fi
+
+# --- a Fortran program built against the installed module tcgen -----------
+cat >"$tmp/prog.f90" <<'EOF'
+program prog
+  use, intrinsic :: iso_c_binding, only: c_double, c_ptr, c_associated
+  use tcgen
+  implicit none
+  real(c_double), allocatable :: A(:, :), B(:, :), C(:, :)
+  type(c_ptr) :: plan
+  type(tc_error) :: err
+  integer :: k
+  if (tcgen_version() /= TC_MODULE_VERSION) error stop 'tcgen_version() is not TC_MODULE_VERSION'
+  A = reshape([(modulo(k * 7, 13) - 6.0_c_double, k = 1, 256)], [16, 16])
+  B = reshape([(modulo(k * 5, 11) - 5.0_c_double, k = 1, 256)], [16, 16])
+  allocate (C(16, 16))
+  plan = tcgen_plan_create('C[a,b] = A[a,i] * B[i,b]', 'a=b=i=16', TC_ESTIMATE, err)
+  if (.not. c_associated(plan)) then
+    write (*, '(2a)') 'tcgen_plan_create: ', tcgen_error_message(err)
+    error stop 1
+  end if
+  if (tcgen_execute(plan, A, B, C) /= TC_OK) error stop 'tcgen_execute failed'
+  if (any(abs(C - matmul(A, B)) > 1e-12_c_double * (1 + abs(C)))) error stop 'C is not A * B'
+  write (*, '(3a)') 'plan ', tcgen_plan_algorithm(plan), ' ok'
+  call tcgen_plan_destroy(plan)
+  deallocate (A, B, C) ! a main program's are not (LeakSanitizer in make test-asan)
+  write (*, '(a)') 'ok'
+end program prog
+EOF
+# fc_prog WHAT FLAGS...: builds $tmp/fprog with FLAGS and runs it.
+fc_prog() {
+    local what=$1; shift
+    if "$FC" -std=f2018 -Wall -Wextra -pedantic -Werror $SAN -o "$tmp/fprog" "$tmp/prog.f90" "$@" \
+            >"$tmp/fc.log" 2>&1; then
+        ok
+        out=$(run "$tmp/fprog" 2>&1) && [ "${out##*$'\n'}" = ok ] && grep -q '^plan .* ok$' <<<"$out" && ok \
+            || bad "Fortran program, $what: $(head -c 500 <<<"$out")"
+    else
+        bad "cannot build a Fortran program, $what: $(head -c 800 "$tmp/fc.log")"
+    fi
+}
+if [ -n "$FC" ] && command -v pkg-config >/dev/null; then
+    # gfortran prog.f90 -I$PREFIX/include -L$PREFIX/lib -ltcgen_fortran $(pkg-config --libs tcgen)
+    fc_prog "the installed tcgen.mod and libtcgen_fortran.a" -I"$p/include" -L"$p/lib" -ltcgen_fortran \
+        $(pc --libs)
+    # another compiler's way: the installed source compiled with the program
+    mkdir -p "$tmp/own"
+    if "$FC" -std=f2008 -J"$tmp/own" -c -o "$tmp/own/tcgen.o" "$p/include/tcgen.f90" >"$tmp/fc.log" 2>&1; then
+        ok
+        fc_prog "the installed tcgen.f90 compiled" -I"$tmp/own" "$tmp/own/tcgen.o" $(pc --libs)
+    else
+        bad "the installed tcgen.f90 does not compile: $(head -c 800 "$tmp/fc.log")"
+    fi
+elif [ -z "$FC" ]; then
+    echo "note: no gfortran; the Fortran module is not checked" >&2
 fi
 unset PKG_CONFIG_PATH
 

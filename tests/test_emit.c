@@ -829,8 +829,8 @@ static void test_locale(void)
 }
 
 /* The Fortran interface at the limits: 31-character names, a rank-8
- * tensor (assumed-size beyond Fortran 2003's rank 7), generic and not;
- * it compiles with gfortran -std=f2003 when gfortran is there. */
+ * tensor (assumed-size in the interface beyond rank 7), generic and not;
+ * it compiles with gfortran -std=f2008 when gfortran is there. */
 static void test_fortran(void)
 {
     char text[2048], msg[512];
@@ -874,7 +874,7 @@ static void test_fortran(void)
             p = nl;
         }
         free(got);
-        snprintf(cmd, sizeof cmd, "cd '%s' && gfortran -std=f2003 -Wall -Wextra -pedantic "
+        snprintf(cmd, sizeof cmd, "cd '%s' && gfortran -std=f2008 -Wall -Wextra -pedantic "
                                   "-Werror -c -o limits_%d.o limits_%d.f90", tmpdir, generic, generic);
         if (have_fc)
             CU_ASSERT_EQUAL(system(cmd), 0);

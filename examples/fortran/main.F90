@@ -7,14 +7,16 @@
 !   relativity  C[a,b,c] = A[i,j,a] * B[j,b,i,c]  sizes fixed at generation
 !               (i=j=NIJ, a=b=c=NABC; the same -D values must reach this file)
 !   gemv_like   C[a] = A[i,a,j] * B[j,i]          --generic: the sizes are
-!               arguments (ranked for ../iaj_ji.tc)
+!               arguments (ranked for ../iaj_ji.tc), called through
+!               gemv_like_checked: default integer sizes, the arrays'
+!               shapes checked against them
 !
 ! Stops with a non-zero code on any mismatch.
 program emitted_from_fortran
-  use, intrinsic :: iso_c_binding, only: c_int, c_double, c_size_t
+  use, intrinsic :: iso_c_binding, only: c_int, c_double
   use, intrinsic :: ieee_arithmetic, only: ieee_is_nan
-  use relativity_interface, only: relativity  ! relativity(A, B, C)
-  use gemv_like_interface, only: gemv_like    ! gemv_like(n_a, n_i, n_j, A, B, C)
+  use relativity_interface, only: relativity  ! bind(C): relativity(A, B, C)
+  use gemv_like_interface, only: gemv_like_checked  ! gemv_like_checked(n_a, n_i, n_j, A, B, C, stat)
   implicit none
 
 #ifndef NIJ
@@ -47,7 +49,7 @@ contains
   ! magnitudes of what was added up for each element. Returns 1 on a mismatch.
   integer function verdict(what, rc, got, ref, mag)
     character(*), intent(in) :: what
-    integer(c_int), intent(in) :: rc
+    integer, intent(in) :: rc
     real(c_double), intent(in) :: got(:), ref(:), mag(:)
     real(c_double) :: worst
     worst = maxval(abs(got - ref) / max(mag, tiny(1.0_c_double)))
@@ -86,15 +88,14 @@ contains
     end do
     write (what, '(a, i0, a, i0, a)') 'relativity (i=j=', nij, ' a=b=c=', nabc, ')'
     rc = relativity(ta, tb, tc)
-    bad = verdict(trim(what), rc, reshape(tc, [size(tc)]), reshape(ref, [size(ref)]), &
+    bad = verdict(trim(what), int(rc), reshape(tc, [size(tc)]), reshape(ref, [size(ref)]), &
                   reshape(mag, [size(mag)]))
   end function check_relativity
 
   integer function check_gemv_like(na, ni, nj) result(bad)
     integer, intent(in) :: na, ni, nj
     real(c_double), allocatable :: ta(:,:,:), tb(:,:), tc(:), ref(:), mag(:)
-    integer :: a, i, j
-    integer(c_int) :: rc
+    integer :: a, i, j, stat
     character(64) :: what
     allocate (ta(ni, na, nj), tb(nj, ni), tc(na), ref(na), mag(na))
     call random_number(ta)
@@ -113,8 +114,8 @@ contains
       end do
     end do
     write (what, '(a, i0, a, i0, a, i0, a)') 'gemv_like (a=', na, ' i=', ni, ' j=', nj, ')'
-    rc = gemv_like(int(na, c_size_t), int(ni, c_size_t), int(nj, c_size_t), ta, tb, tc)
-    bad = verdict(trim(what), rc, tc, ref, mag)
+    call gemv_like_checked(na, ni, nj, ta, tb, tc, stat)  ! stat 1: a shape refused
+    bad = verdict(trim(what), stat, tc, ref, mag)
   end function check_gemv_like
 
 end program emitted_from_fortran
