@@ -49,6 +49,7 @@ typedef struct tc_cli {
     const char *fortran;        /* --fortran FILE: Fortran interface of the emitted C */
     const char *workspace;      /* --workspace BYTES: the temporaries' budget */
     int keep_temporaries;       /* --keep-temporaries: emitted C keeps them */
+    int prune;                  /* --prune (wisdom): this machine's entries only */
     int argc;                   /* the original command line, for headers */
     char **argv;
 } tc_cli;

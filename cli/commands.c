@@ -131,5 +131,15 @@ const tc_command tc_commands[] = {
      "                        can be switched off with --model full,-RULE\n",
      tc_cmd_info,
      "-o --format --measure --rules --cache-size --blas --threads"},
+    {"wisdom", "wisdom FILE... [--prune] [-o FILE]",
+     "Reads wisdom files (each checked whole: a damaged one is refused with its\n"
+     "line and column), merges them (a later file's decision wins for the same\n"
+     "problem) and writes one wisdom text to -o FILE or standard output, then\n"
+     "says on standard error how many decisions it holds. Wisdom of several runs,\n"
+     "or of the ranks of an MPI job, becomes one file.\n"
+     "  --prune            keep only the decisions of this machine (its CPU and\n"
+     "                     caches), leaving out what other node types decided\n",
+     tc_cmd_wisdom,
+     "-o --prune"},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -15,6 +15,7 @@ int tc_cmd_predict(const tc_cli *cli);
 int tc_cmd_explain(const tc_cli *cli);
 int tc_cmd_measure(const tc_cli *cli);
 int tc_cmd_compare(const tc_cli *cli);
+int tc_cmd_wisdom(const tc_cli *cli);
 
 /* Prints the IR in cli->format to -o FILE or stdout (cmd_parse.c). */
 int tc_cli_print_contraction(const tc_cli *cli, const tc_contraction *c);

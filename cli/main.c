@@ -231,11 +231,13 @@ static int parse_args(tc_cli *cli, int argc, char **argv, int first, const tc_co
         } else if (strcmp(arg, "--allow-unused") == 0) {
             cli->allow_unused = 1;
         } else if (strcmp(arg, "--measure") == 0 || strcmp(arg, "--generic") == 0 ||
-                   strcmp(arg, "--rules") == 0 || strcmp(arg, "--keep-temporaries") == 0) {
+                   strcmp(arg, "--rules") == 0 || strcmp(arg, "--keep-temporaries") == 0 ||
+                   strcmp(arg, "--prune") == 0) {
             if (!takes(cmd, arg))
                 return not_taken(cmd, arg);
             *(arg[2] == 'm' ? &cli->measure : arg[2] == 'r' ? &cli->rules
-              : arg[2] == 'k' ? &cli->keep_temporaries : &cli->generic) = 1;
+              : arg[2] == 'k' ? &cli->keep_temporaries : arg[3] == 'r' ? &cli->prune
+              : &cli->generic) = 1;
         } else {
             /* --opt=value or --opt value */
             char name[64];

@@ -93,7 +93,9 @@ typedef struct tc_plan tc_plan;
  * "C_abc = A_ai B_ibc"; "+=" accumulates; an optional scalar factor) for
  * `sizes` ("a=b=c=400,i=8"). Wisdom is consulted first: a problem already
  * decided in this process (or imported) for the same BLAS library, thread
- * count and machine is planned without any benchmarking; the problem is
+ * count and machine is planned without any benchmarking (with
+ * $TCGEN_WISDOM_TOLERANCE=0.1, also one decided for sizes each within
+ * 10 % of these: the nearest); the problem is
  * its structure, whatever the names of its tensors and indices and its
  * factor (wisdom writes it as C[a,b,...] = A[...] * B[...]). Otherwise the
  * algorithms are ranked as the flags say and the decision is added to the

@@ -276,6 +276,52 @@ static tc_status tensors_fit(const tc_contraction *c, tc_error *err)
                         (double)avail / gib);
 }
 
+/*
+ * Sets p->alg from wisdom when it holds a usable decision for p's problem
+ * (*e gets p's key either way, for adding the decision made otherwise):
+ * one for these sizes, else with $TCGEN_WISDOM_TOLERANCE one for sizes
+ * within that fraction. TC_MEASURE does not take a decision that was only
+ * predicted (it measures, and the measured decision replaces it); a
+ * decision over the workspace is not taken (TC_WISDOM_ONLY: an error
+ * that says so).
+ */
+static tc_status consult_wisdom(tc_plan *p, const tc_plan_options *o, unsigned how,
+                                tc_wisdom_entry *e, tc_error *err)
+{
+    double tolerance;
+    tc_status s = tc_plan_wisdom_tolerance(&tolerance, err);
+    if (s != TC_OK)
+        return s;
+    wisdom_key(p, e);
+    tc_wisdom_entry found = *e;
+    if (!tc_wisdom_lookup(&found) &&
+        !(tolerance > 0.0 && tc_wisdom_lookup_near(&found, tolerance)))
+        return TC_OK;
+    if (how == TC_MEASURE && strcmp(found.origin, "measure") != 0)
+        return TC_OK;
+    s = canonical_match(p, families(o), found.algorithm, NULL, &p->alg, err);
+    if (s != TC_OK || !p->alg)
+        return s;
+    p->seconds = found.seconds;
+    p->origin = "wisdom";
+    if (strcmp(found.sizes, e->sizes) == 0)
+        snprintf(p->setup, sizeof p->setup, "wisdom (decided by %s)", found.origin);
+    else
+        snprintf(p->setup, sizeof p->setup, "wisdom for %.200s (decided by %s)", found.sizes,
+                 found.origin);
+    if (tc_alg_temps_fit(p->alg, p->workspace))
+        return TC_OK;
+    if (how == TC_WISDOM_ONLY)
+        return tc_error_set(err, TC_EINPUT, 0, 0,
+                            "the remembered %s needs %lld bytes of temporaries, more than the "
+                            "workspace of %lld bytes (%s)", p->alg->name,
+                            (long long)tc_alg_temp_bytes(p->alg), (long long)p->workspace,
+                            p->workspace_from);
+    p->alg = NULL; /* remembered under a larger budget: ranked again within this one */
+    p->setup[0] = '\0';
+    return TC_OK;
+}
+
 static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
                        tc_error *err)
 {
@@ -317,31 +363,9 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
 
     tc_wisdom_entry e;
-    wisdom_key(p, &e);
-    /* TC_MEASURE is not satisfied by a decision that was only predicted:
-     * it measures, and the measured decision replaces the predicted one. */
-    if (tc_wisdom_lookup(&e) && !(how == TC_MEASURE && strcmp(e.origin, "measure") != 0)) {
-        if (canonical_match(p, families(o), e.algorithm, NULL, &p->alg, err) != TC_OK) {
-            tc_plan_destroy(p);
-            return NULL;
-        }
-        p->seconds = e.seconds;
-        p->origin = "wisdom";
-        snprintf(p->setup, sizeof p->setup, "wisdom (decided by %s)", e.origin);
-        if (p->alg && !tc_alg_temps_fit(p->alg, p->workspace)) {
-            /* remembered under a larger budget: ranked again within this one */
-            if (how == TC_WISDOM_ONLY) {
-                tc_error_set(err, TC_EINPUT, 0, 0,
-                             "the remembered %s needs %lld bytes of temporaries, more than "
-                             "the workspace of %lld bytes (%s)", p->alg->name,
-                             (long long)tc_alg_temp_bytes(p->alg), (long long)p->workspace,
-                             p->workspace_from);
-                tc_plan_destroy(p);
-                return NULL;
-            }
-            p->alg = NULL;
-            p->setup[0] = '\0';
-        }
+    if (consult_wisdom(p, o, how, &e, err) != TC_OK) {
+        tc_plan_destroy(p);
+        return NULL;
     }
     if (!p->alg && how != TC_WISDOM_ONLY && tensors_fit(&p->c, err) != TC_OK) {
         tc_plan_destroy(p);

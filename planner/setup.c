@@ -30,6 +30,22 @@ tc_status tc_plan_workspace_limit(const tc_plan_options *o, int64_t *bytes, cons
     return tc_rt_workspace_from_env(bytes, from, err);
 }
 
+tc_status tc_plan_wisdom_tolerance(double *tolerance, tc_error *err)
+{
+    const char *v = getenv("TCGEN_WISDOM_TOLERANCE");
+    *tolerance = 0.0;
+    if (!v || !*v)
+        return TC_OK;
+    char *end;
+    double t = strtod(v, &end);
+    if (end == v || *end || !(t >= 0.0 && t <= 1.0))
+        return tc_error_set(err, TC_EUSAGE, 0, 0,
+                            "TCGEN_WISDOM_TOLERANCE is '%.64s': it takes a fraction from 0 "
+                            "to 1, e.g. 0.1 to reuse decisions for sizes within 10 %%", v);
+    *tolerance = t;
+    return TC_OK;
+}
+
 /* $TCGEN_THREADS: digits only (no sign, space or suffix), 1 to the online
  * CPUs; -1 when it is anything else. */
 static int env_threads(const char *env)

@@ -85,6 +85,11 @@ tc_status tc_plan_blas_open(const char *which, int threads, tc_blas **out, tc_er
 tc_status tc_plan_workspace_limit(const tc_plan_options *o, int64_t *bytes, const char **from,
                                   tc_error *err);
 
+/* $TCGEN_WISDOM_TOLERANCE: the fraction by which a remembered problem's
+ * sizes may differ for its decision to be reused (0 when unset: exact
+ * sizes only); TC_EUSAGE naming it unless a number from 0 to 1. */
+tc_status tc_plan_wisdom_tolerance(double *tolerance, tc_error *err);
+
 /* Loads the BLAS library the options name, with their thread count, else
  * $TCGEN_THREADS: digits only, 1 to the online CPUs (TC_EUSAGE naming it
  * otherwise). */

@@ -258,6 +258,89 @@ tc_status tc_wisdom_add(const tc_wisdom_entry *e, tc_error *err)
     return TC_OK;
 }
 
+/* Field k of a record's key (0 contraction, 1 sizes, ... 5 machine). */
+static const char *key_field(const rec *r, int k)
+{
+    const char *p = r->key;
+    while (k--)
+        p += strlen(p) + 1;
+    return p;
+}
+
+/* The largest relative difference between two size lists of one problem
+ * ("a=32,b=30" and "a=33,b=30": 1/32), or -1 when they name other
+ * indices or do not parse. */
+static double size_distance(const char *have, const char *want)
+{
+    double worst = 0.0;
+    while (*have && *want) {
+        size_t nh = strcspn(have, "="), nw = strcspn(want, "=");
+        if (nh != nw || strncmp(have, want, nh) != 0 || !have[nh] || !want[nw])
+            return -1.0;
+        char *end_h, *end_w;
+        double h = strtod(have + nh + 1, &end_h), w = strtod(want + nw + 1, &end_w);
+        if (end_h == have + nh + 1 || end_w == want + nw + 1 || !(w > 0.0))
+            return -1.0;
+        worst = fmax(worst, fabs(h - w) / w);
+        have = *end_h == ',' ? end_h + 1 : end_h;
+        want = *end_w == ',' ? end_w + 1 : end_w;
+    }
+    return *have || *want ? -1.0 : worst;
+}
+
+int tc_wisdom_lookup_near(tc_wisdom_entry *e, double tolerance)
+{
+    char key[KEY_MAX];
+    size_t len = make_key(e, key, sizeof key);
+    if (!len)
+        return 0;
+    const rec probe = {key, len, 0, NULL, 0.0, {0}};
+    int best = -1;
+    double best_d = 0.0;
+    pthread_mutex_lock(&lock);
+    for (int k = 0; k < mem.count; k++) {
+        const rec *r = &mem.rec[k];
+        int same = strcmp(key_field(r, 0), key_field(&probe, 0)) == 0;
+        for (int f = 2; same && f < 6; f++)
+            same = strcmp(key_field(r, f), key_field(&probe, f)) == 0;
+        double d = same ? size_distance(key_field(r, 1), key_field(&probe, 1)) : -1.0;
+        if (d >= 0.0 && d <= tolerance && (best < 0 || d < best_d)) {
+            best = k;
+            best_d = d;
+        }
+    }
+    if (best >= 0) {
+        const rec *r = &mem.rec[best];
+        snprintf(e->sizes, sizeof e->sizes, "%s", key_field(r, 1));
+        snprintf(e->algorithm, sizeof e->algorithm, "%s", r->algorithm);
+        e->seconds = r->seconds;
+        snprintf(e->origin, sizeof e->origin, "%s", r->origin);
+    }
+    pthread_mutex_unlock(&lock);
+    return best >= 0;
+}
+
+int tc_wisdom_keep_machine(const char *machine)
+{
+    pthread_mutex_lock(&lock);
+    int kept = 0;
+    for (int k = 0; k < mem.count; k++) {
+        if (strcmp(key_field(&mem.rec[k], 5), machine) == 0)
+            mem.rec[kept++] = mem.rec[k];
+        else
+            rec_free(&mem.rec[k]);
+    }
+    int removed = mem.count - kept;
+    mem.count = kept;
+    if (mem.nslots) {
+        memset(mem.slot, 0, mem.nslots * sizeof *mem.slot);
+        for (int k = 0; k < kept; k++)
+            slot_insert(mem.slot, mem.nslots, mem.rec[k].hash, k);
+    }
+    pthread_mutex_unlock(&lock);
+    return removed;
+}
+
 int tc_wisdom_count(void)
 {
     pthread_mutex_lock(&lock);

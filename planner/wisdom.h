@@ -42,6 +42,15 @@ int tc_wisdom_lookup(tc_wisdom_entry *e);
  * the file), TC_ERESOURCE when out of memory. */
 tc_status tc_wisdom_add(const tc_wisdom_entry *e, tc_error *err);
 
+/* Like tc_wisdom_lookup, but for the entry of the same problem (all key
+ * fields but the sizes equal) whose every size is within `tolerance`
+ * (a fraction) of e's, the closest one; its sizes go into e->sizes. */
+int tc_wisdom_lookup_near(tc_wisdom_entry *e, double tolerance);
+
+/* Forgets the entries of machines other than `machine` (a signature of
+ * tc_plan_machine_signature); returns how many. */
+int tc_wisdom_keep_machine(const char *machine);
+
 /* The number of entries (for tests and the command's messages). */
 int tc_wisdom_count(void);
 

@@ -6,8 +6,9 @@
 # wisdom written by the command is used by a program linking libtcgen (and
 # the other way round) with the default thread count (the CPUs the process
 # may use, in both); --measure with every candidate over the time limit writes a
-# header that says the prediction decided. Ends with "wisdom: N passed, N
-# failed".
+# header that says the prediction decided; `tcgen wisdom` merges, prunes
+# and refuses damaged files; TCGEN_WISDOM_TOLERANCE reuses a decision for
+# nearby sizes. Ends with "wisdom: N passed, N failed".
 set -u
 TCGEN=${TCGEN:-build/tcgen}
 BUILD=${BUILD:-build}
@@ -126,5 +127,50 @@ case "$header" in
 esac
 grep -qE '^ \*   measured ' "$tmp/m.c" && bad "header claims a measured time: $(grep measured "$tmp/m.c")" || ok
 grep -qE '^ \*   predicted ' "$tmp/m.c" && ok || bad "header does not say the time is predicted"
+
+# 6. tcgen wisdom: files merged (the later wins), pruned to this machine,
+#    written whole; a damaged file refused with its place; no file a usage error.
+"$TCGEN" "$X" a=b=12,c=4 --wisdom "$tmp/one.wisdom" -q -o /dev/null 2>"$tmp/err" \
+    && "$TCGEN" "$X" a=b=20,c=4 --wisdom "$tmp/two.wisdom" -q -o /dev/null 2>>"$tmp/err" \
+    && ok || bad "wisdom files for tcgen wisdom: $(cat "$tmp/err")"
+"$TCGEN" wisdom "$tmp/one.wisdom" "$tmp/two.wisdom" -o "$tmp/both.wisdom" 2>"$tmp/err" \
+    && [ "$(grep -vc '^#' "$tmp/both.wisdom")" -eq 2 ] \
+    && grep -q "^tcgen: 2 decisions from 2 files$" "$tmp/err" && ok \
+    || bad "tcgen wisdom: two files not merged into two decisions: $(cat "$tmp/err" "$tmp/both.wisdom")"
+# the same decision from another machine, and one whose time differs
+awk -F'\t' -v OFS='\t' '!/^#/ { $6 = "Other CPU|L1 48K"; print; next } { print }' \
+    "$tmp/one.wisdom" >"$tmp/other.wisdom"
+awk -F'\t' -v OFS='\t' '!/^#/ { $8 = "9.5"; print; next } { print }' \
+    "$tmp/one.wisdom" >"$tmp/later.wisdom"
+"$TCGEN" wisdom "$tmp/both.wisdom" "$tmp/other.wisdom" "$tmp/later.wisdom" >"$tmp/all" 2>"$tmp/err" \
+    && [ "$(grep -vc '^#' "$tmp/all")" -eq 3 ] && grep -q "	9.5	" "$tmp/all" && ok \
+    || bad "tcgen wisdom: three decisions, the later file's time, expected: $(cat "$tmp/err" "$tmp/all")"
+"$TCGEN" wisdom "$tmp/both.wisdom" "$tmp/other.wisdom" --prune >"$tmp/pruned" 2>"$tmp/err" \
+    && [ "$(grep -vc '^#' "$tmp/pruned")" -eq 2 ] && ! grep -q "Other CPU" "$tmp/pruned" \
+    && grep -q "; 1 of other machines left out$" "$tmp/err" && ok \
+    || bad "tcgen wisdom --prune: the other machine's decision kept: $(cat "$tmp/err" "$tmp/pruned")"
+printf '# tcgen wisdom 1\nC[a,b] = A[a,c]\n' >"$tmp/bad.wisdom"
+"$TCGEN" wisdom "$tmp/one.wisdom" "$tmp/bad.wisdom" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && grep -q "bad.wisdom:2:" "$tmp/err" && [ ! -s "$tmp/out" ] && ok \
+    || bad "tcgen wisdom with a damaged file: exit 1 and its line expected: $(cat "$tmp/err")"
+"$TCGEN" wisdom >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && ok || bad "tcgen wisdom without a file: usage error expected"
+
+# 7. TCGEN_WISDOM_TOLERANCE: a decision reused for sizes within the fraction
+#    (the header says for which), not beyond it; a bad value is refused.
+"$TCGEN" "$X" a=b=40,c=8 --wisdom "$tmp/tol.wisdom" -q -o /dev/null 2>"$tmp/err" \
+    && ok || bad "planning for the tolerance test: $(cat "$tmp/err")"
+TCGEN_WISDOM_TOLERANCE=0.1 "$TCGEN" "$X" a=b=43,c=8 --wisdom "$tmp/tol.wisdom" -o /dev/null \
+    2>"$tmp/err" && grep -q "from wisdom" "$tmp/err" && ok \
+    || bad "a=b=43 within 10 % of a=b=40: not from wisdom: $(cat "$tmp/err")"
+TCGEN_WISDOM_TOLERANCE=0.1 "$TCGEN" "$X" a=b=46,c=8 --wisdom "$tmp/tol.wisdom" -o /dev/null \
+    2>"$tmp/err" && ! grep -q "from wisdom" "$tmp/err" && ok \
+    || bad "a=b=46 is 15 % from a=b=40: taken from wisdom: $(cat "$tmp/err")"
+"$TCGEN" "$X" a=b=41,c=8 --wisdom "$tmp/tol.wisdom" -o /dev/null 2>"$tmp/err" \
+    && ! grep -q "from wisdom" "$tmp/err" && ok \
+    || bad "without TCGEN_WISDOM_TOLERANCE a=b=41 came from wisdom: $(cat "$tmp/err")"
+TCGEN_WISDOM_TOLERANCE=half "$TCGEN" "$X" a=b=41,c=8 -o /dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "TCGEN_WISDOM_TOLERANCE is 'half'" "$tmp/err" && ok \
+    || bad "TCGEN_WISDOM_TOLERANCE=half: usage error expected: $(cat "$tmp/err")"
 
 finish "wisdom"
