@@ -4,7 +4,10 @@
 # valid roff, documents every option and is what `man tcgen` shows with
 # PREFIX/bin on PATH, pkg-config gives flags that build a program that runs
 # without LD_LIBRARY_PATH (an rpath for a non-system libdir) against the
-# shared library, and against the archive (static_libs), and uninstall
+# shared library, and against the archive (static_libs), the Python
+# package imports with PYTHONPATH set to the folder install names and
+# computes a contraction with the installed library (writing its
+# __pycache__, as a user's import does), and uninstall
 # leaves nothing behind. Run from the top directory (make
 # test-install does, with TCGEN, BUILD, CC, SAN and MAKE set); it installs
 # with the same BUILD so nothing is rebuilt. Ends with "N passed, N failed".
@@ -24,7 +27,9 @@ major=${version%%.*}
 [ -n "$version" ] && ok || bad "no TC_VERSION in include/tcgen.h"
 files=(bin/tcgen lib/libtcgen.a "lib/libtcgen.so.$version" "lib/libtcgen.so.$major"
        lib/libtcgen.so include/tcgen.h lib/pkgconfig/tcgen.pc share/man/man1/tcgen.1
-       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake)
+       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake
+       lib/tcgen/python/tcgen/_installed.py)
+for f in python/tcgen/*.py; do files+=("lib/tcgen/python/tcgen/${f##*/}"); done
 
 # mk TARGET PREFIX [VAR=VALUE...]: make install/uninstall, output in $tmp/make.log.
 mk() {
@@ -77,6 +82,22 @@ out=$("$p/bin/tcgen" --version 2>&1)
 "$p/bin/tcgen" parse 'C[a,b] = A[a,i] * B[i,b]' a=b=i=16 --format tsv >"$tmp/parse.tsv" 2>&1 \
     && grep -q '^index	i	contracted	16' "$tmp/parse.tsv" && ok \
     || bad "installed tcgen parse: $(head -c 300 "$tmp/parse.tsv")"
+
+# --- the Python package ---------------------------------------------------
+# imported from outside the repository by PYTHONPATH alone (the folder make
+# install printed), it loads the installed library and computes right
+py=${PYTHON:-/usr/bin/python3}
+[ -x "$py" ] || py=python3
+grep -qxF "Python: PYTHONPATH=$p/lib/tcgen/python python3 -c 'import tcgen'" "$tmp/install.log" && ok \
+    || bad "make install does not print the PYTHONPATH: $(tail -n 3 "$tmp/install.log")"
+out=$(cd "$tmp" && env -u TCGEN_LIBRARY -u LD_LIBRARY_PATH -u PYTHONDONTWRITEBYTECODE PYTHONPATH="$p/lib/tcgen/python" "$py" -c '
+import numpy as np, tcgen
+a = np.arange(12.0).reshape(3, 4); b = np.arange(20.0).reshape(4, 5) - 7
+c = tcgen.einsum("ij,jk->ik", a, b)
+print(tcgen.library_path, tcgen.__version__, isinstance(tcgen.cached("ij,jk->ik", a, b), tcgen.Plan),
+      np.array_equal(c, a @ b))' 2>&1)
+[ "$out" = "$p/lib/libtcgen.so.$major $version True True" ] && ok \
+    || bad "PYTHONPATH=$p/lib/tcgen/python, import tcgen and a contraction: $out"
 
 # --- the man page -----------------------------------------------------------
 man1=$p/share/man/man1/tcgen.1
@@ -300,6 +321,8 @@ done
 [ -z "$missing" ] && ok || bad "DESTDIR install lacks$missing"
 grep -qx 'prefix=/opt/tcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" 2>/dev/null && ok \
     || bad "DESTDIR install: tcgen.pc does not say prefix=/opt/tcgen"
+grep -qxF "LIBRARY = '/opt/tcgen/lib/libtcgen.so.$major'" "$d/opt/tcgen/lib/tcgen/python/tcgen/_installed.py" \
+    2>/dev/null && ok || bad "DESTDIR install: the Python package does not name /opt/tcgen/lib/libtcgen.so.$major"
 grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -ltcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" && ok \
     || bad "tcgen.pc for /opt/tcgen has no rpath: $(grep '^Libs:' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc")"
 check "make uninstall DESTDIR=$d" mk uninstall /opt/tcgen DESTDIR="$d"
