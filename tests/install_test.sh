@@ -90,7 +90,9 @@ py=${PYTHON:-/usr/bin/python3}
 [ -x "$py" ] || py=python3
 grep -qxF "Python: PYTHONPATH=$p/lib/tcgen/python python3 -c 'import tcgen'" "$tmp/install.log" && ok \
     || bad "make install does not print the PYTHONPATH: $(tail -n 3 "$tmp/install.log")"
-out=$(cd "$tmp" && env -u TCGEN_LIBRARY -u LD_LIBRARY_PATH -u PYTHONDONTWRITEBYTECODE PYTHONPATH="$p/lib/tcgen/python" "$py" -c '
+# shellcheck disable=SC2046 # python_env gives VAR=VALUE words (the sanitizers' runtimes)
+out=$(cd "$tmp" && env -u TCGEN_LIBRARY -u LD_LIBRARY_PATH -u PYTHONDONTWRITEBYTECODE $(python_env) \
+      PYTHONPATH="$p/lib/tcgen/python" "$py" -c '
 import numpy as np, tcgen
 a = np.arange(12.0).reshape(3, 4); b = np.arange(20.0).reshape(4, 5) - 7
 c = tcgen.einsum("ij,jk->ik", a, b)
