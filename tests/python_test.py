@@ -147,6 +147,20 @@ def implicit():
     say(r.shape == (1, 1) and r[0, 0] == 11.0, "lists as operands")
 
 
+def batch():
+    """Batch indices (in a, b and the output) with a contracted or free one:
+    tcgen loops over them."""
+    for sub, sa, sb in (("bij,bjk->bik", (3, 4, 5), (3, 5, 6)), ("ij,ij->i", (7, 5), (7, 5)),
+                        ("ij,i->ij", (4, 6), (4,)), ("abc,cb->ab", (2, 3, 4), (4, 3)),
+                        ("i,j->ij", (3,), (4,)), ("i,i->", (9,), (9,))):
+        for order in ("C", "F"):
+            A, B = data(sa, order), data(sb, order)
+            got = tcgen.einsum(sub, A, B)
+            say(close(got, np.einsum(sub, A, B), A, B, sub)
+                and isinstance(tcgen.cached(sub, A, B), tcgen.Plan),
+                "%s, %s order (%s)" % (sub, order, tcgen.cached(sub, A, B).algorithm))
+
+
 def repeated():
     """The plan cache: a repeated call takes the same plan; NaN in out with
     beta 0 is overwritten; an out overlapping an input is still right."""
@@ -289,6 +303,10 @@ def wisdom(path):
     # the structure, not the names: 'ab,bc->ac' on the same layout is the same problem
     p = tcgen.plan("xy,yz->xz", A, B, effort="wisdom", alpha=3.0)
     say(p.origin == "wisdom", "other letters and alpha: the same wisdom")
+    p = tcgen.plan("ij,jk->ik", A, B, effort="measure")
+    C = np.empty((16, 8))
+    say(p.origin == "measure" and close(p(A, B, C), A @ B, A, B, "ij,jk->ik"),
+        "effort 'measure' (%s, %s)" % (p.origin, p.algorithm))
     tcgen.save_wisdom(path)
     tcgen.forget_wisdom()
     tcgen.load_wisdom(path)
@@ -310,6 +328,7 @@ def main():
                   ("ij-ik-kj", "abj-bka-kj", "abcijk-ijma-mkbc", "abij-aeim-mbej")])
     alpha_beta([c for c in all_cases if c[0].startswith("ccsd_example")])
     implicit()
+    batch()
     repeated()
     fallbacks()
     errors()

@@ -3,9 +3,10 @@
 # tests/python_test.py on every contraction of the TCCG suite and the CCSD
 # terms of examples/ccsd (bench/tccg.txt at small sizes: bench/tccg_sizes.sh
 # 16384), in Fortran and C order, transposed and strided, out given and
-# not, alpha and beta, implicit output, every fallback to numpy.einsum, bad
-# input, wisdom; then, from the shell: the package used in place by
-# PYTHONPATH alone, a clear ImportError without the library, and
+# not, alpha and beta, implicit output, batch indices, every fallback to
+# numpy.einsum, bad input, wisdom (effort 'measure' and 'wisdom' too); then,
+# from the shell: the package used in place by PYTHONPATH alone, a clear
+# ImportError without the library, and
 # $TCGEN_WISDOM carrying decisions from one process to the next. Needs
 # python3 with numpy ($PYTHON, default /usr/bin/python3: Debian's, which
 # python3-numpy serves); under $SAN (make test-asan) the sanitizer runtimes
