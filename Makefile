@@ -189,14 +189,16 @@ fuzz: $(FUZZ_BIN)
 # The paper's experiments (bench/README.md). bench/paper.sh records how long
 # it ran in bench/results/paper_times.tsv (total, seconds); the other
 # scripts come on top: the emitted C against numpy and a transpose + dgemm
-# (peers.sh, installs numpy) and the permutation kernel against memcpy.
-bench: $(TCGEN) $(LIB_A)
+# (peers.sh, installs numpy), tcgen.einsum against numpy.einsum (python.sh)
+# and the permutation kernel against memcpy.
+bench: $(TCGEN) $(LIB_A) $(LIB_SO)
 	bash bench/predict_speed.sh $(TCGEN)
 	bash bench/execute_overhead.sh $(TCGEN)
 	bash bench/prediction.sh $(TCGEN)
 	bash bench/paper.sh $(TCGEN)
 	bash scripts/install-deps.sh bench
 	bash bench/peers.sh $(TCGEN)
+	bash bench/python.sh $(LIB_SO)
 	bash bench/permute_speed.sh $(BUILD)
 
 clean:

@@ -26,6 +26,8 @@ library() { printf 'int main(void) { return 0; }\n' | "$cc" -x c - -o "$tmp/a.ou
 openblas() { ls /usr/include/*/openblas*/cblas.h /usr/include/openblas/cblas.h /usr/include/cblas.h \
                  2>/dev/null | grep -q . && library openblas; }
 locale_de() { locale -a | grep -qix 'de_DE.utf8'; }
+# The python the Python package's test runs ($PYTHON, else Debian's), with numpy.
+numpy() { py=${PYTHON:-/usr/bin/python3}; [ -x "$py" ] || py=python3; "$py" -c 'import numpy'; }
 
 need "a C compiler ($cc)" gcc gcc have "$cc"
 need make make make have make
@@ -41,6 +43,7 @@ if [ "$set_" = test ]; then
     need pkg-config pkg-config pkgconf-pkg-config have pkg-config
     need "cmake (find_package(tcgen) is tested)" cmake cmake have cmake
     need man man-db man-db have man
+    need "python3 with numpy (tests/python_test.sh)" python3-numpy python3-numpy numpy
     need "the de_DE.UTF-8 locale (tests under a comma-decimal locale)" locales glibc-langpack-de locale_de
 elif [ "$set_" != build ]; then
     echo "usage: scripts/check-deps.sh build|test" >&2

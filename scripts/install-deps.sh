@@ -2,14 +2,14 @@
 # Installs the Debian packages tcgen needs, only those that are missing.
 #   scripts/install-deps.sh        build, test and run dependencies
 #   scripts/install-deps.sh fuzz   also clang and libFuzzer
-#   scripts/install-deps.sh bench  also numpy (bench/peers.sh compares with it)
+#   scripts/install-deps.sh bench  the same (numpy, which bench/peers.sh and
+#                                  bench/python.sh compare with, is in the first list:
+#                                  tests/python_test.sh needs it)
 set -euo pipefail
 
-pkgs=(gcc gfortran make bison flex pkg-config cmake libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox locales man-db)
+pkgs=(gcc gfortran make bison flex pkg-config cmake libcunit1-dev libopenblas-dev libblis-dev libhwloc-dev gnuplot-nox locales man-db python3-numpy)
 if [ "${1:-}" = fuzz ]; then
     pkgs+=(clang libclang-rt-14-dev)
-elif [ "${1:-}" = bench ]; then
-    pkgs+=(python3-numpy)
 fi
 
 # The tests check that a program under a comma-decimal locale gets the same

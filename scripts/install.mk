@@ -6,7 +6,9 @@
 #                  lib/cmake/tcgen/tcgenConfig{,Version}.cmake (find_package),
 #                  include/tcgen.f90 (module tcgen's source) and, when
 #                  gfortran built them (fortran/fortran.mk), include/tcgen.mod
-#                  and lib/libtcgen_fortran.a
+#                  and lib/libtcgen_fortran.a,
+#                  the Python package in PYTHONDIR (lib/tcgen/python/tcgen/*.py,
+#                  with _installed.py naming the installed libtcgen.so)
 #   make uninstall PREFIX=... DESTDIR=...       removes exactly those files, then
 #                  the directories install created, if they are empty
 #   make test-install                           tests/install_test.sh
@@ -38,6 +40,7 @@ INCLUDEDIR   ?= $(PREFIX)/include
 MANDIR       ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR     ?= $(LIBDIR)/cmake/tcgen
+PYTHONDIR    ?= $(LIBDIR)/tcgen/python
 
 TC_LIB_VERSION := $(shell sed -n 's/^.define TC_VERSION "\([0-9.]*\)".*/\1/p' include/tcgen.h)
 TC_SO_MAJOR    := $(firstword $(subst ., ,$(TC_LIB_VERSION)))
@@ -48,7 +51,8 @@ TC_INSTALLED := $(BINDIR)/tcgen $(LIBDIR)/libtcgen.a $(LIBDIR)/$(TC_SO_FILE) \
                 $(LIBDIR)/$(TC_SONAME) $(LIBDIR)/libtcgen.so $(INCLUDEDIR)/tcgen.h \
                 $(PKGCONFIGDIR)/tcgen.pc $(MANDIR)/man1/tcgen.1 \
                 $(CMAKEDIR)/tcgenConfig.cmake $(CMAKEDIR)/tcgenConfigVersion.cmake \
-                $(INCLUDEDIR)/tcgen.f90 $(INCLUDEDIR)/tcgen.mod $(LIBDIR)/libtcgen_fortran.a
+                $(INCLUDEDIR)/tcgen.f90 $(INCLUDEDIR)/tcgen.mod $(LIBDIR)/libtcgen_fortran.a \
+                $(addprefix $(PYTHONDIR)/tcgen/,$(notdir $(wildcard python/tcgen/*.py)) _installed.py)
 TC_MADE_TAG  := \# make uninstall removes these directories if empty:
 
 # What libtcgen.a links against, as a CMake list: -lhwloc -ldl ... -> hwloc;dl;...
@@ -77,14 +81,14 @@ install: all
 	$(Q)set -e; \
 	if [ -z "$(TC_LIB_VERSION)" ] || [ -z "$(TC_SO_MAJOR)" ]; then \
 	  echo "install: no TC_VERSION in include/tcgen.h" >&2; exit 1; fi; \
-	for d in '$(PREFIX)' '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(MANDIR)' '$(PKGCONFIGDIR)' '$(CMAKEDIR)'; do \
+	for d in '$(PREFIX)' '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(MANDIR)' '$(PKGCONFIGDIR)' '$(CMAKEDIR)' '$(PYTHONDIR)'; do \
 	  case $$d in /*) ;; *) echo "install: '$$d' is not an absolute path (PREFIX=/opt/tcgen)" >&2; exit 1;; esac; \
 	done; \
 	case '$(PC_RPATH)' in auto|yes|no) ;; \
 	  *) echo "install: PC_RPATH is '$(PC_RPATH)'; it takes auto, yes or no" >&2; exit 1;; esac; \
 	pc='$(DESTDIR)$(PKGCONFIGDIR)/tcgen.pc'; \
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' "$$pc" 2>/dev/null || true); \
-	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1' '$(CMAKEDIR)'; do \
+	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1' '$(CMAKEDIR)' '$(PYTHONDIR)/tcgen'; do \
 	  a=$$d; \
 	  while [ -z '$(DESTDIR)' ] && [ ! -d "$$a" ] && [ "$$a" != / ] && [ "$$a" != . ]; do \
 	    made="$$made $$a"; a=$$(dirname "$$a"); \
@@ -114,18 +118,24 @@ install: all
 	  chmod 644 '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake.tmp; \
 	  mv -f '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake.tmp '$(DESTDIR)$(CMAKEDIR)'/$$f.cmake; \
 	done; \
+	install -m 644 python/tcgen/*.py '$(DESTDIR)$(PYTHONDIR)/tcgen/'; \
+	printf '# written by make install: the libtcgen this package loads\nLIBRARY = %s\n' \
+	  "'$(LIBDIR)/$(TC_SONAME)'" > '$(DESTDIR)$(PYTHONDIR)/tcgen/_installed.py'; \
+	chmod 644 '$(DESTDIR)$(PYTHONDIR)/tcgen/_installed.py'; \
 	made=$$(printf '%s\n' $$made | LC_ALL=C sort -u | tr '\n' ' '); \
 	[ -z "$${made% }" ] || echo '$(TC_MADE_TAG)' "$${made% }" >> "$$pc.tmp"; \
 	chmod 644 "$$pc.tmp"; mv -f "$$pc.tmp" "$$pc"; \
 	case ":$$PATH:" in *':$(BINDIR):'*|*':$(BINDIR)/:'*) ;; \
 	  *) [ -n '$(DESTDIR)' ] || echo "note: $(BINDIR) is not on PATH; with it there (export PATH=$(BINDIR):\$$PATH) tcgen runs by name and man tcgen finds its page" >&2;; \
-	esac
+	esac; \
+	echo "Python: PYTHONPATH=$(PYTHONDIR) python3 -c 'import tcgen'"
 
 uninstall:
 	$(if $(Q),@echo "  UNINSTALL $(DESTDIR)$(PREFIX)")
 	$(Q)set -e; \
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' '$(DESTDIR)$(PKGCONFIGDIR)/tcgen.pc' 2>/dev/null || true); \
 	rm -f $(foreach f,$(TC_INSTALLED),'$(DESTDIR)$(f)'); \
+	rm -rf '$(DESTDIR)$(PYTHONDIR)/tcgen/__pycache__'; \
 	for d in $$(printf '%s\n' $$made | LC_ALL=C sort -r); do \
 	  rmdir "$$d" 2>/dev/null || true; \
 	done

@@ -15,3 +15,13 @@ cblas_include() {
 # The warnings emitted C is compiled with, as errors: a user's strict build
 # (tests/test_emit.c uses the same list).
 EMITTED_CFLAGS="-std=c99 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror"
+# python_env: what a python needs in its environment (env $(python_env) ...)
+# to load a libtcgen built with $SAN: gcc's sanitizer runtimes preloaded
+# (the interpreter does not link them) and no leak check (the interpreter
+# keeps memory on purpose). Nothing without $SAN.
+python_env() {
+    local pre=
+    case ${SAN:-} in *address*) pre=$(${CC:-cc} -print-file-name=libasan.so) ;; esac
+    case ${SAN:-} in *undefined*) pre=$pre${pre:+:}$(${CC:-cc} -print-file-name=libubsan.so) ;; esac
+    [ -z "$pre" ] || echo "LD_PRELOAD=$pre ASAN_OPTIONS=detect_leaks=0"
+}

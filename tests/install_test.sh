@@ -6,8 +6,11 @@
 # without LD_LIBRARY_PATH (an rpath for a non-system libdir) against the
 # shared library, and against the archive (static_libs), a Fortran program
 # builds with the installed module tcgen (tcgen.mod and libtcgen_fortran.a,
-# and from the installed source tcgen.f90 as another compiler would), and
-# uninstall leaves nothing behind. Run from the top directory (make
+# and from the installed source tcgen.f90 as another compiler would), the
+# Python package imports with PYTHONPATH set to the folder install names and
+# computes a contraction with the installed library (writing its
+# __pycache__, as a user's import does), and uninstall leaves nothing
+# behind. Run from the top directory (make
 # test-install does, with TCGEN, BUILD, CC, SAN and MAKE set); it installs
 # with the same BUILD so nothing is rebuilt. Ends with "N passed, N failed".
 set -u
@@ -26,7 +29,9 @@ major=${version%%.*}
 [ -n "$version" ] && ok || bad "no TC_VERSION in include/tcgen.h"
 files=(bin/tcgen lib/libtcgen.a "lib/libtcgen.so.$version" "lib/libtcgen.so.$major"
        lib/libtcgen.so include/tcgen.h lib/pkgconfig/tcgen.pc share/man/man1/tcgen.1
-       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake include/tcgen.f90)
+       lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake include/tcgen.f90
+       lib/tcgen/python/tcgen/_installed.py)
+for f in python/tcgen/*.py; do files+=("lib/tcgen/python/tcgen/${f##*/}"); done
 # the module file and the wrappers' code when gfortran built them (make all)
 FC=$(command -v gfortran || true)
 [ -n "$FC" ] && files+=(include/tcgen.mod lib/libtcgen_fortran.a)
@@ -87,6 +92,24 @@ out=$("$p/bin/tcgen" --version 2>&1)
 "$p/bin/tcgen" parse 'C[a,b] = A[a,i] * B[i,b]' a=b=i=16 --format tsv >"$tmp/parse.tsv" 2>&1 \
     && grep -q '^index	i	contracted	16' "$tmp/parse.tsv" && ok \
     || bad "installed tcgen parse: $(head -c 300 "$tmp/parse.tsv")"
+
+# --- the Python package ---------------------------------------------------
+# imported from outside the repository by PYTHONPATH alone (the folder make
+# install printed), it loads the installed library and computes right
+py=${PYTHON:-/usr/bin/python3}
+[ -x "$py" ] || py=python3
+grep -qxF "Python: PYTHONPATH=$p/lib/tcgen/python python3 -c 'import tcgen'" "$tmp/install.log" && ok \
+    || bad "make install does not print the PYTHONPATH: $(tail -n 3 "$tmp/install.log")"
+# shellcheck disable=SC2046 # python_env gives VAR=VALUE words (the sanitizers' runtimes)
+out=$(cd "$tmp" && env -u TCGEN_LIBRARY -u LD_LIBRARY_PATH -u PYTHONDONTWRITEBYTECODE $(python_env) \
+      PYTHONPATH="$p/lib/tcgen/python" "$py" -c '
+import numpy as np, tcgen
+a = np.arange(12.0).reshape(3, 4); b = np.arange(20.0).reshape(4, 5) - 7
+c = tcgen.einsum("ij,jk->ik", a, b)
+print(tcgen.library_path, tcgen.__version__, isinstance(tcgen.cached("ij,jk->ik", a, b), tcgen.Plan),
+      np.array_equal(c, a @ b))' 2>&1)
+[ "$out" = "$p/lib/libtcgen.so.$major $version True True" ] && ok \
+    || bad "PYTHONPATH=$p/lib/tcgen/python, import tcgen and a contraction: $out"
 
 # --- the man page -----------------------------------------------------------
 man1=$p/share/man/man1/tcgen.1
@@ -365,6 +388,8 @@ done
 [ -z "$missing" ] && ok || bad "DESTDIR install lacks$missing"
 grep -qx 'prefix=/opt/tcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" 2>/dev/null && ok \
     || bad "DESTDIR install: tcgen.pc does not say prefix=/opt/tcgen"
+grep -qxF "LIBRARY = '/opt/tcgen/lib/libtcgen.so.$major'" "$d/opt/tcgen/lib/tcgen/python/tcgen/_installed.py" \
+    2>/dev/null && ok || bad "DESTDIR install: the Python package does not name /opt/tcgen/lib/libtcgen.so.$major"
 grep -qx 'Libs: -L${libdir} -Wl,-rpath,${libdir} -ltcgen' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc" && ok \
     || bad "tcgen.pc for /opt/tcgen has no rpath: $(grep '^Libs:' "$d/opt/tcgen/lib/pkgconfig/tcgen.pc")"
 check "make uninstall DESTDIR=$d" mk uninstall /opt/tcgen DESTDIR="$d"

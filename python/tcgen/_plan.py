@@ -1,0 +1,161 @@
+"""Plan: one tcgen plan (tc_plan_create) for one contraction, shapes,
+memory orders, alpha and whether beta is nonzero, and how to run it on
+numpy arrays (tc_execute), copying only what is not laid out as planned."""
+import ctypes
+import weakref
+
+import numpy as np
+
+from . import _layout, _lib, _problem, _wisdom
+
+EFFORTS = {"estimate": _lib.TC_ESTIMATE, "measure": _lib.TC_MEASURE,
+           "wisdom": _lib.TC_WISDOM_ONLY}
+
+_execute = _lib.lib.tc_execute
+_may_share = np.may_share_memory
+
+
+class Plan:
+    """A planned contraction, callable as ``p(a, b, out=None)``: returns
+    ``alpha * einsum(a, b) + beta * out`` (``out`` if given, else a new
+    array laid out as planned). Arrays laid out as planned are used in
+    place; others (another memory order, gaps, negative strides) are
+    copied into the plan's order on each call, and so is an out that is
+    not, through a temporary. Immutable: threads may call one plan at once.
+
+    Attributes: ``subscripts`` (explicit, 'ij,jk->ik'), ``shapes`` (of a,
+    b and out), ``orders`` (each operand's memory order, slowest axis
+    first), ``alpha``, ``beta``, ``contraction`` and ``sizes`` (what tcgen
+    was given), ``algorithm``, ``predicted_seconds`` and ``origin``
+    ('estimate', 'measure' or 'wisdom')."""
+
+    def __init__(self, labels, size, orders, alpha, beta, effort="estimate", strides=None):
+        if effort not in EFFORTS:
+            raise ValueError("effort is %r; it takes 'estimate', 'measure' or 'wisdom'" % (effort,))
+        la, lb, lc = labels
+        self.subscripts = "%s,%s->%s" % (la, lb, lc)
+        self.shapes = tuple(tuple(size[ch] for ch in t) for t in labels)
+        self.orders = tuple(tuple(o) for o in orders)
+        self.alpha = float(alpha)
+        self.beta = float(beta)
+        # each operand's indices in memory order, fastest first: column-major
+        mem = [[t[k] for k in reversed(o)] for t, o in zip(labels, self.orders)]
+        factor = "" if self.alpha == 1.0 else repr(self.alpha) + " * "
+        self.contraction = "C[%s] %s %sA[%s] * B[%s]" % (
+            ",".join(mem[2]), "+=" if self.beta != 0.0 else "=", factor,
+            ",".join(mem[0]), ",".join(mem[1]))
+        self.sizes = ",".join("%s=%d" % kv for kv in size.items())
+        # the strides used in place: as planned, or as the arrays it was made from
+        self._strides = tuple(strides[k] if strides and strides[k] is not None
+                              else _layout.strides(self.shapes[k], self.orders[k])
+                              for k in range(3))
+        self._base_c = [self.shapes[2][k] for k in self.orders[2]]
+        self._inverse_c = _layout.inverse(self.orders[2])
+        _wisdom.start()
+        err = _lib.Error()
+        handle = _lib.lib.tc_plan_create(self.contraction.encode(), self.sizes.encode(),
+                                         EFFORTS[effort], ctypes.byref(err))
+        if not handle:
+            raise err.exception("tcgen cannot plan %s with %s" % (self.contraction, self.sizes))
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, _lib.lib.tc_plan_destroy, handle)
+        self.algorithm = _lib.lib.tc_plan_algorithm(handle).decode()
+        self.predicted_seconds = _lib.lib.tc_plan_predicted_seconds(handle)
+        self.origin = _lib.lib.tc_plan_origin(handle).decode()
+
+    def __repr__(self):
+        return "<tcgen.Plan %s shapes %s: %s, %s, predicted %.3g s>" % (
+            self.subscripts, self.shapes, self.contraction, self.algorithm,
+            self.predicted_seconds)
+
+    def __call__(self, a, b, out=None):
+        a = np.asarray(a)
+        b = np.asarray(b)
+        for k, arr in enumerate((a, b, out)):
+            if arr is None:
+                continue
+            if k == 2 and not isinstance(arr, np.ndarray):
+                raise TypeError("out must be a numpy.ndarray, not %s" % type(arr).__name__)
+            if arr.dtype != np.float64:
+                raise TypeError("%s has dtype %s; this plan is for float64 arrays"
+                                % (("a", "b", "out")[k], arr.dtype))
+            if arr.shape != self.shapes[k]:
+                raise ValueError("%s has shape %s; this plan is for %s"
+                                 % (("a", "b", "out")[k], arr.shape, self.shapes[k]))
+        if out is None and self.beta != 0.0:
+            raise ValueError("this plan's beta is %r: it needs out" % self.beta)
+        if out is not None and not out.flags.writeable:
+            raise ValueError("output array is read-only")
+        return self.run(a, b, out, self.beta)
+
+    def _operand(self, k, arr):
+        """arr itself when it is laid out as planned, else a copy that is."""
+        if arr.strides == self._strides[k] and arr.flags.aligned:
+            return arr
+        if arr.flags.aligned and _layout.dense_order(arr) == self.orders[k]:
+            return arr
+        return np.ascontiguousarray(arr.transpose(self.orders[k]))
+
+    def run(self, a, b, out, beta):
+        """The call without the checks: float64 arrays of the planned shapes,
+        out writeable or None (beta 0); beta as the plan's or, when the plan
+        has a nonzero beta, any nonzero value."""
+        pa = self._operand(0, a)
+        pb = self._operand(1, b)
+        if out is None:
+            target = np.empty(self._base_c).transpose(self._inverse_c)
+        elif (out.strides == self._strides[2] or _layout.dense_order(out) == self.orders[2]) \
+                and out.flags.aligned and not _may_share(out, a) and not _may_share(out, b):
+            target = out
+        else:
+            target = np.empty(self._base_c).transpose(self._inverse_c)
+            if beta != 0.0:
+                target[...] = out
+        if beta != 0.0 and beta != 1.0:
+            target *= beta
+        status = _execute(self._handle, pa.ctypes.data, pb.ctypes.data, target.ctypes.data)
+        if status != _lib.TC_OK:
+            raise _lib.TcgenError("tc_execute (%s): %s" % (
+                self.algorithm, _lib.lib.tc_status_name(status).decode()), status)
+        if out is None:
+            return target[()] if target.ndim == 0 else target
+        if target is not out:
+            out[...] = target
+        return out
+
+
+def make(subscripts, a, b, out=None, alpha=1.0, beta=0.0, order=None, effort="estimate"):
+    """tcgen.plan: a Plan for arrays like a, b (and out), or for their shapes."""
+    la, lb, lc = _problem.parse(subscripts)
+    arrays = [x if isinstance(x, np.ndarray) else None for x in (a, b, out)]
+    shapes = [tuple(x.shape) if isinstance(x, np.ndarray) else
+              (None if x is None else tuple(int(n) for n in x)) for x in (a, b, out)]
+    size = _problem.sizes(la, lb, lc, shapes[0], shapes[1], shapes[2])
+    _problem.check(la, lb, lc, size, [x.dtype if x is not None else None for x in arrays], alpha)
+    if order not in (None, "C", "F"):
+        raise ValueError("order is %r; it takes 'C' or 'F'" % (order,))
+    orders, strides = choose_orders(arrays, [len(la), len(lb), len(lc)], order)
+    return Plan((la, lb, lc), size, orders, alpha, beta, effort, strides)
+
+
+def choose_orders(arrays, ndims, order=None):
+    """The memory order of each operand (an array's own where it is dense,
+    its copy's otherwise; `order`, default C, for a shape and for a new
+    out) and the strides used in place (an array's own where dense)."""
+    def given(n):
+        return tuple(range(n)) if order != "F" else tuple(range(n - 1, -1, -1))
+    a, b, out = arrays
+    if out is None and order is None and a is not None and b is not None \
+            and a.flags.f_contiguous and b.flags.f_contiguous \
+            and not (a.flags.c_contiguous and b.flags.c_contiguous):
+        order = "F"  # a new out follows Fortran-ordered operands
+    orders, strides = [], []
+    for arr, n in zip(arrays, ndims):
+        if arr is None:
+            orders.append(given(n))
+            strides.append(None)
+            continue
+        dense = _layout.dense_order(arr) if arr.flags.aligned else None
+        orders.append(dense if dense is not None else _layout.copy_order(arr))
+        strides.append(arr.strides if dense is not None else None)
+    return orders, strides
