@@ -204,6 +204,12 @@ def repeated():
     for t in ts:
         t.join()
     say(not bad, "4 threads calling einsum at once")
+    # the workspace: a plan says what it takes; releasing keeps results right
+    p = tcgen.plan("ij,jk->ik", A2, B2)
+    say(isinstance(p.workspace_bytes, int) and p.workspace_bytes >= 0,
+        "Plan.workspace_bytes is a byte count")
+    tcgen.release_workspace()
+    say(close(p(A2, B2), want2, A2, B2, "ij,jk->ik"), "a plan runs after release_workspace")
 
 
 def fallbacks():

@@ -74,8 +74,16 @@ from . import _lib
 __version__ = _lib.lib.tc_version().decode()
 
 __all__ = ["einsum", "plan", "Plan", "clear_cache", "cached", "save_wisdom", "load_wisdom",
-           "export_wisdom", "import_wisdom", "forget_wisdom", "TcgenError",
-           "UnsupportedError", "library_path"]
+           "export_wisdom", "import_wisdom", "forget_wisdom", "release_workspace",
+           "TcgenError", "UnsupportedError", "library_path"]
+
+
+def release_workspace():
+    """Frees the temporaries the library keeps between calls and the memory
+    prediction reads (tc_release_workspace); the next call allocates again.
+    The budget for a plan's temporaries is $TCGEN_WORKSPACE (bytes, K/M/G),
+    read when a plan is made; Plan.workspace_bytes says what one call takes."""
+    _lib.lib.tc_release_workspace()
 
 
 def plan(subscripts, a, b, out=None, alpha=1.0, beta=0.0, order=None, effort="estimate"):

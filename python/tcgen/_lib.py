@@ -112,6 +112,8 @@ def _prototypes(lib):
         "tc_wisdom_export_string": (P, [E]),
         "tc_wisdom_import_string": (ctypes.c_int, [S, E]),
         "tc_wisdom_forget": (None, []),
+        "tc_plan_workspace_bytes": (ctypes.c_size_t, [P]),
+        "tc_release_workspace": (None, []),
     }
     for name, (restype, argtypes) in protos.items():
         f = getattr(lib, name)

@@ -62,6 +62,7 @@ class Plan:
         self.algorithm = _lib.lib.tc_plan_algorithm(handle).decode()
         self.predicted_seconds = _lib.lib.tc_plan_predicted_seconds(handle)
         self.origin = _lib.lib.tc_plan_origin(handle).decode()
+        self.workspace_bytes = _lib.lib.tc_plan_workspace_bytes(handle)
 
     def __repr__(self):
         return "<tcgen.Plan %s shapes %s: %s, %s, predicted %.3g s>" % (
