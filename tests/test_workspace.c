@@ -15,12 +15,19 @@
 #include "tests/helpers_corpus.h"
 #include "tests/helpers_plan.h"
 
-/* Plans entry k of the corpus within `budget` bytes and checks the plan's
- * workspace and its result. */
-static void plan_within(const tc_corpus_entry *e, size_t budget)
+/* Plans entry e of the corpus within `budget` bytes (from
+ * $TCGEN_WORKSPACE when env, else tc_plan_create_within) and checks the
+ * plan's workspace and its result. */
+static void plan_within(const tc_corpus_entry *e, size_t budget, int env)
 {
     tc_error err;
-    tc_plan *p = tc_plan_create_within(e->text, e->sizes, TC_ESTIMATE, budget, &err);
+    char value[32];
+    snprintf(value, sizeof value, "%zu", budget);
+    if (env)
+        setenv("TCGEN_WORKSPACE", value, 1);
+    tc_plan *p = env ? tc_plan_create(e->text, e->sizes, TC_ESTIMATE, &err)
+                     : tc_plan_create_within(e->text, e->sizes, TC_ESTIMATE, budget, &err);
+    unsetenv("TCGEN_WORKSPACE");
     CU_ASSERT_PTR_NOT_NULL(p);
     if (!p) {
         fprintf(stderr, "\n  %s ; %s within %zu bytes: %s\n", e->text, e->sizes, budget,
@@ -42,7 +49,7 @@ static void test_no_temporaries(void)
     int n = tc_corpus_require(&corpus);
     tc_wisdom_forget(); /* each ranked within the budget, none from wisdom */
     for (int k = 0; k < n; k++)
-        plan_within(&corpus[k], 0);
+        plan_within(&corpus[k], 0, 1);
 }
 
 static void test_budget(void)
@@ -51,14 +58,14 @@ static void test_budget(void)
     int n = tc_corpus_require(&corpus);
     tc_wisdom_forget();
     for (int k = 0; k < n; k++)
-        plan_within(&corpus[k], (size_t)64 << 20);
+        plan_within(&corpus[k], (size_t)64 << 20, 0);
     /* the ring term at 24^4 elements: a whole permuted tensor takes 2.6 MB,
      * so within 1 MiB no permuted algorithm is chosen */
     tc_corpus_entry ring;
     memset(&ring, 0, sizeof ring);
     strcpy(ring.text, "C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]");
     strcpy(ring.sizes, "a=b=c=d=e=f=24");
-    plan_within(&ring, (size_t)1 << 20);
+    plan_within(&ring, (size_t)1 << 20, 0);
 }
 
 /* TCGEN_WORKSPACE is the budget of tc_plan_create; a bad one is refused. */
@@ -124,7 +131,7 @@ static void test_release(void)
 int tc_suite_workspace(void)
 {
     CU_pSuite s = CU_add_suite("workspace", NULL, NULL);
-    if (!s || !CU_add_test(s, "budget 0: every corpus contraction, no temporaries",
+    if (!s || !CU_add_test(s, "TCGEN_WORKSPACE=0: every corpus contraction, no temporaries",
                            test_no_temporaries) ||
         !CU_add_test(s, "a budget: no choice exceeds it", test_budget) ||
         !CU_add_test(s, "TCGEN_WORKSPACE read, a bad one refused", test_environment) ||

@@ -34,6 +34,18 @@ else
     bad "release_rss does not build: $(head -c 400 "$tmp/cc")"
 fi
 
+# ---- an emitted function that permutes whole tensors keeps nothing by default
+inc=$(cblas_include)
+"$TCGEN" emit "$ring" a=b=c=d=e=f=24 --algorithm 'A^B^C^-dgemm' --function ring \
+    -o "$tmp/ring.c" 2>"$tmp/err" && ok || bad "emit A^B^C^-dgemm: $(cat "$tmp/err")"
+if $CC -std=c99 -O2 $SAN -I"$inc" -o "$tmp/leaves" tests/memory/emitted_leaves.c "$tmp/ring.c" \
+       -lopenblas 2>"$tmp/cc"; then
+    "$tmp/leaves" >"$tmp/leaves.out" 2>&1 && ok \
+        || bad "the emitted function left memory behind: $(cat "$tmp/leaves.out")"
+else
+    bad "emitted_leaves does not build: $(head -c 400 "$tmp/cc")"
+fi
+
 # ---- the command
 for w in 0 1M; do
     "$TCGEN" "$ring" a=b=c=d=e=f=24 --workspace "$w" -q -o "$tmp/w$w.c" 2>"$tmp/err" \
