@@ -2,13 +2,15 @@
  * permute_speed.c - the permutation copy (runtime/permute.h) against a
  * plain copy of the same bytes (memcpy) and against the naive gather a
  * loop nest in destination order would do, side by side in one process,
- * on two tensors of about 16 MiB: 128 x 128 x 128 doubles, and 48 x 864 x
- * 48, the shape of an intensli term's operand permutation (A[c,b,k,a] to
+ * on tensors of about 16 MiB: 128 x 128 x 128 doubles; 48 x 864 x 48, the
+ * shape of an intensli term's operand permutation (A[c,b,k,a] to
  * [a,b,k,c], b and k fused, 48 x 1920 x 48 there): two short unit-stride
- * dimensions whose rows lie a multiple of 4 KiB apart.
+ * dimensions whose rows lie a multiple of 4 KiB apart; 38^4, with every
+ * permutation of its 4 indices; and 11^6, with its reversal and 15 more
+ * of its 720 permutations drawn with a fixed seed.
  *
  * usage: permute_speed REPS
- * For each shape, each permutation of the three dimensions and each kind
+ * For each shape, each permutation run and each kind
  * of destination, runs alternate (memcpy, tc_rt_permute, naive) after one
  * untimed run of each, every run from memory: source and destination are
  * flushed from the caches before it, so that each starts from the same
@@ -36,7 +38,15 @@
 #include <emmintrin.h>
 #endif
 
-static const int64_t shapes[2][3] = {{128, 128, 128}, {48, 864, 48}};
+/* The shapes, about 16 MiB each (rank, extents): every permutation of
+ * the 3- and 4-index ones is run, a sample of the 6-index one's. */
+typedef struct shape {
+    int rank;
+    int64_t extent[6];
+} shape;
+static const shape shapes[] = {
+    {3, {128, 128, 128}}, {3, {48, 864, 48}}, {4, {38, 38, 38, 38}}, {6, {11, 11, 11, 11, 11, 11}}};
+#define SAMPLE_6 16 /* permutations of the 6-index shape: the reversal and 15 drawn */
 
 static double now(void)
 {
@@ -63,14 +73,116 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* dst[perm-ordered column-major] = src[column-major], element by element. */
+/* dst = src element by element, in the source's order (an odometer over
+ * the view's dimensions, the first fastest). */
 static void naive(const tc_permute *p, const double *src, double *dst)
 {
-    for (int64_t k = 0; k < p->extent[2]; k++)
-        for (int64_t j = 0; j < p->extent[1]; j++)
-            for (int64_t i = 0; i < p->extent[0]; i++)
-                dst[i * p->dst_stride[0] + j * p->dst_stride[1] + k * p->dst_stride[2]] =
-                    src[i * p->src_stride[0] + j * p->src_stride[1] + k * p->src_stride[2]];
+    int64_t ix[TC_MAX_RANK] = {0}, n = 1, so = 0, dof = 0;
+    for (int d = 0; d < p->rank; d++)
+        n *= p->extent[d];
+    for (int64_t k = 0; k < n; k++) {
+        dst[dof] = src[so];
+        for (int d = 0; d < p->rank; d++) {
+            so += p->src_stride[d], dof += p->dst_stride[d];
+            if (++ix[d] < p->extent[d])
+                break;
+            so -= ix[d] * p->src_stride[d], dof -= ix[d] * p->dst_stride[d];
+            ix[d] = 0;
+        }
+    }
+}
+
+/* The q-th permutation of rank r in lexicographic order into perm. */
+static void nth_permutation(int r, long q, int *perm)
+{
+    int used[6] = {0};
+    long f = 1;
+    for (int k = 2; k < r; k++)
+        f *= k;
+    for (int k = 0; k < r; k++) {
+        long pick = f ? q / f : 0;
+        q = f ? q % f : 0;
+        for (int d = 0; d < r; d++)
+            if (!used[d] && pick-- == 0) {
+                perm[k] = d;
+                used[d] = 1;
+                break;
+            }
+        f = r - k - 1 > 1 ? f / (r - k - 1) : 1;
+    }
+}
+
+/* The permutations a shape is run with: all of them up to rank 4, for rank 6
+ * the reversal and SAMPLE_6 - 1 drawn (a fixed seed); returns how many. */
+static int permutations(int r, int perm[][6], int max)
+{
+    long total = 1;
+    for (int k = 2; k <= r; k++)
+        total *= k;
+    if (r <= 4) {
+        for (long q = 0; q < total && q < max; q++)
+            nth_permutation(r, q, perm[q]);
+        return (int)(total < max ? total : max);
+    }
+    uint64_t state = 12345;
+    nth_permutation(r, total - 1, perm[0]);
+    for (int k = 1; k < SAMPLE_6 && k < max; k++) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        nth_permutation(r, (long)((state >> 33) % (uint64_t)total), perm[k]);
+    }
+    return SAMPLE_6 < max ? SAMPLE_6 : max;
+}
+
+/* One permutation of shape e into dst (kind 0: a tcgen temporary, 1: a
+ * malloc'd block), reps alternating runs of memcpy, the kernel and the
+ * naive copy, each from memory; prints its row. Destination dimension d is
+ * source dimension perm[d]. */
+static void run(const shape *e, const int *perm, int kind, const double *src, double *dst,
+                int reps, double *t)
+{
+    tc_permute p = {.rank = e->rank};
+    size_t n = 1;
+    for (int d = 0; d < e->rank; d++) {
+        p.extent[d] = e->extent[d];
+        p.src_stride[d] = (int64_t)n;
+        n *= (size_t)e->extent[d];
+    }
+    int64_t s = 1;
+    for (int d = 0; d < e->rank; d++)
+        p.dst_stride[perm[d]] = s, s *= e->extent[perm[d]];
+    memcpy(dst, src, n * sizeof *dst);
+    tc_rt_permute(&p, src, dst, 0.0, 0, 1);
+    naive(&p, src, dst);
+    for (int r = 0; r < reps; r++) {
+        double t0, t1;
+        flush(src, n), flush(dst, n);
+        t0 = now();
+        memcpy(dst, src, n * sizeof *dst);
+        t1 = now();
+        t[r] = t1 - t0;
+        flush(src, n), flush(dst, n);
+        t0 = now();
+        tc_rt_permute(&p, src, dst, 0.0, 0, 1);
+        t1 = now();
+        t[reps + r] = t1 - t0;
+        flush(src, n), flush(dst, n);
+        t0 = now();
+        naive(&p, src, dst);
+        t1 = now();
+        t[2 * reps + r] = t1 - t0;
+    }
+    for (int k = 0; k < 3; k++)
+        qsort(t + k * reps, (size_t)reps, sizeof *t, cmp);
+    double mc = t[reps / 2], pe = t[reps + reps / 2], na = t[2 * reps + reps / 2];
+    char name[64];
+    int len = 0;
+    for (int d = 0; d < e->rank; d++)
+        len += snprintf(name + len, sizeof name - (size_t)len, "%d", perm[d]);
+    for (int d = 0; d < e->rank; d++)
+        len += snprintf(name + len, sizeof name - (size_t)len, "%s%lld", d ? "x" : " ",
+                        (long long)e->extent[d]);
+    printf("%s\t%s\t%zu\t%.4e\t%.4e\t%.4e\t%.2f\n", name,
+           kind == 0 ? "temporary" : "malloc", n * sizeof *dst, mc, pe, na, mc / pe);
 }
 
 int main(int argc, char **argv)
@@ -80,7 +192,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s REPS\n", argv[0]);
         return 2;
     }
-    size_t n = 128 * 128 * 128; /* the larger of the shapes */
+    size_t n = 128 * 128 * 128; /* the largest of the shapes */
     tc_error err;
     double *src = malloc(n * sizeof *src), *temporary = tc_rt_alloc((int64_t)n, &err),
            *plain = malloc(n * sizeof *plain);
@@ -91,48 +203,14 @@ int main(int argc, char **argv)
         src[i] = (double)i;
     memset(temporary, 0, n * sizeof *temporary);
     memset(plain, 0, n * sizeof *plain);
-    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2},
-                                    {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
     printf("permutation\tdestination\tbytes\tmemcpy_s\tpermute_s\tnaive_s\tpermute_vs_memcpy\n");
-    for (int sh = 0; sh < 2; sh++)
-    for (int kind = 0; kind < 2; kind++)
-    for (int q = 0; q < 6; q++) {
-        double *dst = kind == 0 ? temporary : plain;
-        const int64_t *e = shapes[sh];
-        n = (size_t)(e[0] * e[1] * e[2]);
-        /* destination dimension d is source dimension perms[q][d] */
-        tc_permute p = {.rank = 3, .extent = {e[0], e[1], e[2]},
-                        .src_stride = {1, e[0], e[0] * e[1]}};
-        int64_t s = 1;
-        for (int d = 0; d < 3; d++)
-            p.dst_stride[perms[q][d]] = s, s *= e[perms[q][d]];
-        memcpy(dst, src, n * sizeof *dst);
-        tc_rt_permute(&p, src, dst, 0.0, 0, 1);
-        naive(&p, src, dst);
-        for (int r = 0; r < reps; r++) {
-            double t0, t1;
-            flush(src, n), flush(dst, n);
-            t0 = now();
-            memcpy(dst, src, n * sizeof *dst);
-            t1 = now();
-            t[r] = t1 - t0;
-            flush(src, n), flush(dst, n);
-            t0 = now();
-            tc_rt_permute(&p, src, dst, 0.0, 0, 1);
-            t1 = now();
-            t[reps + r] = t1 - t0;
-            flush(src, n), flush(dst, n);
-            t0 = now();
-            naive(&p, src, dst);
-            t1 = now();
-            t[2 * reps + r] = t1 - t0;
-        }
-        for (int k = 0; k < 3; k++)
-            qsort(t + k * reps, (size_t)reps, sizeof *t, cmp);
-        double mc = t[reps / 2], pe = t[reps + reps / 2], na = t[2 * reps + reps / 2];
-        printf("%d%d%d %lldx%lldx%lld\t%s\t%zu\t%.4e\t%.4e\t%.4e\t%.2f\n", perms[q][0],
-               perms[q][1], perms[q][2], (long long)e[0], (long long)e[1], (long long)e[2],
-               kind == 0 ? "temporary" : "malloc", n * sizeof *dst, mc, pe, na, mc / pe);
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++) {
+        int perm[24][6];
+        const shape *e = &shapes[sh];
+        int np = permutations(e->rank, perm, 24);
+        for (int kind = 0; kind < 2; kind++)
+            for (int q = 0; q < np; q++)
+                run(e, perm[q], kind, src, kind == 0 ? temporary : plain, reps, t);
     }
     free(src);
     tc_rt_free(temporary);
