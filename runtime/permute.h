@@ -9,12 +9,12 @@
  * simplifies the view: dimensions of extent 1 are dropped and neighbours
  * contiguous in both views are fused (so a permutation that keeps the
  * order becomes one long copy). Then, when the two unit-stride dimensions
- * differ, it copies bands of 64 source rows in tiles one source line wide,
- * so that reads go front to back, each source line is used at once (rows a
- * power of two apart evict each other from the caches) and the
- * destination is written in runs of 512 bytes (streamed runs of 128 bytes
- * ran at a third of the speed); the other dimensions are looped outside,
- * the largest source stride outermost. A destination of 4 MiB or more
+ * differ, it transposes the plane they span in register blocks, or, with
+ * short extents, runs fused from several destination dimensions, each
+ * written in whole lines; short runs of one dimension unit-stride on both
+ * sides are staged through a buffer (runtime/permute_kernel.inc says how);
+ * the other dimensions are looped outside, the largest source stride
+ * outermost. A destination of 4 MiB or more
  * (beta 0) is written with streaming stores, without reading it first; so
  * is a smaller one when `written` (the elements written by all the calls
  * like this one: all of C's blocks) reaches 4 MiB.

@@ -3,7 +3,8 @@
  * an element-by-element walk of the same views: every permutation of
  * ranks 1 to 4, random ranks up to TC_MAX_RANK with extents that are not
  * multiples of the tile, padded strides, beta 0 over NaN, beta 1 and -0.5,
- * extents 0 and rank 0.
+ * streamed views with long and short extents at every alignment, extents
+ * 0 and rank 0.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -169,6 +170,24 @@ static void test_large_views(void)
     }
 }
 
+/* Streamed views with short extents: 13 x 17 x 40 x 60 (4.0 MiB), every
+ * permutation, the destination at two alignments: short runs fused into
+ * longer ones (the fused path), and where dimension 0 stays first, its
+ * 13-element runs staged in blocks. */
+static void test_short_extents(void)
+{
+    tc_permute p = {.rank = 4, .extent = {13, 17, 40, 60}};
+    int id[4] = {0, 1, 2, 3}, perm[4] = {0, 1, 2, 3};
+    rng_state = 13;
+    strides(&p, id, 0, p.src_stride);
+    int shift = 0;
+    do {
+        strides(&p, perm, 0, p.dst_stride);
+        for (int k = 0; k < 2; k++, shift = (shift + 3) % 8)
+            check_at(&p, 0.0, shift, (shift + 1) % 8, 1);
+    } while (next_permutation(perm, 4));
+}
+
 /* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
  * permutation of a 4-index view, on 2 and 3 threads (slices of the
  * outermost dimension, or of the two outermost where the first has fewer
@@ -207,6 +226,7 @@ int tc_suite_permute(void)
     if (!s || !CU_add_test(s, "every permutation of ranks 1-4", test_every_permutation) ||
         !CU_add_test(s, "random views up to the maximum rank", test_random_views) ||
         !CU_add_test(s, "large views: streaming stores at any alignment", test_large_views) ||
+        !CU_add_test(s, "large views: short extents fused or staged", test_short_extents) ||
         !CU_add_test(s, "split: slices over threads, every permutation", test_split) ||
         !CU_add_test(s, "extent 0 and rank 0", test_empty_and_scalar))
         return 1;
