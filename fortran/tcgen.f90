@@ -82,7 +82,8 @@ module tcgen
   ! ---- the C functions -------------------------------------------------
 
   public :: tc_version, tc_status_name
-  public :: tc_plan_create, tc_execute, tc_plan_algorithm, tc_plan_predicted_seconds
+  public :: tc_plan_create, tc_execute, tc_execute_scaled, tc_plan_algorithm
+  public :: tc_plan_predicted_seconds
   public :: tc_plan_origin, tc_plan_destroy
   public :: tc_plan_create_within, tc_plan_workspace_bytes, tc_release_workspace
   public :: tc_wisdom_export_file, tc_wisdom_import_file, tc_wisdom_export_string
@@ -117,6 +118,17 @@ module tcgen
       real(c_double), intent(in) :: A(*), B(*)
       real(c_double), intent(inout) :: C(*)
     end function tc_execute
+
+    ! tc_status tc_execute_scaled(const tc_plan *p, const double *alpha, const double *A,
+    !                             const double *B, const double *beta, double *C)
+    integer(c_int) function tc_execute_scaled(p, alpha, A, B, beta, C) &
+        bind(C, name='tc_execute_scaled')
+      import :: c_ptr, c_int, c_double
+      type(c_ptr), value :: p
+      real(c_double), intent(in) :: alpha, beta
+      real(c_double), intent(in) :: A(*), B(*)
+      real(c_double), intent(inout) :: C(*)
+    end function tc_execute_scaled
 
     ! const char *tc_plan_algorithm(const tc_plan *p): owned by the plan
     type(c_ptr) function tc_plan_algorithm(p) bind(C, name='tc_plan_algorithm')

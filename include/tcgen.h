@@ -125,6 +125,17 @@ TC_API tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsig
  */
 TC_API tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C);
 
+/*
+ * C = alpha * A * B + beta * C with the scalars given now, by the plan's
+ * algorithm: one plan serves every factor of a term ("+= -0.5 *" and "+=
+ * 1.0 *"), and any beta, whatever the contraction said. The scalars are
+ * passed by pointer (in the plan's type, double); NULL takes the plan's
+ * own (its factor; 0 for "=", 1 for "+="). As in BLAS, beta 0 does not
+ * read C and alpha 0 does not read A or B. Otherwise as tc_execute.
+ */
+TC_API tc_status tc_execute_scaled(const tc_plan *p, const double *alpha, const double *A,
+                                   const double *B, const double *beta, double *C);
+
 /* The chosen algorithm's name ("ca-dgemv"); owned by the plan. */
 TC_API const char *tc_plan_algorithm(const tc_plan *p);
 

@@ -481,6 +481,19 @@ tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double 
     return tc_rt_execute(p->blas, p->alg, &p->c, A, B, C, NULL);
 }
 
+tc_status tc_execute_scaled(const tc_plan *p, const double *alpha, const double *A,
+                            const double *B, const double *beta, double *C)
+{
+    if (!p || !A || !B || !C)
+        return TC_EUSAGE;
+    tc_contraction c = p->c; /* the executor reads the scalars from the contraction */
+    if (alpha)
+        c.alpha = *alpha;
+    if (beta)
+        c.beta = *beta;
+    return tc_rt_execute(p->blas, p->alg, &c, A, B, C, NULL);
+}
+
 const char *tc_plan_algorithm(const tc_plan *p)
 {
     return p ? p->alg->name : NULL;

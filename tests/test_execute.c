@@ -145,6 +145,26 @@ static void test_corpus(void)
             n, (unsigned long long)algorithms, (unsigned long long)wider_algorithms, runs);
 }
 
+/* Scalars given at run time (tc_execute_scaled passes them in a copy of
+ * the contraction): every algorithm of every corpus contraction with
+ * alpha -1.5 and beta 0.5, -2 and 0 (C not read), whatever the
+ * contraction's own factor and '=' or '+='. */
+static void test_runtime_scalars(void)
+{
+    static const double betas[] = {0.5, -2.0, 0.0};
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), runs = 0;
+    for (int i = 0; i < n; i++)
+        for (int b = 0; b < 3; b++) {
+            tc_contraction c = corpus[i].c;
+            c.alpha = -1.5;
+            c.beta = betas[b];
+            CU_ASSERT_EQUAL(check_all(&c, corpus[i].text, 2000 + (uint64_t)(3 * i + b), &runs),
+                            0);
+        }
+    CU_ASSERT(runs > 3 * 2500);
+}
+
 /* The three oracles at other sizes (size 1 everywhere, and mixed). */
 static void test_oracle_sizes(void)
 {
@@ -286,6 +306,8 @@ int tc_suite_execute(void)
         return -1;
     return !CU_add_test(s, "every algorithm of the corpus, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "oracles at sizes 1 and mixed sizes", test_oracle_sizes) ||
+           !CU_add_test(s, "scalars at run time: any alpha and beta, every algorithm",
+                        test_runtime_scalars) ||
            !CU_add_test(s, "40 random contractions, every algorithm", test_random) ||
            !CU_add_test(s, "alpha 0 with Inf and NaN in A and B: beta * C, every "
                            "algorithm", test_zero_alpha) ||

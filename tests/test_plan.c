@@ -1136,6 +1136,67 @@ static void test_emit(void)
     tc_plan_destroy(p);
 }
 
+/* tc_execute_scaled: one plan of "+= 0.5 *" run with other factors and
+ * betas, NULL meaning the plan's own; C = A * B checked by hand where
+ * A = [1 2; 3 4] (column-major) and B the identity. */
+static void test_execute_scaled(void)
+{
+    tc_error err;
+    tc_plan *p = tc_plan_create("C[a,b] += 0.5 * A[a,i] * B[i,b]", "a=b=i=2", TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    const double A[4] = {1, 2, 3, 4}, B[4] = {1, 0, 0, 1};
+    double C[4] = {10, 10, 10, 10};
+    const double two = 2.0, zero = 0.0, minus = -1.0;
+    CU_ASSERT_EQUAL(tc_execute_scaled(p, NULL, A, B, NULL, C), TC_OK); /* the plan's own */
+    CU_ASSERT_EQUAL(C[0], 10.5);
+    CU_ASSERT_EQUAL(C[3], 12.0);
+    CU_ASSERT_EQUAL(tc_execute_scaled(p, &two, A, B, &zero, C), TC_OK); /* C = 2 A B */
+    CU_ASSERT_EQUAL(C[0], 2.0);
+    CU_ASSERT_EQUAL(C[1], 4.0);
+    CU_ASSERT_EQUAL(C[2], 6.0);
+    CU_ASSERT_EQUAL(C[3], 8.0);
+    CU_ASSERT_EQUAL(tc_execute_scaled(p, &minus, A, B, &two, C), TC_OK); /* 2 C - A B */
+    CU_ASSERT_EQUAL(C[0], 3.0);
+    CU_ASSERT_EQUAL(C[3], 12.0);
+    CU_ASSERT_EQUAL(tc_execute_scaled(p, &zero, A, B, &minus, C), TC_OK); /* -C only */
+    CU_ASSERT_EQUAL(C[0], -3.0);
+    CU_ASSERT_EQUAL(tc_execute_scaled(NULL, &two, A, B, &zero, C), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_execute_scaled(p, &two, NULL, B, &zero, C), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_execute_scaled(p, &two, A, B, &zero, NULL), TC_EUSAGE);
+    CU_ASSERT_EQUAL(C[0], -3.0); /* nothing done */
+    tc_plan_destroy(p);
+    /* the corpus' plans with other scalars, against the reference */
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus);
+    for (int k = 0; k < n; k++) {
+        tc_plan *q = tc_plan_create(corpus[k].text, corpus[k].sizes, TC_ESTIMATE, &err);
+        CU_ASSERT_PTR_NOT_NULL(q);
+        if (!q)
+            continue;
+        tc_contraction c = corpus[k].c;
+        c.alpha = -0.75;
+        c.beta = 1.5;
+        int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements,
+                nc = c.tensor[TC_C].elements;
+        double *a = tc_rt_alloc(na, NULL), *b = tc_rt_alloc(nb, NULL), *got = tc_rt_alloc(nc, NULL),
+               *want = tc_rt_alloc(nc, NULL);
+        CU_ASSERT_FATAL(a && b && got && want);
+        uint64_t st = 99 + (uint64_t)k;
+        tc_corpus_fill(a, na, &st);
+        tc_corpus_fill(b, nb, &st);
+        tc_corpus_fill(got, nc, &st);
+        memcpy(want, got, (size_t)nc * sizeof *got);
+        tc_rt_reference(&c, a, b, want);
+        CU_ASSERT_EQUAL(tc_execute_scaled(q, &c.alpha, a, b, &c.beta, got), TC_OK);
+        CU_ASSERT(tc_corpus_relerr(got, want, nc) < 1e-12);
+        tc_rt_free(a);
+        tc_rt_free(b);
+        tc_rt_free(got);
+        tc_rt_free(want);
+        tc_plan_destroy(q);
+    }
+}
+
 static void test_null_accessors(void)
 {
     tc_plan_destroy(NULL);
@@ -1648,6 +1709,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "emit: text, function names, NULLs", test_emit) ||
         !CU_add_test(s, "emit: a permuted plan runs and is emitted", test_emit_other_family) ||
         !CU_add_test(s, "accessors and execute on NULL", test_null_accessors) ||
+        !CU_add_test(s, "execute_scaled: scalars at run time", test_execute_scaled) ||
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "BLAS threads: the code's own count kept", test_blas_threads_kept) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",

@@ -78,6 +78,11 @@ contains
     if (.not. c_associated(plan)) return
     call check('tcgen_execute: TC_OK', tcgen_execute(plan, A, B, C) == TC_OK)
     call check('tcgen_execute: C matches the loops', all(abs(C - R) <= 1e-12_c_double * (1 + abs(R))))
+    ! the same plan with scalars given now: C = -2 A B + 3 C = -2 R + 3 R = R
+    call check('tc_execute_scaled: TC_OK', &
+               tc_execute_scaled(plan, -2.0_c_double, A, B, 3.0_c_double, C) == TC_OK)
+    call check('tc_execute_scaled: C = -2 A B + 3 C', &
+               all(abs(C - R) <= 1e-12_c_double * (1 + abs(R))))
     write (*, '(2a)') 'algorithm: ', tcgen_plan_algorithm(plan)
     call check('tcgen_plan_algorithm: a name', len(tcgen_plan_algorithm(plan)) > 0)
     call check('tcgen_plan_origin: estimate', tcgen_plan_origin(plan) == 'estimate')
