@@ -8,7 +8,8 @@
 #                  gfortran built them (fortran/fortran.mk), include/tcgen.mod
 #                  and lib/libtcgen_fortran.a,
 #                  the Python package in PYTHONDIR (lib/tcgen/python/tcgen/*.py,
-#                  with _installed.py naming the installed libtcgen.so)
+#                  with _installed.py naming the installed libtcgen.so),
+#                  include/tapp.h and include/tapp/ (TAPP, docs/tapp.md)
 #   make uninstall PREFIX=... DESTDIR=...       removes exactly those files, then
 #                  the directories install created, if they are empty
 #   make test-install                           tests/install_test.sh
@@ -52,7 +53,8 @@ TC_INSTALLED := $(BINDIR)/tcgen $(LIBDIR)/libtcgen.a $(LIBDIR)/$(TC_SO_FILE) \
                 $(PKGCONFIGDIR)/tcgen.pc $(MANDIR)/man1/tcgen.1 \
                 $(CMAKEDIR)/tcgenConfig.cmake $(CMAKEDIR)/tcgenConfigVersion.cmake \
                 $(INCLUDEDIR)/tcgen.f90 $(INCLUDEDIR)/tcgen.mod $(LIBDIR)/libtcgen_fortran.a \
-                $(addprefix $(PYTHONDIR)/tcgen/,$(notdir $(wildcard python/tcgen/*.py)) _installed.py)
+                $(addprefix $(PYTHONDIR)/tcgen/,$(notdir $(wildcard python/tcgen/*.py)) _installed.py) \
+                $(INCLUDEDIR)/tapp.h $(addprefix $(INCLUDEDIR)/tapp/,$(notdir $(wildcard include/tapp/*.h)))
 TC_MADE_TAG  := \# make uninstall removes these directories if empty:
 
 # What libtcgen.a links against, as a CMake list: -lhwloc -ldl ... -> hwloc;dl;...
@@ -88,7 +90,7 @@ install: all
 	  *) echo "install: PC_RPATH is '$(PC_RPATH)'; it takes auto, yes or no" >&2; exit 1;; esac; \
 	pc='$(DESTDIR)$(PKGCONFIGDIR)/tcgen.pc'; \
 	made=$$(sed -n 's/^$(TC_MADE_TAG)//p' "$$pc" 2>/dev/null || true); \
-	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)' '$(PKGCONFIGDIR)' '$(MANDIR)/man1' '$(CMAKEDIR)' '$(PYTHONDIR)/tcgen'; do \
+	for d in '$(BINDIR)' '$(LIBDIR)' '$(INCLUDEDIR)/tapp' '$(PKGCONFIGDIR)' '$(MANDIR)/man1' '$(CMAKEDIR)' '$(PYTHONDIR)/tcgen'; do \
 	  a=$$d; \
 	  while [ -z '$(DESTDIR)' ] && [ ! -d "$$a" ] && [ "$$a" != / ] && [ "$$a" != . ]; do \
 	    made="$$made $$a"; a=$$(dirname "$$a"); \
@@ -100,7 +102,8 @@ install: all
 	install -m 755 '$(LIB_SO)' '$(DESTDIR)$(LIBDIR)/$(TC_SO_FILE)'; \
 	ln -sf '$(TC_SO_FILE)' '$(DESTDIR)$(LIBDIR)/$(TC_SONAME)'; \
 	ln -sf '$(TC_SONAME)' '$(DESTDIR)$(LIBDIR)/libtcgen.so'; \
-	install -m 644 include/tcgen.h '$(DESTDIR)$(INCLUDEDIR)/tcgen.h'; \
+	install -m 644 include/tcgen.h include/tapp.h '$(DESTDIR)$(INCLUDEDIR)/'; \
+	install -m 644 include/tapp/*.h '$(DESTDIR)$(INCLUDEDIR)/tapp/'; \
 	install -m 644 fortran/tcgen.f90 '$(DESTDIR)$(INCLUDEDIR)/tcgen.f90'; \
 	$(if $(TC_FC_PATH),install -m 644 '$(TC_F_MOD)' '$(DESTDIR)$(INCLUDEDIR)/tcgen.mod'; \
 	  install -m 644 '$(TC_F_LIB)' '$(DESTDIR)$(LIBDIR)/libtcgen_fortran.a';) \

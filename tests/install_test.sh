@@ -32,6 +32,8 @@ files=(bin/tcgen lib/libtcgen.a "lib/libtcgen.so.$version" "lib/libtcgen.so.$maj
        lib/cmake/tcgen/tcgenConfig.cmake lib/cmake/tcgen/tcgenConfigVersion.cmake include/tcgen.f90
        lib/tcgen/python/tcgen/_installed.py)
 for f in python/tcgen/*.py; do files+=("lib/tcgen/python/tcgen/${f##*/}"); done
+files+=(include/tapp.h)
+for f in include/tapp/*.h; do files+=("include/tapp/${f##*/}"); done
 # the module file and the wrappers' code when gfortran built them (make all)
 FC=$(command -v gfortran || true)
 [ -n "$FC" ] && files+=(include/tcgen.mod lib/libtcgen_fortran.a)
@@ -266,6 +268,36 @@ if command -v pkg-config >/dev/null; then
     else
         bad "cannot build against libtcgen.so with pkg-config: $(head -c 800 "$tmp/cc.log")"
     fi
+fi
+
+# --- a TAPP program: the standard's header from the prefix, -ltcgen --------
+cat >"$tmp/tapp_prog.c" <<'EOF'
+#include <stdio.h>
+#include <tapp.h>
+int main(void)
+{
+    int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    int64_t e[2] = {2, 2}, s[2] = {1, 2};
+    TAPP_tensor_info t;
+    TAPP_tensor_product p;
+    TAPP_handle h;
+    if (TAPP_create_handle(&h) || TAPP_create_tensor_info(&t, TAPP_F64, 2, e, s) ||
+        TAPP_create_tensor_product(&p, h, TAPP_IDENTITY, t, ik, TAPP_IDENTITY, t, kj,
+                                   TAPP_IDENTITY, t, ij, TAPP_IDENTITY, t, ij, TAPP_DEFAULT_PREC))
+        return 1;
+    double A[4] = {1, 2, 3, 4}, B[4] = {1, 0, 0, 1}, D[4], one = 1, zero = 0;
+    if (TAPP_execute_product(p, 0, NULL, &one, A, B, &zero, NULL, D) || D[2] != 3)
+        return 2;
+    puts("tapp ok");
+    return 0;
+}
+EOF
+if $CC -std=c11 $SAN -I"$p/include" -o "$tmp/tapp_prog" "$tmp/tapp_prog.c" -L"$p/lib" \
+       -Wl,-rpath,"$p/lib" -ltcgen >"$tmp/cc.log" 2>&1; then
+    out=$(run "$tmp/tapp_prog" 2>&1) && [ "$out" = "tapp ok" ] && ok \
+        || bad "a TAPP program against the installed libtcgen: $(head -c 300 <<<"$out")"
+else
+    bad "a TAPP program does not build against the prefix: $(head -c 500 "$tmp/cc.log")"
 fi
 
 # --- a Fortran program built against the installed module tcgen -----------

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# symbols_test.sh - libtcgen.so's ABI is include/tcgen.h and nothing more:
-# every function the header declares is marked TC_API, the shared library
+# symbols_test.sh - libtcgen.so's ABI is include/tcgen.h and include/tapp.h
+# (TAPP) and nothing more: every function tcgen.h declares is marked
+# TC_API, every one the TAPP headers declare TAPP_EXPORT, the shared library
 # exports exactly those functions (no Flex/Bison tc_yy*, no tc_rt_*/tc_mb_*
 # internals or test hooks), a program cannot link an internal function
 # against it, and the command and the test runner do not depend on it (they
@@ -30,13 +31,24 @@ n=$(wc -l <"$tmp/declared")
 [ "$n" -ge 10 ] && ok || bad "found only $n function declarations in include/tcgen.h: $(tr '\n' ' ' <"$tmp/declared")"
 unmarked=$(comm -23 "$tmp/declared" "$tmp/marked" | tr '\n' ' ')
 [ -z "$unmarked" ] && ok || bad "include/tcgen.h declares without TC_API (so hidden): $unmarked"
+# TAPP's functions, from its headers the same way
+$CC -fpreprocessed -dD -E -P include/tapp/*.h 2>/dev/null | grep -v '^ *#' | tr '\n' ' ' | tr ';' '\n' \
+    >"$tmp/tapp_decls"
+grep -oE '\bTAPP_[A-Za-z0-9_]+ *\(' "$tmp/tapp_decls" | tr -d ' (' | sort -u >"$tmp/tapp_declared"
+grep -E '(^|[^A-Za-z0-9_])TAPP_EXPORT[^A-Za-z0-9_]' "$tmp/tapp_decls" \
+    | grep -oE '\bTAPP_[A-Za-z0-9_]+ *\(' | tr -d ' (' | sort -u >"$tmp/tapp_marked"
+[ "$(wc -l <"$tmp/tapp_declared")" -ge 20 ] && ok \
+    || bad "found only $(wc -l <"$tmp/tapp_declared") functions in include/tapp/"
+unmarked=$(comm -23 "$tmp/tapp_declared" "$tmp/tapp_marked" | tr '\n' ' ')
+[ -z "$unmarked" ] && ok || bad "include/tapp/ declares without TAPP_EXPORT: $unmarked"
+sort -u "$tmp/declared" "$tmp/tapp_declared" -o "$tmp/declared"
 
 # What the shared library exports: every defined dynamic symbol.
 nm -D --defined-only "$so" | awk 'NF >= 3 { print $3 }' | sed 's/@.*//' | sort -u >"$tmp/exported"
 extra=$(comm -13 "$tmp/declared" "$tmp/exported")
 missing=$(comm -23 "$tmp/declared" "$tmp/exported" | tr '\n' ' ')
 [ -z "$extra" ] && ok \
-    || bad "$so exports $(wc -l <<<"$extra") symbols tcgen.h does not declare: $(head -n 12 <<<"$extra" | tr '\n' ' ')"
+    || bad "$so exports $(wc -l <<<"$extra") symbols tcgen.h and tapp.h do not declare: $(head -n 12 <<<"$extra" | tr '\n' ' ')"
 [ -z "$missing" ] && ok || bad "$so does not export: $missing"
 nm -D --defined-only "$so" | awk 'NF >= 3 && $2 !~ /^[TW]$/ { print }' >"$tmp/data"
 [ ! -s "$tmp/data" ] && ok || bad "$so exports data symbols: $(head -n 5 "$tmp/data" | tr '\n' ' ')"

@@ -1,0 +1,346 @@
+/*
+ * test_tapp.c - TAPP over tcgen (include/tapp.h): products of double
+ * tensors against a naive loop over every index, dense in column- and
+ * row-major order, in place and with C apart from D, Hadamard indices,
+ * tiles of larger arrays (strided, packed), reversed (negative) strides,
+ * batches, alpha 0, an extent 0; every error the standard's reference
+ * detects refused at creation with a message; TAPP_explain_error's
+ * buffer rules.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tapp.h"
+#include "tests/helpers_corpus.h"
+
+#define MAXM 8
+
+typedef struct tview {
+    int nmode;
+    int64_t extent[MAXM], stride[MAXM], idx[MAXM];
+    int64_t offset; /* of element 0 in its buffer */
+    int64_t span;   /* elements its buffer holds */
+} tview;
+
+/* A view with the given labels and extents: column-major (order 'F'), row-
+ * major ('C'), or a tile at (1, 1, ...) of an array 2 larger per mode ('T'),
+ * or column-major with its first mode reversed ('R'). */
+static tview view(int n, const int64_t *idx, const int64_t *ext, char order)
+{
+    tview v = {.nmode = n};
+    int64_t st = 1;
+    for (int j = 0; j < n; j++) {
+        int k = order == 'C' ? n - 1 - j : j;
+        v.idx[k] = idx[k], v.extent[k] = ext[k];
+        v.stride[k] = st;
+        st *= ext[k] + (order == 'T' ? 2 : 0);
+    }
+    v.span = st;
+    for (int k = 0; order == 'T' && k < n; k++)
+        v.offset += v.stride[k];
+    if (order == 'R' && n > 0) {
+        v.offset = (ext[0] - 1) * v.stride[0];
+        v.stride[0] = -v.stride[0];
+    }
+    return v;
+}
+
+/* The offset of the element whose labels take values val[label slot]. */
+static int64_t at(const tview *v, const int64_t *labels, int nl, const int64_t *val)
+{
+    int64_t off = v->offset;
+    for (int k = 0; k < v->nmode; k++)
+        for (int l = 0; l < nl; l++)
+            if (labels[l] == v->idx[k])
+                off += val[l] * v->stride[k];
+    return off;
+}
+
+/* D = alpha A B + beta C by loops over every label's values. */
+static void naive(const tview *v, const double *const *x, double alpha, double beta, double *d)
+{
+    int64_t labels[4 * MAXM], size[4 * MAXM], val[4 * MAXM] = {0};
+    int nl = 0;
+    for (int t = 0; t < 4; t++)
+        for (int k = 0; k < v[t].nmode; k++) {
+            int l = 0;
+            while (l < nl && labels[l] != v[t].idx[k])
+                l++;
+            if (l == nl)
+                labels[nl] = v[t].idx[k], size[nl++] = v[t].extent[k];
+        }
+    int64_t count = 1, dcount = 1, dv[MAXM] = {0};
+    for (int l = 0; l < nl; l++)
+        count *= size[l];
+    for (int k = 0; k < v[3].nmode; k++)
+        dcount *= v[3].extent[k];
+    for (int64_t e = 0; e < dcount; e++) { /* D = beta C (C's modes are D's) */
+        int64_t od = v[3].offset, oc = v[2].offset;
+        for (int k = 0; k < v[3].nmode; k++)
+            od += dv[k] * v[3].stride[k], oc += dv[k] * v[2].stride[k];
+        d[od] = beta == 0.0 ? 0.0 : beta * x[2][oc];
+        for (int k = 0; k < v[3].nmode && ++dv[k] == v[3].extent[k]; k++)
+            dv[k] = 0;
+    }
+    for (int64_t e = 0; e < count && alpha != 0.0; e++) {
+        d[at(&v[3], labels, nl, val)] +=
+            alpha * x[0][at(&v[0], labels, nl, val)] * x[1][at(&v[1], labels, nl, val)];
+        for (int l = 0; l < nl && ++val[l] == size[l]; l++)
+            val[l] = 0;
+    }
+}
+
+static TAPP_tensor_info info_of(const tview *v)
+{
+    TAPP_tensor_info i = 0;
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&i, TAPP_F64, v->nmode, v->extent, v->stride), 0);
+    return i;
+}
+
+/* Creates the product of the four views, runs it on random data (D's
+ * untouched elements NaN-free, C == D when in_place) and compares D with the
+ * loops. */
+static void check(const tview *given, double alpha, double beta, int in_place, const char *what)
+{
+    tview v[4] = {given[0], given[1], given[2], given[3]};
+    if (in_place) /* C is D */
+        v[2] = v[3];
+    TAPP_tensor_info in[4];
+    for (int t = 0; t < 4; t++)
+        in[t] = info_of(&v[t]);
+    TAPP_handle h;
+    TAPP_tensor_product p = 0;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_handle(&h), 0);
+    TAPP_error e = TAPP_create_tensor_product(&p, h, TAPP_IDENTITY, in[0], v[0].idx, TAPP_IDENTITY,
+                                              in[1], v[1].idx, TAPP_IDENTITY, in[2], v[2].idx,
+                                              TAPP_IDENTITY, in[3], v[3].idx, TAPP_DEFAULT_PREC);
+    CU_ASSERT_EQUAL(e, 0);
+    if (e != 0) {
+        char m[600];
+        TAPP_explain_error(e, sizeof m, m);
+        fprintf(stderr, "\n  %s: %s\n", what, m);
+    }
+    double *x[4], *want = malloc((size_t)v[3].span * sizeof *want);
+    uint64_t st = 5;
+    for (int t = 0; t < 4; t++) {
+        x[t] = malloc((size_t)v[t].span * sizeof *x[t]);
+        tc_corpus_fill(x[t], v[t].span, &st);
+    }
+    if (in_place)
+        memcpy(x[2], x[3], (size_t)v[3].span * sizeof *x[3]);
+    memcpy(want, x[3], (size_t)v[3].span * sizeof *want);
+    const double *cx[4] = {x[0], x[1], x[2], x[3]};
+    naive(v, cx, alpha, beta, want);
+    double *base[4];
+    for (int t = 0; t < 4; t++)
+        base[t] = x[t] + v[t].offset;
+    TAPP_status s;
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, &s, &alpha, base[0], base[1], &beta,
+                                         in_place ? base[3] : base[2], base[3]), 0);
+    TAPP_destroy_status(s);
+    double err = tc_corpus_relerr(x[3], want, v[3].span);
+    CU_ASSERT(err < 1e-12);
+    if (!(err < 1e-12))
+        fprintf(stderr, "\n  %s: relative error %g\n", what, err);
+    for (int t = 0; t < 4; t++) {
+        free(x[t]);
+        TAPP_destroy_tensor_info(in[t]);
+    }
+    free(want);
+    TAPP_destroy_tensor_product(p);
+    TAPP_destroy_handle(h);
+}
+
+static void test_products(void)
+{
+    /* labels: i j k a b as characters */
+    const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    const int64_t e_ik[2] = {5, 7}, e_kj[2] = {7, 6}, e_ij[2] = {5, 6};
+    static const char orders[] = "FCTR";
+    for (int o = 0; o < 4; o++) {
+        char what[64];
+        tview v[4] = {view(2, ik, e_ik, orders[o]), view(2, kj, e_kj, 'F'), view(2, ij, e_ij, 'F'),
+                      view(2, ij, e_ij, orders[(o + 1) % 4])};
+        snprintf(what, sizeof what, "matrix product, A %c, D %c", orders[o], orders[(o + 1) % 4]);
+        check(v, 2.0, 0.0, 0, what);
+        check(v, -1.5, 0.5, 0, what);
+        check(v, 1.0, 1.0, 1, what);
+    }
+    /* CCSD-like ring, 4 indices each, C order, C apart with other strides */
+    const int64_t r[4] = {'a', 'b', 'i', 'j'}, t[4] = {'a', 'e', 'i', 'm'}, w[4] = {'m', 'b', 'e', 'j'};
+    const int64_t er[4] = {4, 5, 3, 2}, et[4] = {4, 6, 3, 3}, ew[4] = {3, 5, 6, 2};
+    tview ring[4] = {view(4, t, et, 'C'), view(4, w, ew, 'F'), view(4, r, er, 'F'), view(4, r, er, 'C')};
+    check(ring, 0.5, 1.0, 0, "ring, C order");
+    check(ring, 0.5, 1.0, 1, "ring in place");
+    ring[0] = view(4, t, et, 'T'), ring[3] = view(4, r, er, 'T'), ring[2] = view(4, r, er, 'T');
+    check(ring, -1.0, 1.0, 1, "ring on tiles");
+    /* Hadamard (batch) index b in A, B and D */
+    const int64_t hb_a[3] = {'i', 'k', 'b'}, hb_b[2] = {'k', 'b'}, hb_d[2] = {'i', 'b'};
+    const int64_t eh_a[3] = {4, 3, 5}, eh_b[2] = {3, 5}, eh_d[2] = {4, 5};
+    tview had[4] = {view(3, hb_a, eh_a, 'F'), view(2, hb_b, eh_b, 'C'), view(2, hb_d, eh_d, 'F'),
+                    view(2, hb_d, eh_d, 'F')};
+    check(had, 1.0, 0.0, 0, "Hadamard index");
+    /* full contraction to a scalar, and an outer product */
+    const int64_t ext_k[2] = {5, 7};
+    tview dot[4] = {view(2, ik, ext_k, 'F'), view(2, ik, ext_k, 'C'), view(0, NULL, NULL, 'F'),
+                    view(0, NULL, NULL, 'F')};
+    check(dot, 1.0, 2.0, 1, "to a scalar");
+    const int64_t oi[1] = {'i'}, oj[1] = {'j'}, e5[1] = {5}, e6[1] = {6};
+    tview outer[4] = {view(1, oi, e5, 'F'), view(1, oj, e6, 'F'), view(2, ij, e_ij, 'F'),
+                      view(2, ij, e_ij, 'C')};
+    check(outer, 3.0, 0.0, 0, "outer product");
+}
+
+/* alpha 0 reads neither A nor B (NaN there); a contracted extent 0 gives
+ * D = beta C; batches run each product. */
+static void test_edges(void)
+{
+    const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    const int64_t e_ik[2] = {3, 0}, e_kj[2] = {0, 2}, e_ij[2] = {3, 2};
+    tview v[4] = {view(2, ik, e_ik, 'F'), view(2, kj, e_kj, 'F'), view(2, ij, e_ij, 'F'),
+                  view(2, ij, e_ij, 'F')};
+    check(v, 1.0, 0.5, 0, "contracted extent 0");
+    TAPP_tensor_info in[4];
+    const int64_t f_ik[2] = {3, 4}, f_kj[2] = {4, 2};
+    tview w[4] = {view(2, ik, f_ik, 'F'), view(2, kj, f_kj, 'F'), view(2, ij, e_ij, 'F'),
+                  view(2, ij, e_ij, 'F')};
+    for (int t = 0; t < 4; t++)
+        in[t] = info_of(&w[t]);
+    TAPP_tensor_product p = 0;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, 0, in[0], ik, 0, in[1], kj, 0, in[2],
+                                                     ij, 0, in[3], ij, TAPP_F64F64_ACCUM_F64), 0);
+    double A[12], B[8], C[6] = {1, 2, 3, 4, 5, 6}, D[6], zero = 0.0, two = 2.0;
+    for (int k = 0; k < 12; k++)
+        A[k] = NAN;
+    for (int k = 0; k < 8; k++)
+        B[k] = INFINITY;
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &zero, A, B, &two, C, D), 0);
+    CU_ASSERT(D[0] == 2.0 && D[5] == 12.0);
+    /* three batches */
+    double A3[3][12], B3[3][8], D3[3][6];
+    const void *pa[3] = {A3[0], A3[1], A3[2]}, *pb[3] = {B3[0], B3[1], B3[2]};
+    void *pd[3] = {D3[0], D3[1], D3[2]};
+    for (int b = 0; b < 3; b++) {
+        for (int k = 0; k < 12; k++)
+            A3[b][k] = b + 1;
+        for (int k = 0; k < 8; k++)
+            B3[b][k] = 1.0;
+    }
+    CU_ASSERT_EQUAL(TAPP_execute_batched_product(p, 0, NULL, 3, &two, pa, pb, &zero, NULL, pd), 0);
+    CU_ASSERT(D3[0][0] == 8.0 && D3[1][3] == 16.0 && D3[2][5] == 24.0); /* 2 * 4 * (b + 1) */
+    TAPP_destroy_tensor_product(p);
+    for (int t = 0; t < 4; t++)
+        TAPP_destroy_tensor_info(in[t]);
+}
+
+/* Creates a product of the views and expects error class `code`, with
+ * `text` in its explanation. */
+static void refused(const tview *v, TAPP_datatype type, int code, const char *text)
+{
+    TAPP_tensor_info in[4];
+    for (int t = 0; t < 4; t++)
+        CU_ASSERT_EQUAL(TAPP_create_tensor_info(&in[t], t == 0 ? type : TAPP_F64, v[t].nmode,
+                                                v[t].extent, v[t].stride), 0);
+    TAPP_tensor_product p = 0;
+    TAPP_error e = TAPP_create_tensor_product(&p, 0, 0, in[0], v[0].idx, 0, in[1], v[1].idx, 0,
+                                              in[2], v[2].idx, 0, in[3], v[3].idx,
+                                              TAPP_DEFAULT_PREC);
+    char m[600];
+    TAPP_explain_error(e, sizeof m, m);
+    CU_ASSERT(!TAPP_check_success(e));
+    CU_ASSERT_EQUAL(e, code);
+    CU_ASSERT_PTR_NOT_NULL(strstr(m, text));
+    if (e != code || !strstr(m, text))
+        fprintf(stderr, "\n  error %d '%s', want %d '%s'\n", e, m, code, text);
+    for (int t = 0; t < 4; t++)
+        TAPP_destroy_tensor_info(in[t]);
+}
+
+static void test_errors(void)
+{
+    const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'}, ji[2] = {'j', 'i'};
+    const int64_t ii[2] = {'i', 'i'}, ia[2] = {'i', 'a'};
+    const int64_t e34[2] = {3, 4}, e42[2] = {4, 2}, e32[2] = {3, 2}, e52[2] = {5, 2}, e23[2] = {2, 3};
+    tview ok[4] = {view(2, ik, e34, 'F'), view(2, kj, e42, 'F'), view(2, ij, e32, 'F'),
+                   view(2, ij, e32, 'F')};
+    tview v[4];
+    memcpy(v, ok, sizeof v);
+    v[1] = view(2, kj, e52, 'F');
+    refused(v, TAPP_F64, 3, "index 107 has extent 5 in B (mode 0) but 4 elsewhere");
+    memcpy(v, ok, sizeof v);
+    v[2] = view(2, ji, e23, 'F');
+    refused(v, TAPP_F64, 4, "mode 0 of C is index 106, of D 105");
+    memcpy(v, ok, sizeof v);
+    v[3].stride[1] = 0;
+    refused(v, TAPP_F64, 5, "D has stride 0 along mode 1");
+    memcpy(v, ok, sizeof v);
+    v[3] = view(2, ii, e32, 'F'), v[2] = view(2, ii, e32, 'F');
+    refused(v, TAPP_F64, 3, "index 105 has extent 2");
+    const int64_t e33[2] = {3, 3};
+    v[3] = view(2, ii, e33, 'F'), v[2] = view(2, ii, e33, 'F'), v[0] = view(2, ik, e34, 'F');
+    refused(v, TAPP_F64, 5, "index 105 appears twice in D");
+    memcpy(v, ok, sizeof v);
+    v[0] = view(2, ia, e34, 'F');
+    refused(v, TAPP_F64, 7, "an index appears in A only");
+    memcpy(v, ok, sizeof v);
+    refused(v, TAPP_F32, 7, "A's type 0: tcgen takes TAPP_F64 only so far");
+    /* negative extents and modes, NULL pointers, C NULL with beta */
+    TAPP_tensor_info bad;
+    const int64_t neg[2] = {3, -1}, st[2] = {1, 3};
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&bad, TAPP_F64, 2, neg, st), 2);
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&bad, TAPP_F64, -1, neg, st), 2);
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(NULL, TAPP_F64, 2, e34, st), 1);
+    CU_ASSERT_EQUAL(TAPP_destroy_tensor_product(0), 1);
+    TAPP_tensor_info in[4];
+    for (int t = 0; t < 4; t++)
+        in[t] = info_of(&ok[t]);
+    TAPP_tensor_product p;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, 0, in[0], ik, 0, in[1], kj, 0, in[2],
+                                                     ij, 0, in[3], ij, TAPP_DEFAULT_PREC), 0);
+    double A[12] = {0}, B[8] = {0}, D[6], one = 1.0;
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, A, B, &one, NULL, D), 6);
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, NULL, B, &one, D, D), 1);
+    TAPP_destroy_tensor_product(p);
+    for (int t = 0; t < 4; t++)
+        TAPP_destroy_tensor_info(in[t]);
+    /* the info accessors */
+    CU_ASSERT_EQUAL(TAPP_get_nmodes(in[0] = info_of(&ok[0])), 2);
+    int64_t x[2];
+    TAPP_get_extents(in[0], x);
+    CU_ASSERT(x[0] == 3 && x[1] == 4);
+    CU_ASSERT_EQUAL(TAPP_set_extents(in[0], neg), 2);
+    CU_ASSERT_EQUAL(TAPP_set_strides(in[0], e42), 0);
+    TAPP_get_strides(in[0], x);
+    CU_ASSERT(x[0] == 4 && x[1] == 2);
+    CU_ASSERT_EQUAL(TAPP_destroy_tensor_info(in[0]), 0);
+}
+
+static void test_explain(void)
+{
+    char m[8];
+    size_t n = TAPP_explain_error(0, 0, NULL);
+    CU_ASSERT_EQUAL(n, strlen("success"));
+    CU_ASSERT_EQUAL(TAPP_explain_error(1, sizeof m, m), strlen("invalid argument"));
+    CU_ASSERT_STRING_EQUAL(m, "invalid"); /* 7 characters and the NUL */
+    CU_ASSERT(TAPP_check_success(0));
+    CU_ASSERT(!TAPP_check_success(3));
+    TAPP_executor ex;
+    CU_ASSERT_EQUAL(TAPP_create_executor(&ex), 0);
+    CU_ASSERT_EQUAL(TAPP_destroy_executor(ex), 0);
+    CU_ASSERT_NOT_EQUAL(TAPP_attr_set(0, 1, NULL), 0);
+}
+
+int tc_suite_tapp(void)
+{
+    CU_pSuite s = CU_add_suite("tapp", NULL, NULL);
+    if (!s || !CU_add_test(s, "products against loops: layouts, tiles, in place, Hadamard",
+                           test_products) ||
+        !CU_add_test(s, "alpha 0, an extent 0, batches", test_edges) ||
+        !CU_add_test(s, "errors refused at creation, with messages", test_errors) ||
+        !CU_add_test(s, "TAPP_explain_error's buffer, handles, attributes", test_explain))
+        return 1;
+    return 0;
+}
