@@ -121,7 +121,8 @@ TAPP_error TAPP_attr_set(TAPP_attr attr, TAPP_key key, void *value)
 
 TAPP_error TAPP_attr_get(TAPP_attr attr, TAPP_key key, void **value)
 {
-    return TAPP_attr_set(attr, key, value ? *value : NULL);
+    (void)value;
+    return TAPP_attr_set(attr, key, NULL);
 }
 
 TAPP_error TAPP_attr_clear(TAPP_attr attr, TAPP_key key)
