@@ -11,19 +11,29 @@
 
 #include "tapp.h"
 
-/* tcgen's TAPP error codes (0 is success, as the standard says). */
+/* tcgen's TAPP error codes: 0 is success (the standard); 1-14 are the
+ * conditions TAPP's reference implementation detects, with its numbers
+ * (TAPP's test program checks them); 100 up are tcgen's own. */
 enum {
     TC_TAPP_OK = 0,
-    TC_TAPP_EARGUMENT,   /* a NULL pointer or a handle that is not one */
-    TC_TAPP_ENEGATIVE,   /* a negative number of modes or extent */
-    TC_TAPP_EEXTENT,     /* one label, two extents */
-    TC_TAPP_ESTRUCTURE,  /* C and D not alike (modes, labels, extents) */
-    TC_TAPP_EALIAS,      /* two elements of D at one address */
-    TC_TAPP_ENULL_C,     /* C NULL with beta not 0 */
-    TC_TAPP_EUNSUPPORTED, /* a type, precision or index pattern tcgen lacks yet */
-    TC_TAPP_EMEMORY,     /* out of memory */
-    TC_TAPP_EPLAN,       /* tcgen could not plan the product */
-    TC_TAPP_NERRORS
+    TC_TAPP_EEXTENT_AB = 1,   /* an index of A and B, two extents */
+    TC_TAPP_EEXTENT_AD = 2,   /* ... of A and D */
+    TC_TAPP_EEXTENT_BD = 3,   /* ... of B and D */
+    TC_TAPP_ED_ALONE = 4,     /* an index of D in neither A nor B */
+    TC_TAPP_ECD_NMODE = 5,    /* C and D: other numbers of modes */
+    TC_TAPP_ECD_INDEX = 6,    /* ... other indices */
+    TC_TAPP_ECD_EXTENT = 7,   /* ... other extents */
+    TC_TAPP_EALIAS = 8,       /* two elements of D at one address */
+    TC_TAPP_EREPEAT_A = 9,    /* an index twice in A, two extents */
+    TC_TAPP_EREPEAT_B = 10,   /* ... in B */
+    TC_TAPP_EREPEAT_D = 11,   /* ... in D */
+    TC_TAPP_ENULL_C = 12,     /* C NULL with beta not 0 */
+    TC_TAPP_ENEG_NMODE = 13,  /* a negative number of modes */
+    TC_TAPP_ENEG_EXTENT = 14, /* a negative extent */
+    TC_TAPP_EARGUMENT = 100,  /* a NULL pointer or a handle that is not one */
+    TC_TAPP_EUNSUPPORTED,     /* a type or precision tcgen lacks yet */
+    TC_TAPP_EMEMORY,          /* out of memory */
+    TC_TAPP_EPLAN             /* tcgen could not plan the product */
 };
 
 /* Sets the calling thread's last error: its code and what went wrong,
@@ -34,7 +44,7 @@ TAPP_error tc_tapp_fail(TAPP_error code, const char *fmt, ...)
 #endif
     ;
 
-#define TC_TAPP_MAX_MODES 8
+#define TC_TAPP_MAX_MODES 32 /* per tensor; a plan takes at most 8 (tcgen.h) */
 
 typedef struct tc_tapp_info {
     uint32_t magic;
@@ -47,5 +57,42 @@ typedef struct tc_tapp_info {
 /* The info behind a handle value, or NULL (after setting the error) when
  * it is not one; `which` names it in the message ("A", "info"). */
 const tc_tapp_info *tc_tapp_info_of(TAPP_tensor_info info, const char *which);
+
+/* ---- products (tapp_product.c makes them, tapp_execute.c runs them) ------ */
+
+enum { TC_TAPP_A, TC_TAPP_B, TC_TAPP_C, TC_TAPP_D };
+
+/* One tensor as the plan sees it: its distinct indices (plan modes) in
+ * the plan's order, each with the stride the user's data has along it (the
+ * sum of the strides of its modes: a repeated index is a diagonal), and
+ * the indices it alone has (summed out before the plan runs). */
+typedef struct tc_tapp_tensor {
+    int nmode;                               /* the user's modes */
+    int64_t extent[TC_TAPP_MAX_MODES], stride[TC_TAPP_MAX_MODES];
+    int label[TC_TAPP_MAX_MODES];            /* each mode's index */
+    int nplan;                               /* the plan's modes, in its order */
+    int plan_label[TC_TAPP_MAX_MODES];
+    int64_t plan_stride[TC_TAPP_MAX_MODES];
+    int nsum;                                /* indices summed out */
+    int sum_label[TC_TAPP_MAX_MODES];
+    int64_t sum_stride[TC_TAPP_MAX_MODES];
+    int direct;  /* the plan reads or writes the user's data where it lies */
+    int64_t elements;                        /* of the plan's (dense) tensor */
+} tc_tapp_tensor;
+
+typedef struct tc_tapp_product {
+    uint32_t magic;
+    TAPP_error error;        /* a product refused at creation: its error */
+    TAPP_datatype type;
+    tc_tapp_tensor t[4];
+    int nlabel;
+    int64_t size[4 * TC_TAPP_MAX_MODES]; /* each index's extent */
+    int empty;               /* an extent 0: D = beta C, or nothing */
+    int elementwise;         /* no index contracted (after the sums): no BLAS kernel
+                                applies, D = alpha A B + beta C element by element */
+    struct tc_plan *plan;
+} tc_tapp_product;
+
+#define TC_TAPP_PRODUCT_MAGIC 0x70726f64u /* "prod" */
 
 #endif

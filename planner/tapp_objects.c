@@ -37,20 +37,30 @@ bool TAPP_check_success(TAPP_error error)
 
 size_t TAPP_explain_error(TAPP_error error, size_t maxlen, char *message)
 {
-    static const char *const meaning[TC_TAPP_NERRORS] = {
+    static const char *const meaning[] = {
         "success",
-        "invalid argument",
-        "negative number of modes or extent",
-        "extents of one index differ",
-        "C and D have different structure",
+        "an index of A and B has two extents",
+        "an index of A and D has two extents",
+        "an index of B and D has two extents",
+        "an index of D is in neither A nor B",
+        "C and D have different numbers of modes",
+        "C and D have different indices",
+        "C and D have different extents",
         "D has two elements at one address",
+        "an index appears twice in A with two extents",
+        "an index appears twice in B with two extents",
+        "an index appears twice in D with two extents",
         "C is NULL but beta is not zero",
-        "not supported by tcgen yet",
-        "out of memory",
-        "tcgen could not plan the product",
+        "a negative number of modes",
+        "a negative extent",
     };
+    static const char *const own[] = {"invalid argument", "not supported by tcgen yet",
+                                      "out of memory", "tcgen could not plan the product"};
     char text[700];
-    const char *m = error >= 0 && error < TC_TAPP_NERRORS ? meaning[error] : "unknown error code";
+    const char *m = error >= 0 && error <= TC_TAPP_ENEG_EXTENT ? meaning[error]
+                    : error >= TC_TAPP_EARGUMENT && error <= TC_TAPP_EPLAN
+                        ? own[error - TC_TAPP_EARGUMENT]
+                        : "unknown error code";
     int n = error == last.code && error != TC_TAPP_OK && last.text[0]
                 ? snprintf(text, sizeof text, "%s: %s", m, last.text)
                 : snprintf(text, sizeof text, "%s", m);
@@ -147,7 +157,7 @@ static TAPP_error check_extents(int nmode, const int64_t *extents, const char *f
 {
     for (int k = 0; k < nmode; k++)
         if (extents[k] < 0)
-            return tc_tapp_fail(TC_TAPP_ENEGATIVE, "%s: extent %lld of mode %d", fn,
+            return tc_tapp_fail(TC_TAPP_ENEG_EXTENT, "%s: extent %lld of mode %d", fn,
                                 (long long)extents[k], k);
     return TC_TAPP_OK;
 }
@@ -158,7 +168,7 @@ TAPP_error TAPP_create_tensor_info(TAPP_tensor_info *info, TAPP_datatype type, i
     if (!info || (nmode > 0 && (!extents || !strides)))
         return tc_tapp_fail(TC_TAPP_EARGUMENT, "TAPP_create_tensor_info: NULL pointer");
     if (nmode < 0)
-        return tc_tapp_fail(TC_TAPP_ENEGATIVE, "TAPP_create_tensor_info: %d modes", nmode);
+        return tc_tapp_fail(TC_TAPP_ENEG_NMODE, "TAPP_create_tensor_info: %d modes", nmode);
     if (nmode > TC_TAPP_MAX_MODES)
         return tc_tapp_fail(TC_TAPP_EUNSUPPORTED, "TAPP_create_tensor_info: %d modes (tcgen "
                                                   "takes at most %d)", nmode, TC_TAPP_MAX_MODES);
@@ -199,7 +209,7 @@ TAPP_error TAPP_set_nmodes(TAPP_tensor_info info, int nmodes)
     if (!t)
         return TC_TAPP_EARGUMENT;
     if (nmodes < 0 || nmodes > TC_TAPP_MAX_MODES)
-        return tc_tapp_fail(nmodes < 0 ? TC_TAPP_ENEGATIVE : TC_TAPP_EUNSUPPORTED,
+        return tc_tapp_fail(nmodes < 0 ? TC_TAPP_ENEG_NMODE : TC_TAPP_EUNSUPPORTED,
                             "TAPP_set_nmodes: %d modes", nmodes);
     for (int k = t->nmode; k < nmodes; k++) /* new modes: extent 1 */
         t->extent[k] = 1, t->stride[k] = 0;

@@ -3,9 +3,10 @@
  * tensors against a naive loop over every index, dense in column- and
  * row-major order, in place and with C apart from D, Hadamard indices,
  * tiles of larger arrays (strided, packed), reversed (negative) strides,
- * batches, alpha 0, an extent 0; every error the standard's reference
- * detects refused at creation with a message; TAPP_explain_error's
- * buffer rules.
+ * a diagonal and an index summed out, float tensors, batches, alpha 0, an
+ * extent 0; every error the standard's reference detects refused at
+ * creation with its code and a message, and again when executed;
+ * TAPP_explain_error's buffer rules.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -192,6 +193,50 @@ static void test_products(void)
     tview outer[4] = {view(1, oi, e5, 'F'), view(1, oj, e6, 'F'), view(2, ij, e_ij, 'F'),
                       view(2, ij, e_ij, 'C')};
     check(outer, 3.0, 0.0, 0, "outer product");
+    /* a diagonal of A (index i twice), and an index of A alone (summed out) */
+    const int64_t iik[3] = {'i', 'i', 'k'}, iak[3] = {'i', 'a', 'k'};
+    const int64_t e_iik[3] = {5, 5, 7}, e_iak[3] = {5, 3, 7};
+    tview diag[4] = {view(3, iik, e_iik, 'F'), view(2, kj, e_kj, 'F'), view(2, ij, e_ij, 'F'),
+                     view(2, ij, e_ij, 'F')};
+    check(diag, 1.0, 1.0, 0, "a diagonal of A");
+    diag[0] = view(3, iak, e_iak, 'T');
+    check(diag, -2.0, 0.0, 1, "an index of A alone, summed out");
+}
+
+/* Float tensors: converted to double, the double plan run, rounded back. */
+static void test_float(void)
+{
+    const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    const int64_t e_ik[2] = {4, 3}, e_kj[2] = {3, 5}, e_ij[2] = {4, 5};
+    const int64_t s_ik[2] = {1, 4}, s_kj[2] = {5, 1}, s_ij[2] = {1, 4};
+    TAPP_tensor_info a, b, d;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_info(&a, TAPP_F32, 2, e_ik, s_ik), 0);
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_info(&b, TAPP_F32, 2, e_kj, s_kj), 0);
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_info(&d, TAPP_F32, 2, e_ij, s_ij), 0);
+    TAPP_tensor_product p;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, 0, a, ik, 0, b, kj, 0, d, ij, 0, d, ij,
+                                                     TAPP_DEFAULT_PREC), 0);
+    float A[12], B[15], D[20], want[20], alpha = 2.0f, beta = 0.5f;
+    for (int k = 0; k < 12; k++)
+        A[k] = (float)(k % 5) - 1.5f;
+    for (int k = 0; k < 15; k++)
+        B[k] = (float)(k % 4) * 0.25f;
+    for (int k = 0; k < 20; k++)
+        D[k] = (float)k;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 5; j++) {
+            double s = 0.0;
+            for (int k = 0; k < 3; k++)
+                s += (double)A[i + 4 * k] * (double)B[5 * k + j];
+            want[i + 4 * j] = (float)(alpha * s + beta * D[i + 4 * j]);
+        }
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &alpha, A, B, &beta, D, D), 0);
+    for (int k = 0; k < 20; k++)
+        CU_ASSERT(fabsf(D[k] - want[k]) <= 1e-5f * (1.0f + fabsf(want[k])));
+    TAPP_destroy_tensor_product(p);
+    TAPP_destroy_tensor_info(a);
+    TAPP_destroy_tensor_info(b);
+    TAPP_destroy_tensor_info(d);
 }
 
 /* alpha 0 reads neither A nor B (NaN there); a contracted extent 0 gives
@@ -255,6 +300,9 @@ static void refused(const tview *v, TAPP_datatype type, int code, const char *te
     CU_ASSERT_PTR_NOT_NULL(strstr(m, text));
     if (e != code || !strstr(m, text))
         fprintf(stderr, "\n  error %d '%s', want %d '%s'\n", e, m, code, text);
+    double x[64] = {0}, one = 1.0; /* executing the refused product gives its error */
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, x, x, &one, x, x), code);
+    CU_ASSERT_EQUAL(TAPP_destroy_tensor_product(p), 0);
     for (int t = 0; t < 4; t++)
         TAPP_destroy_tensor_info(in[t]);
 }
@@ -263,37 +311,38 @@ static void test_errors(void)
 {
     const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'}, ji[2] = {'j', 'i'};
     const int64_t ii[2] = {'i', 'i'}, ia[2] = {'i', 'a'};
+    (void)ji;
     const int64_t e34[2] = {3, 4}, e42[2] = {4, 2}, e32[2] = {3, 2}, e52[2] = {5, 2}, e23[2] = {2, 3};
     tview ok[4] = {view(2, ik, e34, 'F'), view(2, kj, e42, 'F'), view(2, ij, e32, 'F'),
                    view(2, ij, e32, 'F')};
     tview v[4];
     memcpy(v, ok, sizeof v);
     v[1] = view(2, kj, e52, 'F');
-    refused(v, TAPP_F64, 3, "index 107 has extent 5 in B (mode 0) but 4 elsewhere");
+    refused(v, TAPP_F64, 1, "an index of A and B has two extents: index 107, mode 1 of A");
     memcpy(v, ok, sizeof v);
     v[2] = view(2, ji, e23, 'F');
-    refused(v, TAPP_F64, 4, "mode 0 of C is index 106, of D 105");
+    refused(v, TAPP_F64, 6, "mode 0: C has index 106 of extent 2, D 105 of 3");
     memcpy(v, ok, sizeof v);
     v[3].stride[1] = 0;
-    refused(v, TAPP_F64, 5, "D has stride 0 along mode 1");
+    refused(v, TAPP_F64, 8, "mode 1 of D (index 106, stride 0)");
     memcpy(v, ok, sizeof v);
     v[3] = view(2, ii, e32, 'F'), v[2] = view(2, ii, e32, 'F');
-    refused(v, TAPP_F64, 3, "index 105 has extent 2");
+    refused(v, TAPP_F64, 11, "index 105, mode 1 of D (extent 2)");
     const int64_t e33[2] = {3, 3};
     v[3] = view(2, ii, e33, 'F'), v[2] = view(2, ii, e33, 'F'), v[0] = view(2, ik, e34, 'F');
-    refused(v, TAPP_F64, 5, "index 105 appears twice in D");
+    refused(v, TAPP_F64, 8, "mode 0 of D (index 105, stride 1)");
     memcpy(v, ok, sizeof v);
-    v[0] = view(2, ia, e34, 'F');
-    refused(v, TAPP_F64, 7, "an index appears in A only");
+    v[3] = view(2, ia, e34, 'F'), v[2] = view(2, ia, e34, 'F');
+    refused(v, TAPP_F64, 4, "an index of D is in neither A nor B: index 97, mode 1 of D");
     memcpy(v, ok, sizeof v);
-    refused(v, TAPP_F32, 7, "A's type 0: tcgen takes TAPP_F64 only so far");
+    refused(v, TAPP_C64, 101, "A's type 3 (D's 1)");
     /* negative extents and modes, NULL pointers, C NULL with beta */
     TAPP_tensor_info bad;
     const int64_t neg[2] = {3, -1}, st[2] = {1, 3};
-    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&bad, TAPP_F64, 2, neg, st), 2);
-    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&bad, TAPP_F64, -1, neg, st), 2);
-    CU_ASSERT_EQUAL(TAPP_create_tensor_info(NULL, TAPP_F64, 2, e34, st), 1);
-    CU_ASSERT_EQUAL(TAPP_destroy_tensor_product(0), 1);
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&bad, TAPP_F64, 2, neg, st), 14);
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(&bad, TAPP_F64, -1, neg, st), 13);
+    CU_ASSERT_EQUAL(TAPP_create_tensor_info(NULL, TAPP_F64, 2, e34, st), 100);
+    CU_ASSERT_EQUAL(TAPP_destroy_tensor_product(0), 100);
     TAPP_tensor_info in[4];
     for (int t = 0; t < 4; t++)
         in[t] = info_of(&ok[t]);
@@ -301,8 +350,8 @@ static void test_errors(void)
     CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, 0, in[0], ik, 0, in[1], kj, 0, in[2],
                                                      ij, 0, in[3], ij, TAPP_DEFAULT_PREC), 0);
     double A[12] = {0}, B[8] = {0}, D[6], one = 1.0;
-    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, A, B, &one, NULL, D), 6);
-    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, NULL, B, &one, D, D), 1);
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, A, B, &one, NULL, D), 12);
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &one, NULL, B, &one, D, D), 100);
     TAPP_destroy_tensor_product(p);
     for (int t = 0; t < 4; t++)
         TAPP_destroy_tensor_info(in[t]);
@@ -311,7 +360,7 @@ static void test_errors(void)
     int64_t x[2];
     TAPP_get_extents(in[0], x);
     CU_ASSERT(x[0] == 3 && x[1] == 4);
-    CU_ASSERT_EQUAL(TAPP_set_extents(in[0], neg), 2);
+    CU_ASSERT_EQUAL(TAPP_set_extents(in[0], neg), 14);
     CU_ASSERT_EQUAL(TAPP_set_strides(in[0], e42), 0);
     TAPP_get_strides(in[0], x);
     CU_ASSERT(x[0] == 4 && x[1] == 2);
@@ -323,7 +372,7 @@ static void test_explain(void)
     char m[8];
     size_t n = TAPP_explain_error(0, 0, NULL);
     CU_ASSERT_EQUAL(n, strlen("success"));
-    CU_ASSERT_EQUAL(TAPP_explain_error(1, sizeof m, m), strlen("invalid argument"));
+    CU_ASSERT_EQUAL(TAPP_explain_error(100, sizeof m, m), strlen("invalid argument"));
     CU_ASSERT_STRING_EQUAL(m, "invalid"); /* 7 characters and the NUL */
     CU_ASSERT(TAPP_check_success(0));
     CU_ASSERT(!TAPP_check_success(3));
@@ -339,6 +388,7 @@ int tc_suite_tapp(void)
     if (!s || !CU_add_test(s, "products against loops: layouts, tiles, in place, Hadamard",
                            test_products) ||
         !CU_add_test(s, "alpha 0, an extent 0, batches", test_edges) ||
+        !CU_add_test(s, "float tensors", test_float) ||
         !CU_add_test(s, "errors refused at creation, with messages", test_errors) ||
         !CU_add_test(s, "TAPP_explain_error's buffer, handles, attributes", test_explain))
         return 1;
