@@ -12,15 +12,27 @@
 #include "planner/plan.h"
 #include "planner/tapp_impl.h"
 
-static double load(TAPP_datatype type, const void *x, int64_t off)
+double tc_tapp_load(TAPP_datatype type, const void *x, int64_t off, int part)
 {
-    return type == TAPP_F32 ? (double)((const float *)x)[off] : ((const double *)x)[off];
+    switch (type) {
+    case TAPP_F32:
+        return part ? 0.0 : (double)((const float *)x)[off];
+    case TAPP_C32:
+        return (double)((const float *)x)[2 * off + part];
+    case TAPP_C64:
+        return ((const double *)x)[2 * off + part];
+    default:
+        return part ? 0.0 : ((const double *)x)[off];
+    }
 }
 
-/* The dense temporary of t's plan modes (first fastest) from the user's
- * data x: each element the sum over t's summed-out indices. */
-static void pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype type,
-                 const void *x, double *out)
+static double load(TAPP_datatype type, const void *x, int64_t off)
+{
+    return tc_tapp_load(type, x, off, 0);
+}
+
+void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype type,
+                  const void *x, int part, double sign, double *out)
 {
     int64_t ix[TC_TAPP_MAX_MODES] = {0}, jx[TC_TAPP_MAX_MODES], nsum = 1, off = 0;
     for (int j = 0; j < t->nsum; j++)
@@ -30,7 +42,7 @@ static void pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype typ
         int64_t so = off;
         memset(jx, 0, sizeof jx);
         for (int64_t s = 0; s < nsum; s++) {
-            v += load(type, x, so);
+            v += sign * tc_tapp_load(type, x, so, part);
             for (int j = 0; j < t->nsum; j++) {
                 so += t->sum_stride[j];
                 if (++jx[j] < size[t->sum_label[j]])
@@ -90,15 +102,12 @@ static TAPP_error operand(const tc_tapp_product *p, int which, const void *x,
     if (!*tmp)
         return tc_tapp_fail(TC_TAPP_EMEMORY, "packing %s: %lld elements", which ? "B" : "A",
                             (long long)t->elements);
-    pack(t, p->size, p->type, x, *tmp);
+    tc_tapp_pack(t, p->size, p->type, x, 0, 1.0, *tmp);
     *out = *tmp;
     return TC_TAPP_OK;
 }
 
-/* Along each of D's plan modes, the stride of operand t (0 where it lacks
- * the index): its own where the data is used in place, else its packed
- * copy's (dense, first plan mode fastest). */
-static void strides_along_d(const tc_tapp_product *p, const tc_tapp_tensor *t, int64_t *s)
+void tc_tapp_strides_along_d(const tc_tapp_product *p, const tc_tapp_tensor *t, int64_t *s)
 {
     const tc_tapp_tensor *d = &p->t[TC_TAPP_D];
     for (int j = 0; j < d->nplan; j++) {
@@ -120,8 +129,8 @@ static void elementwise(const tc_tapp_product *p, double alpha, const double *A,
     const tc_tapp_tensor *d = &p->t[TC_TAPP_D];
     int64_t sa[TC_TAPP_MAX_MODES], sb[TC_TAPP_MAX_MODES], ix[TC_TAPP_MAX_MODES] = {0}, oa = 0,
         ob = 0;
-    strides_along_d(p, &p->t[TC_TAPP_A], sa);
-    strides_along_d(p, &p->t[TC_TAPP_B], sb);
+    tc_tapp_strides_along_d(p, &p->t[TC_TAPP_A], sa);
+    tc_tapp_strides_along_d(p, &p->t[TC_TAPP_B], sb);
     for (int64_t e = 0; e < d->elements; e++) {
         T[e] = alpha * A[oa] * B[ob];
         for (int j = 0; j < d->nplan; j++) {
@@ -176,6 +185,8 @@ TAPP_error TAPP_execute_product(TAPP_tensor_product plan, TAPP_executor exec,
         return p->error;
     if (!alpha || !beta || !D || (!p->empty && (!A || !B)))
         return tc_tapp_fail(TC_TAPP_EARGUMENT, "TAPP_execute_product: a NULL pointer");
+    if (p->complex_type)
+        return tc_tapp_execute_complex(p, alpha, A, B, beta, C, D);
     double a = load(p->type, alpha, 0), b = load(p->type, beta, 0);
     if (b != 0.0 && !C)
         return tc_tapp_fail(TC_TAPP_ENULL_C, "beta is %g", b);

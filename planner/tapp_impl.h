@@ -84,6 +84,8 @@ typedef struct tc_tapp_product {
     uint32_t magic;
     TAPP_error error;        /* a product refused at creation: its error */
     TAPP_datatype type;
+    int complex_type;        /* TAPP_C32 or TAPP_C64: four real products */
+    TAPP_element_op op[4];   /* conjugations (complex types only) */
     tc_tapp_tensor t[4];
     int nlabel;
     int64_t size[4 * TC_TAPP_MAX_MODES]; /* each index's extent */
@@ -94,5 +96,25 @@ typedef struct tc_tapp_product {
 } tc_tapp_product;
 
 #define TC_TAPP_PRODUCT_MAGIC 0x70726f64u /* "prod" */
+
+/* Part `part` (0 real, 1 imaginary: 0 for real types) of element off of
+ * data x of `type`, as a double. */
+double tc_tapp_load(TAPP_datatype type, const void *x, int64_t off, int part);
+
+/* The dense temporary of t's plan modes (first fastest) from the user's
+ * data x: part `part` of each element times `sign`, summed over t's
+ * summed-out indices. */
+void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype type,
+                  const void *x, int part, double sign, double *out);
+
+/* Along each of D's plan modes, the stride of operand t (0 where it lacks
+ * the index): its own where the data is used in place, else its packed
+ * copy's (dense, first plan mode fastest). */
+void tc_tapp_strides_along_d(const tc_tapp_product *p, const tc_tapp_tensor *t, int64_t *s);
+
+/* TAPP_execute_product for the complex types (tapp_complex.c), after the
+ * checks every type shares. */
+TAPP_error tc_tapp_execute_complex(const tc_tapp_product *p, const void *alpha, const void *A,
+                                   const void *B, const void *beta, const void *C, void *D);
 
 #endif

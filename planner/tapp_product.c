@@ -201,13 +201,15 @@ static TAPP_error check_types(tc_tapp_product *p, const tc_tapp_info *const info
                               const TAPP_element_op op[4], TAPP_prectype prec)
 {
     p->type = info[TC_TAPP_D]->type;
+    p->complex_type = p->type == TAPP_C32 || p->type == TAPP_C64;
     for (int x = 0; x < 4; x++) {
-        if (info[x]->type != p->type || (p->type != TAPP_F64 && p->type != TAPP_F32))
+        if (info[x]->type != p->type || p->type < TAPP_F32 || p->type > TAPP_C64)
             return tc_tapp_fail(TC_TAPP_EUNSUPPORTED, "%s's type %d (D's %d): tcgen takes "
-                                "TAPP_F32 and TAPP_F64, all four alike, so far", tensor_name[x],
-                                info[x]->type, p->type);
+                                "TAPP_F32, F64, C32 and C64, all four alike, so far",
+                                tensor_name[x], info[x]->type, p->type);
         if (op[x] != TAPP_IDENTITY && op[x] != TAPP_CONJUGATE)
             return tc_tapp_fail(TC_TAPP_EARGUMENT, "op_%s is %d", tensor_name[x], op[x]);
+        p->op[x] = op[x];
     }
     if (prec != TAPP_DEFAULT_PREC && prec != TAPP_F64F64_ACCUM_F64 &&
         prec != TAPP_F32F32_ACCUM_F32)

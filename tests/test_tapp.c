@@ -28,7 +28,8 @@ typedef struct tview {
 
 /* A view with the given labels and extents: column-major (order 'F'), row-
  * major ('C'), or a tile at (1, 1, ...) of an array 2 larger per mode ('T'),
- * or column-major with its first mode reversed ('R'). */
+ * or column-major with its first mode reversed ('R') or of stride 0 ('Z':
+ * an input broadcast along it). */
 static tview view(int n, const int64_t *idx, const int64_t *ext, char order)
 {
     tview v = {.nmode = n};
@@ -46,6 +47,8 @@ static tview view(int n, const int64_t *idx, const int64_t *ext, char order)
         v.offset = (ext[0] - 1) * v.stride[0];
         v.stride[0] = -v.stride[0];
     }
+    if (order == 'Z' && n > 0)
+        v.stride[0] = 0;
     return v;
 }
 
@@ -201,6 +204,8 @@ static void test_products(void)
     check(diag, 1.0, 1.0, 0, "a diagonal of A");
     diag[0] = view(3, iak, e_iak, 'T');
     check(diag, -2.0, 0.0, 1, "an index of A alone, summed out");
+    diag[0] = view(3, iak, e_iak, 'Z');
+    check(diag, 1.0, 0.0, 0, "A broadcast along a mode of stride 0");
 }
 
 /* Float tensors: converted to double, the double plan run, rounded back. */
@@ -335,7 +340,7 @@ static void test_errors(void)
     v[3] = view(2, ia, e34, 'F'), v[2] = view(2, ia, e34, 'F');
     refused(v, TAPP_F64, 4, "an index of D is in neither A nor B: index 97, mode 1 of D");
     memcpy(v, ok, sizeof v);
-    refused(v, TAPP_C64, 101, "A's type 3 (D's 1)");
+    refused(v, TAPP_BF16, 101, "A's type 5 (D's 1)");
     /* negative extents and modes, NULL pointers, C NULL with beta */
     TAPP_tensor_info bad;
     const int64_t neg[2] = {3, -1}, st[2] = {1, 3};
@@ -382,6 +387,51 @@ static void test_explain(void)
     CU_ASSERT_NOT_EQUAL(TAPP_attr_set(0, 1, NULL), 0);
 }
 
+/* Complex double tensors, A conjugated, C apart from D and conjugated,
+ * complex alpha and beta, against complex arithmetic in loops. */
+static void test_complex(void)
+{
+    const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
+    const int64_t e_ik[2] = {3, 4}, e_kj[2] = {4, 2}, e_ij[2] = {3, 2};
+    const int64_t s_ik[2] = {1, 3}, s_kj[2] = {2, 1}, s_ij[2] = {1, 3};
+    TAPP_tensor_info a, b, d;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_info(&a, TAPP_C64, 2, e_ik, s_ik), 0);
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_info(&b, TAPP_C64, 2, e_kj, s_kj), 0);
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_info(&d, TAPP_C64, 2, e_ij, s_ij), 0);
+    TAPP_tensor_product p;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, TAPP_CONJUGATE, a, ik, TAPP_IDENTITY, b,
+                                                     kj, TAPP_CONJUGATE, d, ij, TAPP_IDENTITY, d,
+                                                     ij, TAPP_DEFAULT_PREC), 0);
+    double A[24], B[16], C[12], D[12], want[12];
+    const double alpha[2] = {0.5, -1.0}, beta[2] = {2.0, 0.25};
+    for (int k = 0; k < 24; k++)
+        A[k] = (double)(k % 7) - 3.0;
+    for (int k = 0; k < 16; k++)
+        B[k] = (double)(k % 5) * 0.5 - 1.0;
+    for (int k = 0; k < 12; k++)
+        C[k] = (double)k * 0.1, D[k] = NAN;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) {
+            double sr = 0.0, si = 0.0;
+            for (int k = 0; k < 4; k++) {
+                double ar = A[2 * (i + 3 * k)], ai = -A[2 * (i + 3 * k) + 1]; /* conjugated */
+                double br = B[2 * (2 * k + j)], bi = B[2 * (2 * k + j) + 1];
+                sr += ar * br - ai * bi;
+                si += ar * bi + ai * br;
+            }
+            int o = i + 3 * j;
+            double cr = C[2 * o], ci = -C[2 * o + 1]; /* conjugated */
+            want[2 * o] = alpha[0] * sr - alpha[1] * si + beta[0] * cr - beta[1] * ci;
+            want[2 * o + 1] = alpha[0] * si + alpha[1] * sr + beta[0] * ci + beta[1] * cr;
+        }
+    CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, alpha, A, B, beta, C, D), 0);
+    CU_ASSERT(tc_corpus_relerr(D, want, 12) < 1e-14);
+    TAPP_destroy_tensor_product(p);
+    TAPP_destroy_tensor_info(a);
+    TAPP_destroy_tensor_info(b);
+    TAPP_destroy_tensor_info(d);
+}
+
 int tc_suite_tapp(void)
 {
     CU_pSuite s = CU_add_suite("tapp", NULL, NULL);
@@ -389,6 +439,7 @@ int tc_suite_tapp(void)
                            test_products) ||
         !CU_add_test(s, "alpha 0, an extent 0, batches", test_edges) ||
         !CU_add_test(s, "float tensors", test_float) ||
+        !CU_add_test(s, "complex tensors, conjugated, complex scalars", test_complex) ||
         !CU_add_test(s, "errors refused at creation, with messages", test_errors) ||
         !CU_add_test(s, "TAPP_explain_error's buffer, handles, attributes", test_explain))
         return 1;
