@@ -286,7 +286,11 @@ int main(void)
                                    TAPP_IDENTITY, t, ij, TAPP_IDENTITY, t, ij, TAPP_DEFAULT_PREC))
         return 1;
     double A[4] = {1, 2, 3, 4}, B[4] = {1, 0, 0, 1}, D[4], one = 1, zero = 0;
-    if (TAPP_execute_product(p, 0, NULL, &one, A, B, &zero, NULL, D) || D[2] != 3)
+    int bad = TAPP_execute_product(p, 0, NULL, &one, A, B, &zero, NULL, D) || D[2] != 3;
+    TAPP_destroy_tensor_product(p);
+    TAPP_destroy_tensor_info(t);
+    TAPP_destroy_handle(h);
+    if (bad)
         return 2;
     puts("tapp ok");
     return 0;
