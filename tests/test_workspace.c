@@ -60,7 +60,7 @@ static void test_budget(void)
     for (int k = 0; k < n; k++)
         plan_within(&corpus[k], (size_t)64 << 20, 0);
     /* the ring term at 24^4 elements: a whole permuted tensor takes 2.6 MB,
-     * so within 1 MiB no permuted algorithm is chosen */
+     * so within 1 MiB only loops and block-by-block permutations remain */
     tc_corpus_entry ring;
     memset(&ring, 0, sizeof ring);
     strcpy(ring.text, "C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]");
