@@ -200,6 +200,7 @@ bench: $(TCGEN) $(LIB_A) $(LIB_SO)
 	bash bench/peers.sh $(TCGEN)
 	bash bench/python.sh $(LIB_SO)
 	bash bench/permute_speed.sh $(BUILD)
+	bash bench/tapp.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/gen $(BUILD)/tests $(BUILD)/test-logs build/asan build/fuzz \
