@@ -150,6 +150,20 @@ void tc_fortran_item(fortran_line *l, const char *text)
     l->items++;
 }
 
+void tc_fortran_arrays(fortran_line *l, const fortran *f)
+{
+    static const int order[3] = {TC_A, TC_B, TC_C}; /* the C function's */
+    for (int t = 0; t < 3; t++)
+        tc_fortran_item(l, f->array[order[t]]);
+}
+
+void tc_fortran_dummies(fortran_line *l, const fortran *f)
+{
+    for (int i = 0; f->opt->generic && i < f->c->nindex; i++)
+        tc_fortran_item(l, f->size[i]);
+    tc_fortran_arrays(l, f);
+}
+
 void tc_fortran_start(fortran_line *l, FILE *out, const char *text, const char *indent)
 {
     l->out = out;
@@ -346,11 +360,7 @@ static void interface_block(fortran *f, int kept)
     c_signature(f);
     snprintf(text, sizeof text, "    function %s(", f->fname);
     tc_fortran_start(&l, out, text, "        ");
-    for (int i = 0; f->opt->generic && i < f->c->nindex; i++)
-        tc_fortran_item(&l, f->size[i]);
-    tc_fortran_item(&l, f->array[TC_A]);
-    tc_fortran_item(&l, f->array[TC_B]);
-    tc_fortran_item(&l, f->array[TC_C]);
+    tc_fortran_dummies(&l, f);
     fprintf(out, ") &\n        result(%s) bind(C, name=\"%s\")\n", f->result, f->fname);
     fprintf(out, "      import :: c_double, c_int%s\n      implicit none\n",
             f->opt->generic ? ", c_size_t" : "");

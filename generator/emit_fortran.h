@@ -50,6 +50,10 @@ void tc_fortran_comment(FILE *out, const char *indent, const char *label, const 
 /* Starts a list after text; items go on continuation lines at indent. */
 void tc_fortran_start(fortran_line *l, FILE *out, const char *text, const char *indent);
 void tc_fortran_item(fortran_line *l, const char *text);
+/* The tensor dummies A, B, C as items; the dummy list of the function and
+ * its wrapper: the sizes (generic) then the tensors. */
+void tc_fortran_arrays(fortran_line *l, const fortran *f);
+void tc_fortran_dummies(fortran_line *l, const fortran *f);
 
 /* The wrapper NAME_checked, after the module's contains (f named). */
 void tc_fortran_checked(const fortran *f);

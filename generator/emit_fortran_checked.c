@@ -84,11 +84,7 @@ static void declarations(const fortran *f)
     char text[FNAME_MAX + 16];
     snprintf(text, sizeof text, "  subroutine %s(", f->checked);
     tc_fortran_start(&l, out, text, "      ");
-    for (int i = 0; f->opt->generic && i < f->c->nindex; i++)
-        tc_fortran_item(&l, f->size[i]);
-    tc_fortran_item(&l, f->array[TC_A]);
-    tc_fortran_item(&l, f->array[TC_B]);
-    tc_fortran_item(&l, f->array[TC_C]);
+    tc_fortran_dummies(&l, f);
     tc_fortran_item(&l, f->stat);
     tc_fortran_item(&l, f->errmsg);
     fputs(")\n", out);
@@ -166,9 +162,7 @@ void tc_fortran_checked(const fortran *f)
         want(f, i, text, sizeof text);
         tc_fortran_item(&l, text);
     }
-    tc_fortran_item(&l, f->array[TC_A]);
-    tc_fortran_item(&l, f->array[TC_B]);
-    tc_fortran_item(&l, f->array[TC_C]);
+    tc_fortran_arrays(&l, f);
     fputs(")\n", out);
     const char *const end[4] = {f->msg, f->result, f->stat, f->errmsg};
     call(f, "tcgen_finish", end, 4);

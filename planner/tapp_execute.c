@@ -26,11 +26,6 @@ double tc_tapp_load(TAPP_datatype type, const void *x, int64_t off, int part)
     }
 }
 
-static double load(TAPP_datatype type, const void *x, int64_t off)
-{
-    return tc_tapp_load(type, x, off, 0);
-}
-
 void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype type,
                   const void *x, int part, double sign, double *out)
 {
@@ -62,23 +57,37 @@ void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype ty
     }
 }
 
-/* D = T + beta C over D's plan modes (T dense in their order; NULL is 0),
- * in D's type; beta 0 does not read C. C's strides along D's indices. */
-static void store(const tc_tapp_product *p, const double *T, double beta, const void *C,
-                  void *D)
+void tc_tapp_store(const tc_tapp_product *p, const double *tr, const double *ti,
+                   const double *alpha, const double *beta, const void *C, void *D)
 {
     const tc_tapp_tensor *d = &p->t[TC_TAPP_D], *c = &p->t[TC_TAPP_C];
     int64_t cs[TC_TAPP_MAX_MODES], ix[TC_TAPP_MAX_MODES] = {0}, od = 0, oc = 0;
+    double cc = p->op[TC_TAPP_C] == TAPP_CONJUGATE ? -1.0 : 1.0,
+           cd = p->op[TC_TAPP_D] == TAPP_CONJUGATE ? -1.0 : 1.0;
+    int read_c = beta[0] != 0.0 || beta[1] != 0.0;
     for (int j = 0; j < d->nplan; j++) /* C's stride along D's plan mode j */
         for (int k = 0; k < c->nmode; k++)
             if (c->label[k] == d->plan_label[j])
                 cs[j] = c->stride[k];
     for (int64_t e = 0; e < d->elements; e++) {
-        double v = (T ? T[e] : 0.0) + (beta == 0.0 ? 0.0 : beta * load(p->type, C, oc));
-        if (p->type == TAPP_F32)
-            ((float *)D)[od] = (float)v;
-        else
-            ((double *)D)[od] = v;
+        double t0 = tr ? tr[e] : 0.0, t1 = ti ? ti[e] : 0.0;
+        double c0 = read_c ? tc_tapp_load(p->type, C, oc, 0) : 0.0,
+               c1 = read_c && p->complex_type ? cc * tc_tapp_load(p->type, C, oc, 1) : 0.0;
+        double re = alpha[0] * t0 - alpha[1] * t1 + beta[0] * c0 - beta[1] * c1,
+               im = cd * (alpha[0] * t1 + alpha[1] * t0 + beta[0] * c1 + beta[1] * c0);
+        switch (p->type) {
+        case TAPP_F32:
+            ((float *)D)[od] = (float)re;
+            break;
+        case TAPP_C32:
+            ((float *)D)[2 * od] = (float)re, ((float *)D)[2 * od + 1] = (float)im;
+            break;
+        case TAPP_C64:
+            ((double *)D)[2 * od] = re, ((double *)D)[2 * od + 1] = im;
+            break;
+        default:
+            ((double *)D)[od] = re;
+        }
         for (int j = 0; j < d->nplan; j++) {
             od += d->plan_stride[j], oc += cs[j];
             if (++ix[j] < p->size[d->plan_label[j]])
@@ -121,10 +130,8 @@ void tc_tapp_strides_along_d(const tc_tapp_product *p, const tc_tapp_tensor *t, 
     }
 }
 
-/* No index contracted: T = alpha A B element by element, dense in D's
- * plan order (no BLAS kernel applies to a Hadamard product). */
-static void elementwise(const tc_tapp_product *p, double alpha, const double *A,
-                        const double *B, double *T)
+void tc_tapp_elementwise(const tc_tapp_product *p, const double *const *a,
+                         const double *const *b, double *tr, double *ti)
 {
     const tc_tapp_tensor *d = &p->t[TC_TAPP_D];
     int64_t sa[TC_TAPP_MAX_MODES], sb[TC_TAPP_MAX_MODES], ix[TC_TAPP_MAX_MODES] = {0}, oa = 0,
@@ -132,7 +139,11 @@ static void elementwise(const tc_tapp_product *p, double alpha, const double *A,
     tc_tapp_strides_along_d(p, &p->t[TC_TAPP_A], sa);
     tc_tapp_strides_along_d(p, &p->t[TC_TAPP_B], sb);
     for (int64_t e = 0; e < d->elements; e++) {
-        T[e] = alpha * A[oa] * B[ob];
+        tr[e] = a[0][oa] * b[0][ob];
+        if (ti) {
+            tr[e] -= a[1][oa] * b[1][ob];
+            ti[e] = a[0][oa] * b[1][ob] + a[1][oa] * b[0][ob];
+        }
         for (int j = 0; j < d->nplan; j++) {
             oa += sa[j], ob += sb[j];
             if (++ix[j] < p->size[d->plan_label[j]])
@@ -148,10 +159,10 @@ static TAPP_error run(const tc_tapp_product *p, double alpha, const double *A, c
                       double beta, const void *C, void *D)
 {
     const tc_tapp_tensor *d = &p->t[TC_TAPP_D];
-    const double zero = 0.0;
+    const double zero = 0.0, one[2] = {1.0, 0.0}, al[2] = {alpha, 0.0}, be[2] = {beta, 0.0};
     if (d->direct && !p->elementwise) { /* D = C first where they differ, then D = alpha A B + beta D */
         if (beta != 0.0 && C != D)
-            store(p, NULL, 1.0, C, D);
+            tc_tapp_store(p, NULL, NULL, one, one, C, D);
         return tc_execute_scaled(p->plan, &alpha, A, B, &beta, D) == TC_OK
                    ? TC_TAPP_OK
                    : tc_tapp_fail(TC_TAPP_EMEMORY, "no memory for the plan's temporaries");
@@ -161,12 +172,13 @@ static TAPP_error run(const tc_tapp_product *p, double alpha, const double *A, c
         return tc_tapp_fail(TC_TAPP_EMEMORY, "D's dense temporary: %lld elements",
                             (long long)d->elements);
     TAPP_error e = TC_TAPP_OK;
-    if (p->elementwise)
-        elementwise(p, alpha, A, B, T);
+    const double *a[2] = {A, NULL}, *b[2] = {B, NULL};
+    if (p->elementwise) /* alpha applied on storing */
+        tc_tapp_elementwise(p, a, b, T, NULL);
     else if (tc_execute_scaled(p->plan, &alpha, A, B, &zero, T) != TC_OK)
         e = tc_tapp_fail(TC_TAPP_EMEMORY, "no memory for the plan's temporaries");
     if (!e)
-        store(p, T, beta, C, D);
+        tc_tapp_store(p, T, NULL, p->elementwise ? al : one, be, C, D);
     free(T);
     return e;
 }
@@ -187,11 +199,12 @@ TAPP_error TAPP_execute_product(TAPP_tensor_product plan, TAPP_executor exec,
         return tc_tapp_fail(TC_TAPP_EARGUMENT, "TAPP_execute_product: a NULL pointer");
     if (p->complex_type)
         return tc_tapp_execute_complex(p, alpha, A, B, beta, C, D);
-    double a = load(p->type, alpha, 0), b = load(p->type, beta, 0);
+    double a = tc_tapp_load(p->type, alpha, 0, 0), b = tc_tapp_load(p->type, beta, 0, 0);
     if (b != 0.0 && !C)
         return tc_tapp_fail(TC_TAPP_ENULL_C, "beta is %g", b);
     if (p->empty || a == 0.0) { /* D = beta C; A and B are not read */
-        store(p, NULL, b, C, D);
+        const double one[2] = {1.0, 0.0}, be[2] = {b, 0.0};
+        tc_tapp_store(p, NULL, NULL, one, be, C, D);
         return TC_TAPP_OK;
     }
     const double *pa, *pb;

@@ -112,6 +112,18 @@ void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype ty
  * copy's (dense, first plan mode fastest). */
 void tc_tapp_strides_along_d(const tc_tapp_product *p, const tc_tapp_tensor *t, int64_t *s);
 
+/* No index contracted (a Hadamard product): T = A B element by element,
+ * dense in D's plan order; a[1] and b[1] the imaginary parts (and ti
+ * written) for complex types, else NULL. */
+void tc_tapp_elementwise(const tc_tapp_product *p, const double *const *a,
+                         const double *const *b, double *tr, double *ti);
+
+/* D = op_D(alpha T + beta op_C(C)) over D's plan modes, in D's type (T
+ * dense in their order, NULL: 0; ti NULL: no imaginary part); alpha and
+ * beta are (real, imaginary); beta 0 does not read C. */
+void tc_tapp_store(const tc_tapp_product *p, const double *tr, const double *ti,
+                   const double *alpha, const double *beta, const void *C, void *D);
+
 /* TAPP_execute_product for the complex types (tapp_complex.c), after the
  * checks every type shares. */
 TAPP_error tc_tapp_execute_complex(const tc_tapp_product *p, const void *alpha, const void *A,

@@ -47,7 +47,8 @@ mkdir -p "$tmp/f2008"
 compile "$tmp/f2008.log" "fortran/tcgen.f90 as Fortran 2008" \
     "$FC" -std=f2008 -Wall -Wextra -pedantic -Werror -J"$tmp/f2008" -c -o "$tmp/f2008/tcgen.o" fortran/tcgen.f90
 if compile "$tmp/library.log" "tests/fortran/library.f90 does not build" \
-        "$FC" "${FFLAGS[@]}" -I"$mod" -o "$tmp/library" "$here/fortran/library.f90" "$lib" \
+        "$FC" "${FFLAGS[@]}" -I"$mod" -J"$tmp" -o "$tmp/library" "$here/fortran/checks.f90" \
+        "$here/fortran/library.f90" "$lib" \
         -L"$build" -Wl,-rpath,"$build" -ltcgen; then
     "$tmp/library" "$tmp/lib.wisdom" >"$tmp/library.out" 2>&1
     rc=$?
@@ -79,7 +80,8 @@ for f in ring fixed; do
     done
 done
 if [ $built -eq 1 ] && compile "$tmp/checked.log" "tests/fortran/checked.f90 does not build" \
-        "$FC" "${FFLAGS[@]}" -I"$tmp/em" -o "$tmp/checked" "$here/fortran/checked.f90" \
+        "$FC" "${FFLAGS[@]}" -I"$tmp/em" -J"$tmp" -o "$tmp/checked" "$here/fortran/checks.f90" \
+        "$here/fortran/checked.f90" \
         "$tmp/ring_if.o" "$tmp/fixed_if.o" "$tmp/ring.o" "$tmp/fixed.o" -lopenblas; then
     out=$tmp/checked.out
     "$tmp/checked" run >"$out" 2>&1

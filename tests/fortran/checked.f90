@@ -18,13 +18,12 @@ program checked
   use, intrinsic :: iso_c_binding, only: c_double
   use ring_interface, only: ring_checked
   use fixed_interface, only: fixed_checked
+  use test_checks, only: failed, check, fill
   implicit none
 
   integer, parameter :: na = 5, nb = 4, ni = 3, nj = 2, ne = 6, nm = 7
   character(len=16) :: mode
-  integer :: failed
 
-  failed = 0
   call get_command_argument(1, mode)
   select case (mode)
   case ('run')
@@ -45,29 +44,6 @@ program checked
   write (*, '(a)') 'checked: all checks ok'
 
 contains
-
-  ! x(1:n) = numbers in [-1, 1) from seed, the same in every run (not
-  ! random_number: gfortran keeps its state where LeakSanitizer, in make
-  ! test-asan, does not look for pointers)
-  subroutine fill(x, n, seed)
-    integer, intent(in) :: n, seed
-    real(c_double), intent(out) :: x(n)
-    integer :: k
-    do k = 1, n
-      x(k) = modulo(k * 7919 + seed * 104729, 1009) / 504.5_c_double - 1
-    end do
-  end subroutine fill
-
-  subroutine check(what, good)
-    character(len=*), intent(in) :: what
-    logical, intent(in) :: good
-    if (good) then
-      write (*, '(2a)') 'ok: ', what
-    else
-      write (*, '(2a)') 'FAIL: ', what
-      failed = failed + 1
-    end if
-  end subroutine check
 
   logical function near(x, y)
     real(c_double), intent(in) :: x(:), y(:)

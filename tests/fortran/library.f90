@@ -9,12 +9,11 @@ program library
   use, intrinsic :: iso_c_binding, only: c_double, c_int, c_null_char, c_null_ptr, c_ptr, &
       c_associated
   use tcgen
+  use test_checks, only: failed, check, fill
   implicit none
 
-  integer :: failed
   character(len=512) :: path
 
-  failed = 0
   call get_command_argument(1, path)
   call check('tcgen_version() is TC_MODULE_VERSION', tcgen_version() == TC_MODULE_VERSION)
   call check('tcgen_status_name(TC_EINPUT)', tcgen_status_name(TC_EINPUT) == 'bad input')
@@ -29,29 +28,6 @@ program library
   write (*, '(a)') 'library: all checks ok'
 
 contains
-
-  ! x(1:n) = numbers in [-1, 1) from seed, the same in every run (not
-  ! random_number: gfortran keeps its state where LeakSanitizer, in make
-  ! test-asan, does not look for pointers)
-  subroutine fill(x, n, seed)
-    integer, intent(in) :: n, seed
-    real(c_double), intent(out) :: x(n)
-    integer :: k
-    do k = 1, n
-      x(k) = modulo(k * 7919 + seed * 104729, 1009) / 504.5_c_double - 1
-    end do
-  end subroutine fill
-
-  subroutine check(what, good)
-    character(len=*), intent(in) :: what
-    logical, intent(in) :: good
-    if (good) then
-      write (*, '(2a)') 'ok: ', what
-    else
-      write (*, '(2a)') 'FAIL: ', what
-      failed = failed + 1
-    end if
-  end subroutine check
 
   ! C[a,b,c] = A[a,i] * B[i,b,c] by tcgen_plan_create and tcgen_execute.
   subroutine column_major()
