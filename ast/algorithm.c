@@ -222,9 +222,10 @@ int64_t tc_alg_temp_bytes(const tc_algorithm *alg)
     int64_t total = 0;
     for (int t = 0; t < alg->ntemps; t++) {
         int64_t e = alg->temp[t].elements;
-        if (e > (INT64_MAX - total) / (int64_t)sizeof(double))
+        int64_t copies = tc_alg_temp_per_thread(alg, t) ? alg->split : 1;
+        if (e > (INT64_MAX - total) / (int64_t)sizeof(double) / copies)
             return INT64_MAX;
-        total += e * (int64_t)sizeof(double);
+        total += e * copies * (int64_t)sizeof(double);
     }
     return total;
 }

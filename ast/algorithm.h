@@ -53,6 +53,8 @@
  * temporary t as TC_BASE_TEMP + t. */
 #define TC_BASE_TEMP 3
 #define TC_MAX_TEMPS 3
+/* The most threads a loop is split over (tc_algorithm.split). */
+#define TC_MAX_SPLIT 256
 
 typedef struct tc_operand {
     int base;           /* TC_C, TC_A, TC_B, or TC_BASE_TEMP + temp */
@@ -201,6 +203,12 @@ typedef struct tc_algorithm {
     tc_temp temp[TC_MAX_TEMPS];
     tc_node *body;          /* first top-level node */
     tc_node *kernel_node;
+    /* > 1: the outermost loop (loop_node[0], at top level, over an index
+     * of C) split over `split` threads, each running its share of the
+     * iterations with the kernel on one BLAS thread and its own copies of
+     * the temporaries filled inside that loop (ast/split.c); named
+     * "NAME@P". 0: one thread runs the loops (BLAS threads inside calls). */
+    int split;
     /* 1 when every BLAS dimension, leading dimension and increment fits in
      * an int (always 1 without sizes). When 0, why[] says which does not,
      * and tc_rt_execute / tc_emit_c refuse the algorithm with TC_EINPUT. */
@@ -289,6 +297,25 @@ void tc_permutation_operands(const tc_permutation *p, const tc_contraction *c,
 void tc_operand_check(const tc_contraction *c, const tc_operand *op);
 void tc_permutation_check(const tc_permutation *p);
 void tc_call_check(const tc_contraction *c, const tc_call *k);
+
+/*
+ * Loops split over threads (ast/split.c, docs/design.md §4).
+ * tc_alg_splittable: 1 when alg's outermost loop can be split over
+ * `threads` >= 2 threads: it is at top level, its index is one of C's (so
+ * the threads write disjoint parts of C or of its temporary) and it has at
+ * least `threads` iterations. tc_alg_split: a copy of alg split so, in s's
+ * arena, sharing alg's nodes (NULL when out of memory).
+ */
+int tc_alg_splittable(const tc_algorithm *alg, const tc_contraction *c, int threads);
+tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg, int threads);
+/* The iterations of loop node n one thread runs: the split loop's share
+ * (its extent over the threads, rounded up), any other loop's extent. */
+int64_t tc_alg_loop_extent(const tc_algorithm *alg, const tc_node *n);
+/* 1 when temporary t is filled inside the split loop: each thread has its
+ * own (tc_alg_temp_bytes counts it once per thread). */
+int tc_alg_temp_per_thread(const tc_algorithm *alg, int t);
+/* The threads that share the work of alg's loops (1 unless split). */
+int tc_alg_threads(const tc_algorithm *alg);
 
 /* Builders. Each returns arena memory (freed with the set) or NULL. */
 tc_algorithm *tc_alg_new(tc_algorithm_set *s, tc_kernel kernel);

@@ -110,6 +110,17 @@ typedef struct tc_gen_subset {
 tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask, int bound,
                                    tc_algorithm_set **out, tc_gen_subset *sub, tc_error *err);
 
+/*
+ * The threaded candidates (docs/design.md §4): for each algorithm of set
+ * whose outermost loop can be split over `threads` >= 2 threads
+ * (tc_alg_splittable), that algorithm split so, named "NAME@P", appended
+ * to the set (its serial continues the set's, so a renamed contraction's
+ * set matches it algorithm for algorithm). Nothing without sizes or with
+ * threads < 2. Errors: TC_ERESOURCE.
+ */
+tc_status tc_gen_add_threaded(tc_algorithm_set *set, const tc_contraction *c, int threads,
+                              tc_error *err);
+
 /* The number of algorithms with kernel k in the families of family_mask
  * (bits 1u << tc_family), by each family's row (generator/family.c): the
  * paper's closed form (docs/design.md §4), the others counted without

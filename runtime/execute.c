@@ -7,6 +7,7 @@
 #include "ast/error.h"
 #include "runtime/kernel_run.h"
 #include "runtime/memory.h"
+#include "runtime/parallel.h"
 #include "runtime/scratch.h"
 #include "runtime/permute.h"
 #include "runtime/timer.h"
@@ -25,6 +26,9 @@ typedef struct run {
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
     unsigned calls;    /* kernel calls since the last look at the clock */
     int stopped;       /* the deadline passed: unwind */
+    int threads;       /* the permutations' threads: the plan's, 1 inside a
+                          split loop (its threads are busy) */
+    const struct split *split; /* the split loop's threads, or NULL */
     /* The kernel's operands are not recomputed per call: kp[] holds their
      * addresses at the current loop values, and each loop steps them by
      * kstep[its index][] (how far each operand moves per iteration). */
@@ -189,25 +193,69 @@ static int exec_perfect_nest(run *r, const tc_node *n)
     return 1;
 }
 
+static void exec_list(run *r, const tc_node *n);
+
+/* Loop n's iterations [lo, hi), its body each time. */
+static void exec_iterations(run *r, const tc_node *n, int64_t lo, int64_t hi)
+{
+    double *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
+    const int64_t *step = r->kstep[n->index];
+    for (int a = 0; a < 3; a++)
+        r->kp[a] += lo * step[a];
+    for (int64_t v = lo; v < hi && !r->stopped; v++) {
+        r->value[n->index] = v;
+        exec_list(r, n->child);
+        r->kp[0] += step[0];
+        r->kp[1] += step[1];
+        r->kp[2] += step[2];
+    }
+    memcpy(r->kp, saved, sizeof saved);
+}
+
+/* A split loop's threads (tc_algorithm.split): the run they start from,
+ * the loop, and each thread's own temporaries (NULL where shared). */
+typedef struct split {
+    const run *from;
+    const tc_node *loop;
+    double *own[TC_MAX_SPLIT][TC_MAX_TEMPS];
+    int stopped[TC_MAX_SPLIT];
+} split;
+
+/* Thread t of a split loop: its near-equal part of the iterations, on a
+ * run of its own (its loop values, operand pointers and temporaries). */
+static void split_part(void *arg, long t, long end)
+{
+    split *sp = arg;
+    (void)end;
+    run mine = *sp->from;
+    mine.split = NULL;
+    mine.threads = 1;
+    for (int u = 0; u < mine.alg->ntemps; u++)
+        if (sp->own[t][u])
+            mine.base[TC_BASE_TEMP + u] = sp->own[t][u];
+    /* at the top level every loop value is 0: the kernel's operands are
+     * their bases */
+    for (int a = 0; a < 3; a++)
+        mine.kp[a] = mine.base[mine.alg->kernel_node->call->arg[a].base];
+    int64_t n = sp->loop->extent, p = mine.alg->split;
+    exec_iterations(&mine, sp->loop, n * t / p, n * (t + 1) / p);
+    sp->stopped[t] = mine.stopped;
+}
+
 static void exec_list(run *r, const tc_node *n)
 {
     for (; n; n = n->next) {
         switch (n->kind) {
         case TC_NODE_LOOP:
-            if (exec_perfect_nest(r, n))
+            if (r->split && n == r->split->loop) {
+                split *sp = (split *)(uintptr_t)r->split;
+                tc_rt_parallel(r->alg->split, r->alg->split, split_part, sp);
+                for (int t = 0; t < r->alg->split; t++)
+                    r->stopped |= sp->stopped[t];
                 break;
-            {
-                double *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
-                const int64_t *step = r->kstep[n->index];
-                for (int64_t v = 0; v < n->extent && !r->stopped; v++) {
-                    r->value[n->index] = v;
-                    exec_list(r, n->child);
-                    r->kp[0] += step[0];
-                    r->kp[1] += step[1];
-                    r->kp[2] += step[2];
-                }
-                memcpy(r->kp, saved, sizeof saved);
             }
+            if (!exec_perfect_nest(r, n))
+                exec_iterations(r, n, 0, n->extent);
             break;
         case TC_NODE_COPY: /* slices overwrite */
             tc_rt_copy(n->copy, address(r, &n->copy->slice),
@@ -215,8 +263,7 @@ static void exec_list(run *r, const tc_node *n)
             break;
         case TC_NODE_PERMUTE: /* C goes back with beta */
             tc_rt_permutation(n->perm, block_address(r, n->perm),
-                              r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta,
-                              r->blas->threads);
+                              r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta, r->threads);
             break;
         case TC_NODE_KERNEL:
             tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,
@@ -254,10 +301,45 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
                                const tc_contraction *c, const double *A, const double *B,
                                double *C, double limit_s, int *stopped, tc_error *err)
 {
-    int saved = tc_rt_blas_enter(blas, blas ? blas->threads : 0);
+    /* a split loop's threads call BLAS on one thread each */
+    int saved = tc_rt_blas_enter(blas, !blas ? 0 : alg && alg->split > 1 ? 1 : blas->threads);
     tc_status st = execute_within(blas, alg, c, A, B, C, limit_s, stopped, err);
     tc_rt_blas_leave(blas, saved);
     return st;
+}
+
+/* The temporaries r's algorithm fills, taken from the scratch cache:
+ * shared ones in r->base, a split loop's own ones a copy per thread in sp
+ * (r->split then points to it). */
+static void give_temps(run *r, split *sp)
+{
+    const tc_algorithm *alg = r->alg;
+    for (int t = 0; t < alg->ntemps; t++) {
+        tc_rt_scratch_give(r->base[TC_BASE_TEMP + t], alg->temp[t].elements);
+        for (int j = 0; j < alg->split; j++)
+            tc_rt_scratch_give(sp->own[j][t], alg->temp[t].elements);
+    }
+}
+
+static tc_status take_temps(run *r, split *sp, tc_error *err)
+{
+    const tc_algorithm *alg = r->alg;
+    memset(sp, 0, sizeof *sp);
+    sp->from = r;
+    sp->loop = alg->split > 1 ? alg->loop_node[0] : NULL;
+    r->split = sp->loop ? sp : NULL;
+    for (int t = 0; t < alg->ntemps; t++) {
+        int own = tc_alg_temp_per_thread(alg, t);
+        for (int j = 0; j < (own ? alg->split : 1); j++) {
+            double **slot = own ? &sp->own[j][t] : &r->base[TC_BASE_TEMP + t];
+            *slot = tc_rt_scratch_take(alg->temp[t].elements, err);
+            if (!*slot) {
+                give_temps(r, sp);
+                return TC_ERESOURCE;
+            }
+        }
+    }
+    return TC_OK;
 }
 
 static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
@@ -284,18 +366,14 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     r.alg = alg;
     r.alpha = c->alpha;
     r.deadline = limit_s > 0 ? tc_rt_now() + limit_s : 0.0;
+    r.threads = blas->threads;
     /* The executor only reads A and B; the table is shared with C. */
     r.base[TC_C] = C;
     r.base[TC_A] = (double *)(uintptr_t)A;
     r.base[TC_B] = (double *)(uintptr_t)B;
-    for (int t = 0; t < alg->ntemps; t++) {
-        r.base[TC_BASE_TEMP + t] = tc_rt_scratch_take(alg->temp[t].elements, err);
-        if (!r.base[TC_BASE_TEMP + t]) {
-            for (int u = 0; u < t; u++)
-                tc_rt_scratch_give(r.base[TC_BASE_TEMP + u], alg->temp[u].elements);
-            return TC_ERESOURCE;
-        }
-    }
+    split sp;
+    if (take_temps(&r, &sp, err) != TC_OK)
+        return TC_ERESOURCE;
     const tc_call *k = alg->kernel_node->call;
     for (int a = 0; a < 3; a++) {
         r.kp[a] = r.base[k->arg[a].base]; /* every loop value is 0 */
@@ -315,7 +393,6 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     exec_list(&r, alg->body);
     if (stopped)
         *stopped = r.stopped;
-    for (int t = 0; t < alg->ntemps; t++)
-        tc_rt_scratch_give(r.base[TC_BASE_TEMP + t], alg->temp[t].elements);
+    give_temps(&r, &sp);
     return TC_OK;
 }

@@ -55,21 +55,26 @@ static int blocked(const tc_algorithm *alg)
     return 0;
 }
 
-/* Runs every algorithm of *c (both families) with every library; returns
- * the failures. */
+/* Runs every algorithm of *c (every family) with every library; with
+ * split >= 2, only the threaded ones over that many threads
+ * (tc_gen_add_threaded). Returns the failures. */
 static uint64_t wider_algorithms; /* fused and permuted, enumerated by check_all */
+static int split_own_temps;       /* split runs with temporaries per thread */
 
-static int check_all(const tc_contraction *c, const char *text, uint64_t seed, int *nrun)
+static int check_some(const tc_contraction *c, const char *text, uint64_t seed, int split,
+                      int *nrun)
 {
     tc_algorithm_set *set = NULL;
     tc_error e;
     if (tc_gen_enumerate_families(c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &e) !=
-        TC_OK) {
+            TC_OK ||
+        (split > 1 && tc_gen_add_threaded(set, c, split, &e) != TC_OK)) {
         fprintf(stderr, "\n  %s: %s\n", text, e.message);
+        tc_alg_set_free(set);
         return 1;
     }
     for (int i = 0; i < set->count; i++)
-        wider_algorithms += set->alg[i]->family != TC_FAMILY_PAPER;
+        wider_algorithms += split < 2 && set->alg[i]->family != TC_FAMILY_PAPER;
     int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements;
     int64_t nc = c->tensor[TC_C].elements;
     double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
@@ -99,6 +104,10 @@ static int check_all(const tc_contraction *c, const char *text, uint64_t seed, i
         }
         for (int i = 0; i < set->count; i++) {
             const tc_algorithm *alg = set->alg[i];
+            if ((split > 1) != (alg->split > 1))
+                continue;
+            for (int t = 0; t < alg->ntemps; t++)
+                split_own_temps += tc_alg_temp_per_thread(alg, t);
             memcpy(got, C0, (size_t)nc * sizeof *got);
             tc_status s = tc_rt_execute(libs[l], alg, c, A, B, got, &e);
             double err = s == TC_OK ? tc_corpus_relerr(got, want, nc) : INFINITY;
@@ -124,6 +133,11 @@ done:
     return bad;
 }
 
+static int check_all(const tc_contraction *c, const char *text, uint64_t seed, int *nrun)
+{
+    return check_some(c, text, seed, 0, nrun);
+}
+
 static void test_corpus(void)
 {
     tc_corpus_entry *corpus;
@@ -143,6 +157,26 @@ static void test_corpus(void)
     CU_ASSERT(algorithms > 2500);
     fprintf(stderr, "[%d contractions, %llu + %llu fused or permuted algorithms, %d executions]\n",
             n, (unsigned long long)algorithms, (unsigned long long)wider_algorithms, runs);
+}
+
+/* Loops split over threads (tc_alg_split): every threaded algorithm of
+ * every corpus contraction, over 2 and 3 threads, gives the reference's
+ * result with both libraries, among them ones whose threads each fill
+ * their own temporaries (slices and blocks). */
+static void test_split(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), runs = 0;
+    split_own_temps = 0;
+    for (int threads = 2; threads <= 3; threads++)
+        for (int i = 0; i < n; i++)
+            CU_ASSERT_EQUAL(check_some(&corpus[i].c, corpus[i].text, 3000 + (uint64_t)i,
+                                       threads, &runs),
+                            0);
+    CU_ASSERT(runs > 1000);
+    CU_ASSERT(split_own_temps > 20);
+    fprintf(stderr, "[%d split executions, %d with temporaries per thread]\n", runs,
+            split_own_temps);
 }
 
 /* Scalars given at run time (tc_execute_scaled passes them in a copy of
@@ -305,6 +339,8 @@ int tc_suite_execute(void)
     if (!s)
         return -1;
     return !CU_add_test(s, "every algorithm of the corpus, OpenBLAS and BLIS", test_corpus) ||
+           !CU_add_test(s, "loops split over 2 and 3 threads, every threaded algorithm",
+                        test_split) ||
            !CU_add_test(s, "oracles at sizes 1 and mixed sizes", test_oracle_sizes) ||
            !CU_add_test(s, "scalars at run time: any alpha and beta, every algorithm",
                         test_runtime_scalars) ||

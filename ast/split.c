@@ -1,0 +1,59 @@
+/*
+ * split.c - an algorithm's outermost loop split over threads (algorithm.h):
+ * which loops can be, the split copy and its name, and what one thread of
+ * it runs and holds.
+ */
+#include "ast/algorithm.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int tc_alg_splittable(const tc_algorithm *alg, const tc_contraction *c, int threads)
+{
+    if (threads < 2 || threads > TC_MAX_SPLIT || alg->split > 1 || alg->nloops < 1)
+        return 0;
+    const tc_node *outer = alg->loop_node[0];
+    return outer->parent == NULL && c->index[outer->index].role != TC_ROLE_CONTRACTED &&
+           outer->extent >= threads;
+}
+
+tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg, int threads)
+{
+    tc_algorithm *a = tc_alg_alloc(s, sizeof *a);
+    if (!a)
+        return NULL;
+    *a = *alg; /* the nodes are read only once built: shared */
+    a->split = threads;
+    size_t n = strlen(alg->name) + 16;
+    char *name = tc_alg_alloc(s, n);
+    if (!name)
+        return NULL;
+    snprintf(name, n, "%s@%d", alg->name, threads);
+    a->name = name;
+    return a;
+}
+
+int64_t tc_alg_loop_extent(const tc_algorithm *alg, const tc_node *n)
+{
+    if (alg->split > 1 && alg->nloops > 0 && n == alg->loop_node[0])
+        return (n->extent + alg->split - 1) / alg->split;
+    return n->extent;
+}
+
+int tc_alg_temp_per_thread(const tc_algorithm *alg, int t)
+{
+    if (alg->split < 2)
+        return 0;
+    for (int i = 0; i < alg->ncopies; i++) {
+        const tc_node *n = alg->copy_node[i];
+        int temp = n->kind == TC_NODE_COPY ? n->copy->temp : n->perm->temp;
+        if (temp == t && n->depth > 0)
+            return 1;
+    }
+    return 0;
+}
+
+int tc_alg_threads(const tc_algorithm *alg)
+{
+    return alg->split > 1 ? alg->split : 1;
+}
