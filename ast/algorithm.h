@@ -303,11 +303,15 @@ void tc_call_check(const tc_contraction *c, const tc_call *k);
  * tc_alg_splittable: 1 when alg's outermost loop can be split over
  * `threads` >= 2 threads: it is at top level, its index is one of C's (so
  * the threads write disjoint parts of C or of its temporary) and it has at
- * least `threads` iterations. tc_alg_split: a copy of alg split so, in s's
- * arena, sharing alg's nodes (NULL when out of memory).
+ * least `threads` iterations (0 for a NULL alg). tc_alg_split: a copy of
+ * alg split so, in s's arena, sharing alg's nodes (NULL when out of
+ * memory).
  */
 int tc_alg_splittable(const tc_algorithm *alg, const tc_contraction *c, int threads);
 tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg, int threads);
+/* A split algorithm's name "BASE@P": P (2..TC_MAX_SPLIT), BASE written
+ * into base (n bytes); 0 for any other name. */
+int tc_alg_split_name(const char *name, char *base, size_t n);
 /* The iterations of loop node n one thread runs: the split loop's share
  * (its extent over the threads, rounded up), any other loop's extent. */
 int64_t tc_alg_loop_extent(const tc_algorithm *alg, const tc_node *n);

@@ -6,11 +6,12 @@
 #include "ast/algorithm.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int tc_alg_splittable(const tc_algorithm *alg, const tc_contraction *c, int threads)
 {
-    if (threads < 2 || threads > TC_MAX_SPLIT || alg->split > 1 || alg->nloops < 1)
+    if (!alg || threads < 2 || threads > TC_MAX_SPLIT || alg->split > 1 || alg->nloops < 1)
         return 0;
     const tc_node *outer = alg->loop_node[0];
     return outer->parent == NULL && c->index[outer->index].role != TC_ROLE_CONTRACTED &&
@@ -31,6 +32,20 @@ tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg, int thr
     snprintf(name, n, "%s@%d", alg->name, threads);
     a->name = name;
     return a;
+}
+
+int tc_alg_split_name(const char *name, char *base, size_t n)
+{
+    const char *at = strrchr(name, '@');
+    if (!at || at[1] < '1' || at[1] > '9' || strspn(at + 1, "0123456789") != strlen(at + 1) ||
+        strlen(at + 1) > 3)
+        return 0;
+    int threads = atoi(at + 1);
+    if (threads < 2 || threads > TC_MAX_SPLIT || (size_t)(at - name) >= n)
+        return 0;
+    memcpy(base, name, (size_t)(at - name));
+    base[at - name] = '\0';
+    return threads;
 }
 
 int64_t tc_alg_loop_extent(const tc_algorithm *alg, const tc_node *n)

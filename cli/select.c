@@ -24,6 +24,12 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
         return rc;
     if (tc_gen_enumerate_families(c, mask, families, set, &err) != TC_OK)
         return tc_cli_fail_enumerate(&err);
+    /* with threads, the loops split over them too (generator.h) */
+    if (cli->threads > 1 && tc_gen_add_threaded(*set, c, cli->threads, &err) != TC_OK) {
+        tc_alg_set_free(*set);
+        *set = NULL;
+        return tc_cli_fail(&err, NULL);
+    }
     *sel = calloc((size_t)(*set)->count + 1, sizeof **sel);
     if (!*sel) {
         tc_alg_set_free(*set);

@@ -466,7 +466,7 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
     const tc_operand *ops[3];
     tc_operand side[2];
     cs->node = node;
-    cs->loop_extent = node->parent ? node->parent->extent : 0;
+    cs->loop_extent = node->parent ? tc_alg_loop_extent(x->alg, node->parent) : 0;
     cs->noperands = node_operands(x, node, ops, side);
     for (int i = 0; i < cs->noperands; i++) {
         tc_mb_operand *o = &cs->operand[i];
@@ -497,11 +497,11 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
         build_setup(x, cs);
 }
 
-int64_t tc_mb_executions(const tc_node *node)
+int64_t tc_mb_executions(const tc_algorithm *alg, const tc_node *node)
 {
     int64_t n = 1;
     for (const tc_node *l = node->parent; l; l = l->parent)
-        n *= l->extent;
+        n *= tc_alg_loop_extent(alg, l);
     return n;
 }
 
@@ -609,7 +609,7 @@ static int node_cases(const ctx *x, const tc_node *node, case_list *l)
     int k = node->depth;
     for (const tc_node *n = node->parent; n; n = n->parent)
         loop[n->depth] = n;
-    int64_t total = tc_mb_executions(node);
+    int64_t total = tc_mb_executions(x->alg, node);
     tc_mb_model model = x->p->model;
     tc_mb_case *cs;
     if (k == 0 || model < TC_MODEL_FAILURES) {
@@ -618,7 +618,7 @@ static int node_cases(const ctx *x, const tc_node *node, case_list *l)
         fill_case(x, cs, node, node, k > 0 && model >= TC_MODEL_PREFETCH);
         return 0;
     }
-    int64_t inner = loop[k - 1]->extent, traversals = total / inner;
+    int64_t inner = tc_alg_loop_extent(x->alg, loop[k - 1]), traversals = total / inner;
     int64_t period = line_elements(x);
     int64_t first = model == TC_MODEL_FULL ? traversals : 0;
     if (!(cs = push(l, TC_CASE_STEADY, 0, total - first)))
@@ -642,10 +642,11 @@ static int node_cases(const ctx *x, const tc_node *node, case_list *l)
          * executions merge into the outermost modelled one. */
         int64_t inside = 1; /* product of extents of loops d..k-1 */
         for (int d = k - 1; d >= 0; d--) {
-            inside *= loop[d]->extent;
-            int modelled_outer = d > 0 && inside * loop[d - 1]->extent < 100;
+            inside *= tc_alg_loop_extent(x->alg, loop[d]);
+            int64_t outer = d > 0 ? tc_alg_loop_extent(x->alg, loop[d - 1]) : 0;
+            int modelled_outer = d > 0 && inside * outer < 100;
             int64_t here = total / inside; /* executions with loops d.. at 0 */
-            int64_t count = modelled_outer ? here - here / loop[d - 1]->extent : here;
+            int64_t count = modelled_outer ? here - here / outer : here;
             if (!(cs = push(l, TC_CASE_FIRST, d, count)))
                 return -1;
             fill_case(x, cs, node, loop[d], 0);
@@ -687,8 +688,9 @@ static double calls_beta(const tc_algorithm *alg, const tc_contraction *c)
  * none. Steady and failure calls have the innermost loop past 0; a FIRST
  * case's calls have its loop and those inside at 0 and, unless it is the
  * outermost FIRST case, the loop just outside it past 0. */
-static int64_t beta_period(const tc_contraction *c, const tc_mb_case *cs,
-                           const tc_node *const *loop, int k, int outermost_first)
+static int64_t beta_period(const tc_algorithm *alg, const tc_contraction *c,
+                           const tc_mb_case *cs, const tc_node *const *loop, int k,
+                           int outermost_first)
 {
     int zero_from = cs->kind == TC_CASE_FIRST ? cs->level : k; /* loops at 0 */
     int past_zero = cs->kind != TC_CASE_FIRST ? k - 1
@@ -699,7 +701,7 @@ static int64_t beta_period(const tc_contraction *c, const tc_mb_case *cs,
             continue;
         if (d == past_zero)
             return 0;
-        period *= loop[d]->extent;
+        period *= tc_alg_loop_extent(alg, loop[d]);
     }
     return period;
 }
@@ -726,7 +728,7 @@ static int split_beta_calls(const tc_algorithm *alg, const tc_contraction *c, ca
     for (int i = 0, n = l->n; i < n; i++) {
         if (l->v[i].node != node)
             continue;
-        int64_t period = beta_period(c, &l->v[i], loop, k, outermost_first);
+        int64_t period = beta_period(alg, c, &l->v[i], loop, k, outermost_first);
         int64_t share = period > 0 ? l->v[i].count / period : 0;
         if (share == l->v[i].count) {
             l->v[i].beta = beta;
@@ -753,7 +755,7 @@ tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
                             alg->name);
     int64_t calls = 1;
     for (int i = 0; i < alg->nloops; i++)
-        if (__builtin_mul_overflow(calls, alg->loop_node[i]->extent, &calls))
+        if (__builtin_mul_overflow(calls, tc_alg_loop_extent(alg, alg->loop_node[i]), &calls))
             return tc_error_set(err, TC_EINPUT, 0, 0,
                                 "%s makes more than 2^63 kernel calls", alg->name);
     ctx x = {alg, c, p};

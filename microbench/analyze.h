@@ -113,7 +113,8 @@ typedef struct tc_mb_case {
 
 typedef struct tc_mb_analysis {
     const tc_algorithm *alg;
-    int64_t calls;              /* kernel executions */
+    int64_t calls;              /* kernel executions (one thread's where
+                                   the algorithm is split) */
     int ncases;
     tc_mb_case *cases;          /* kernel cases first, then each copy's */
     double pass_beta;           /* a pass over C with this beta belongs
@@ -137,8 +138,9 @@ tc_status tc_mb_analyze(const tc_algorithm *alg, const tc_contraction *c,
 /* NULL is a no-op. */
 void tc_mb_analysis_free(tc_mb_analysis *a);
 
-/* Executions of `node` in one run of alg (product of its loops' extents). */
-int64_t tc_mb_executions(const tc_node *node);
+/* Executions of `node` in one run of alg (product of its loops' extents),
+ * by one thread where alg is split (its share of the split loop). */
+int64_t tc_mb_executions(const tc_algorithm *alg, const tc_node *node);
 
 /* Writes a setup list as in the dissertation, e.g.
  * "[816632], A[a,:], [163200], B[:,:,c]" ("-" when empty); a prefetch touch

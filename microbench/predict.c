@@ -1,9 +1,15 @@
 /* predict.c - analysis + sampling = predicted time (predict.h). */
 #include "microbench/predict.h"
 
-tc_status tc_mb_predict(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm *alg,
-                        const tc_mb_params *p, double *seconds, tc_mb_analysis **analysis,
-                        tc_error *err)
+#include <stdlib.h>
+
+#include "ast/error.h"
+#include "microbench/sample_impl.h"
+#include "runtime/parallel.h"
+
+static tc_status predict_one(tc_mb_sampler *s, const tc_contraction *c,
+                             const tc_algorithm *alg, const tc_mb_params *p, double *seconds,
+                             tc_mb_analysis **analysis, tc_error *err)
 {
     tc_mb_analysis *a = NULL;
     if (analysis)
@@ -26,4 +32,71 @@ tc_status tc_mb_predict(tc_mb_sampler *s, const tc_contraction *c, const tc_algo
         *analysis = a;
     *seconds = total;
     return st;
+}
+
+/* A split algorithm's threads, predicted at once: thread t's share on
+ * team sampler t. */
+typedef struct team_job {
+    tc_mb_sampler *const *team;
+    const tc_contraction *c;
+    const tc_algorithm *alg;
+    const tc_mb_params *p;
+    tc_mb_analysis **analysis; /* thread 0's */
+    double seconds[TC_MAX_SPLIT];
+    tc_status st[TC_MAX_SPLIT];
+    tc_error err[TC_MAX_SPLIT];
+} team_job;
+
+static void team_part(void *arg, long t, long end)
+{
+    team_job *j = arg;
+    (void)end;
+    j->st[t] = predict_one(j->team[t], j->c, j->alg, j->p, &j->seconds[t],
+                           t == 0 ? j->analysis : NULL, &j->err[t]);
+}
+
+/* The slowest thread's time, plus starting and joining the threads. */
+static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
+                               const tc_algorithm *alg, const tc_mb_params *p, double *seconds,
+                               tc_mb_analysis **analysis, tc_error *err)
+{
+    int n = alg->split;
+    tc_error sub;
+    tc_mb_sampler *const *team = tc_mbs_team(s, n, &sub);
+    if (!team) {
+        if (err)
+            *err = sub;
+        return sub.code;
+    }
+    team_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory predicting %s", alg->name);
+    *j = (team_job){.team = team, .c = c, .alg = alg, .p = p, .analysis = analysis};
+    /* one BLAS thread each, set once for all of them (blas.h) */
+    int saved = tc_rt_blas_enter(&s->team_blas, 1);
+    tc_rt_parallel(n, n, team_part, j);
+    tc_rt_blas_leave(&s->team_blas, saved);
+    tc_status st = TC_OK;
+    *seconds = 0.0;
+    for (int t = 0; t < n; t++) {
+        if (j->st[t] != TC_OK && st == TC_OK) {
+            st = j->st[t];
+            if (err)
+                *err = j->err[t];
+        }
+        if (j->seconds[t] > *seconds)
+            *seconds = j->seconds[t];
+    }
+    *seconds += tc_mbs_team_start(s, n);
+    free(j);
+    return st;
+}
+
+tc_status tc_mb_predict(tc_mb_sampler *s, const tc_contraction *c, const tc_algorithm *alg,
+                        const tc_mb_params *p, double *seconds, tc_mb_analysis **analysis,
+                        tc_error *err)
+{
+    if (alg->split > 1 && s)
+        return predict_split(s, c, alg, p, seconds, analysis, err);
+    return predict_one(s, c, alg, p, seconds, analysis, err);
 }

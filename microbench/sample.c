@@ -653,6 +653,7 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
     tc_rt_free(s->warm);
     free(s->times);
     tc_mb_memo_free(s->memo);
+    tc_mbs_team_free(s);
     free(s);
 }
 
@@ -694,12 +695,16 @@ int64_t tc_mb_sampler_case_bytes(const tc_mb_sampler *s)
 void tc_mb_sampler_round(tc_mb_sampler *s, int fresh)
 {
     s->round = fresh ? ++s->rounds : 0;
+    for (int i = 0; i < s->nteam; i++)
+        s->team[i]->round = s->round;
 }
 
 int tc_mb_sampler_set_reps(tc_mb_sampler *s, int reps)
 {
     int before = s->o.reps;
     s->o.reps = reps < 1 ? 1 : reps > s->created_reps ? s->created_reps : reps;
+    for (int i = 0; i < s->nteam; i++)
+        s->team[i]->o.reps = s->o.reps;
     return before;
 }
 

@@ -77,7 +77,20 @@ struct tc_mb_sampler {
     int64_t warmed;       /* warm-up calls made */
     volatile double zero; /* 0.0 the compiler cannot see through */
     volatile double sink; /* setup sums end here */
+    /* a split loop's threads (team.c): samplers of the same options but
+     * BLAS on one thread, made when a split algorithm is first predicted */
+    tc_blas team_blas;
+    int nteam;
+    struct tc_mb_sampler *team[TC_MAX_SPLIT];
+    double team_start_s[TC_MAX_SPLIT + 1]; /* starting and joining n threads
+                                              (0: not measured yet) */
 };
+
+/* team.c: s's first n team samplers, made as needed (NULL on failure,
+ * err set); their rounds and repetitions follow s's; freed with s. */
+tc_mb_sampler *const *tc_mbs_team(tc_mb_sampler *s, int n, tc_error *err);
+double tc_mbs_team_start(tc_mb_sampler *s, int n);
+void tc_mbs_team_free(tc_mb_sampler *s);
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };

@@ -57,6 +57,23 @@ static void wisdom_key(const tc_plan *p, tc_wisdom_entry *e)
     plain_copy(e->machine, sizeof e->machine, p->machine);
 }
 
+/* The plan's candidates: the families' algorithms (bounded, generator.h)
+ * and, with more than one thread, the threaded ones over all of them;
+ * not for emitted C, which runs its loops on one thread. */
+static tc_status enumerate_candidates(const tc_plan *p, const tc_contraction *c,
+                                      unsigned families, tc_algorithm_set **set,
+                                      tc_gen_subset *sub, tc_error *err)
+{
+    tc_status st = tc_gen_enumerate_bounded(c, families, TC_GEN_MAX_ALGORITHMS, set, sub, err);
+    if (st == TC_OK && !(p->flags & TC_EMITTABLE) && p->blas->threads > 1)
+        st = tc_gen_add_threaded(*set, c, p->blas->threads, err);
+    if (st != TC_OK) {
+        tc_alg_set_free(*set);
+        *set = NULL;
+    }
+    return st;
+}
+
 /*
  * Wisdom names algorithms as the canonical problem does: *found gets the
  * algorithm of p->set that canonical name `name` stands for (alg NULL;
@@ -83,8 +100,7 @@ static tc_status canonical_match(const tc_plan *p, unsigned families, char *name
         storage = canon;
     tc_algorithm_set *set = NULL;
     tc_gen_subset sub;
-    tc_status st = tc_gen_enumerate_bounded(&storage, families, TC_GEN_MAX_ALGORITHMS, &set,
-                                            &sub, err);
+    tc_status st = enumerate_candidates(p, &storage, families, &set, &sub, err);
     if (st != TC_OK)
         return st;
     const tc_algorithm *other = alg ? NULL : tc_alg_set_find(set, name);
@@ -355,8 +371,7 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     tc_plan_machine_signature(&hw, p->machine, sizeof p->machine);
     tc_status s = tc_plan_blas_load(o, &p->blas, err);
     if (s == TC_OK)
-        s = tc_gen_enumerate_bounded(&p->c, families(o), TC_GEN_MAX_ALGORITHMS, &p->set,
-                                     &p->subset, err);
+        s = enumerate_candidates(p, &p->c, families(o), &p->set, &p->subset, err);
     if (s != TC_OK) {
         tc_plan_destroy(p);
         return NULL;

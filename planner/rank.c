@@ -31,7 +31,7 @@ static double call_bound(tc_mb_sampler *s, const tc_algorithm *alg)
 {
     double calls = 1.0;
     for (int i = 0; i < alg->nloops; i++)
-        calls *= (double)alg->loop_node[i]->extent;
+        calls *= (double)tc_alg_loop_extent(alg, alg->loop_node[i]);
     return calls * tc_mb_sampler_call_floor(s, alg->kernel);
 }
 

@@ -435,6 +435,10 @@ static int checker_has(checker *c, const char *contraction, const char *layout,
         c->algorithms += set->count;
     }
     const known *kn = &c->known[k];
+    char base[TC_WISDOM_NAME_MAX];
+    int threads = tc_alg_split_name(algorithm, base, sizeof base);
+    if (threads) /* a loop split over threads (ast/split.c) */
+        return tc_alg_splittable(tc_alg_set_find(kn->set, base), storage, threads);
     return bsearch(&algorithm, kn->name, (size_t)kn->set->count, sizeof *kn->name, by_name) !=
            NULL;
 }

@@ -316,9 +316,9 @@ static void test_first_iterations(void)
     tc_mb_analysis_free(a);
 }
 
-/* Every timed node's cases sum to its executions; setup lists keep the
- * invariant "distance = volume to the right", truncated lists total 5/4 of
- * the cache. */
+/* Every timed node's cases sum to its executions (a split algorithm's: one
+ * thread's share); setup lists keep the invariant "distance = volume to
+ * the right", truncated lists total 5/4 of the cache. */
 static void check_analysis(const tc_mb_analysis *a, const tc_contraction *c, int64_t llc,
                            const char *what)
 {
@@ -333,12 +333,18 @@ static void check_analysis(const tc_mb_analysis *a, const tc_contraction *c, int
         for (int i = 0; i < a->ncases; i++)
             if (a->cases[i].node == nodes[k])
                 sum += a->cases[i].count;
-        if (sum != tc_mb_executions(nodes[k]))
+        if (sum != tc_mb_executions(alg, nodes[k]))
             fprintf(stderr, "\n  %s %s node %d: counts %lld, executions %lld\n", what,
-                    alg->name, k, (long long)sum, (long long)tc_mb_executions(nodes[k]));
-        CU_ASSERT_EQUAL(sum, tc_mb_executions(nodes[k]));
+                    alg->name, k, (long long)sum, (long long)tc_mb_executions(alg, nodes[k]));
+        CU_ASSERT_EQUAL(sum, tc_mb_executions(alg, nodes[k]));
     }
-    CU_ASSERT_EQUAL(a->calls, tc_mb_executions(alg->kernel_node));
+    CU_ASSERT_EQUAL(a->calls, tc_mb_executions(alg, alg->kernel_node));
+    if (alg->split > 1) { /* one thread's share: the outer loop's extent over the threads */
+        int64_t all = 1, n = alg->loop_node[0]->extent;
+        for (int i = 0; i < alg->nloops; i++)
+            all *= alg->loop_node[i]->extent;
+        CU_ASSERT_EQUAL(a->calls * n, all * ((n + alg->split - 1) / alg->split));
+    }
     int64_t cap = llc / 8 * 5 / 4;
     for (int i = 0; i < a->ncases; i++) {
         const tc_mb_case *cs = &a->cases[i];
@@ -367,13 +373,16 @@ static void test_counts_on_corpus(void)
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus);
     int64_t llcs[2] = {6 * MIB, (int64_t)1 << 40};
-    int analysed = 0;
+    int analysed = 0, split = 0; /* of them, split over 3 threads */
     for (int k = 0; k < n; k++) {
         tc_algorithm_set *set = NULL;
         tc_error e;
         CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&corpus[k].c, TC_KERNEL_MASK_ALL,
                                                         TC_FAMILY_MASK_ALL, &set, &e),
                               TC_OK);
+        CU_ASSERT_EQUAL_FATAL(tc_gen_add_threaded(set, &corpus[k].c, 3, &e), TC_OK);
+        for (int i = 0; i < set->count; i++)
+            split += set->alg[i]->split > 1;
         for (int i = 0; i < set->count; i++)
             for (int m = TC_MODEL_WARM; m <= TC_MODEL_FULL; m++)
                 for (int l = 0; l < 2; l++) {
@@ -388,6 +397,7 @@ static void test_counts_on_corpus(void)
         tc_alg_set_free(set);
     }
     CU_ASSERT(analysed > 1000);
+    CU_ASSERT(split > 100);
 }
 
 static void test_models_and_errors(void)

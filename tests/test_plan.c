@@ -1288,6 +1288,64 @@ static void test_blas_threads_kept(void)
     dlclose(h);
 }
 
+/* Loops split over threads (issue 39): at 2 threads a plan's candidates
+ * include the threaded algorithms (NAME@2), none of them when the plan is
+ * for emitted C; one remembered in wisdom is planned from it and runs
+ * right, leaving the code's BLAS thread count alone; a remembered split
+ * of a loop that cannot be split (a contracted index) is refused. */
+static const char split_text[] = "C[a,b,c] = A[a,d] * B[d,b,c]"; /* canonical */
+
+static int split_count(const tc_plan *p)
+{
+    int n = 0;
+    for (int i = 0; i < p->set->count; i++)
+        n += p->set->alg[i]->split == 2 && strstr(p->set->alg[i]->name, "@2") != NULL;
+    return n;
+}
+
+static void test_threaded_plan(void)
+{
+    saved_env e;
+    env_set(&e, "TCGEN_THREADS", "2");
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *p = tc_plan_create(split_text, "a=b=c=24,d=8", TC_ESTIMATE, &err);
+    tc_plan *q = tc_plan_create(split_text, "a=b=c=24,d=8", TC_ESTIMATE | TC_EMITTABLE, &err);
+    CU_ASSERT_FATAL(p && q);
+    CU_ASSERT(split_count(p) > 5);
+    CU_ASSERT_EQUAL(split_count(q), 0);
+    tc_plan_destroy(p);
+    tc_plan_destroy(q);
+    tc_wisdom_forget();
+    static const char head[] = "# tcgen wisdom 1\n# contraction\tsizes\tlayout\tblas\t"
+                               "threads\tmachine\talgorithm\tseconds\torigin\n";
+    char machine[512], text[2048];
+    tc_hardware hw;
+    tc_mb_hardware_detect(&hw, NULL);
+    tc_plan_machine_signature(&hw, machine, sizeof machine);
+    const char *names[2] = {"c-dgemm@2", "dc-dger@2"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(text, sizeof text, "%s%s\ta=24,b=24,c=24,d=8\tcol\topenblas\t2\t%s\t%s\t"
+                 "1e-05\testimate\n", head, split_text, machine, names[k]);
+        tc_wisdom_forget();
+        tc_status st = tc_wisdom_import_string(text, &err);
+        if ((st == TC_OK) != (k == 0))
+            fprintf(stderr, "\n  %s: %s\n", names[k], st == TC_OK ? "taken" : err.message);
+        CU_ASSERT_EQUAL(st == TC_OK, k == 0);
+    }
+    snprintf(text, sizeof text, "%s%s\ta=24,b=24,c=24,d=8\tcol\topenblas\t2\t%s\t%s\t"
+             "1e-05\testimate\n", head, split_text, machine, names[0]);
+    tc_wisdom_forget();
+    CU_ASSERT_EQUAL_FATAL(tc_wisdom_import_string(text, &err), TC_OK);
+    p = tc_plan_create(split_text, "a=b=c=24,d=8", TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(p), "c-dgemm@2");
+    CU_ASSERT(tc_test_exec_vs_reference(p, split_text, "a=b=c=24,d=8", 61) < TOL);
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+    env_restore(&e);
+}
+
 static void test_null_err(void)
 {
     const char *text = "C[a,b] = A[a,i] * B[i,b]", *sizes = "a=b=i=4";
@@ -1712,6 +1770,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "execute_scaled: scalars at run time", test_execute_scaled) ||
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "BLAS threads: the code's own count kept", test_blas_threads_kept) ||
+        !CU_add_test(s, "threads: loops split, remembered, run", test_threaded_plan) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "rank: the best few only (a floor prunes), the closest in rounds",
