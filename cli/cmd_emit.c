@@ -6,13 +6,6 @@
 #include "commands.h"
 #include "generator/generator.h"
 
-/* The kernel an algorithm name ends in ("i'c-dgemm" -> dgemm), or -1. */
-static int kernel_of(const char *name)
-{
-    const char *dash = strrchr(name, '-');
-    return tc_kernel_from_name(dash ? dash + 1 : name);
-}
-
 /* kernel: the set holds only that kernel's algorithms (-1: all kernels). */
 static int unknown(const char *name, const tc_algorithm_set *set, int kernel)
 {
@@ -65,11 +58,11 @@ int tc_cmd_emit(const tc_cli *cli)
         tc_contraction_transpose(&c, &c);
     tc_error err;
     tc_algorithm_set *set = NULL;
-    int k = kernel_of(cli->algorithm);
+    int k = tc_cli_name_kernel(cli->algorithm);
     unsigned mask = k >= 0 ? 1u << k : TC_KERNEL_MASK_ALL;
     if (tc_gen_enumerate_families(&c, mask, TC_FAMILY_MASK_ALL, &set, &err) != TC_OK)
         return k >= 0 ? tc_cli_fail(&err, NULL) : unknown(cli->algorithm, NULL, -1);
-    const tc_algorithm *alg = tc_alg_set_find(set, cli->algorithm);
+    const tc_algorithm *alg = tc_gen_find(set, &c, cli->algorithm);
     if (!alg) {
         if (k >= 0 && set->count == 0) { /* no such kernel here: suggest others */
             tc_algorithm_set *all = NULL;

@@ -168,12 +168,11 @@ int tc_cmd_explain(const tc_cli *cli)
     tc_error err;
     /* only the kernel the name ends in: a contraction with more algorithms
      * than tcgen enumerates at once may have few of it (as emit does) */
-    const char *dash = strrchr(name, '-');
-    int kernel = tc_kernel_from_name(dash ? dash + 1 : name);
+    int kernel = tc_cli_name_kernel(name);
     if (tc_gen_enumerate_families(&c, kernel >= 0 ? 1u << kernel : TC_KERNEL_MASK_ALL,
                                   TC_FAMILY_MASK_ALL, &set, &err) != TC_OK)
         return tc_cli_fail(&err, NULL);
-    const tc_algorithm *alg = tc_alg_set_find(set, name);
+    const tc_algorithm *alg = tc_gen_find(set, &c, name);
     if (!alg) {
         tc_alg_set_free(set);
         return tc_cli_failf(TC_EINPUT, "no algorithm named '%s' (see 'tcgen list')", name);

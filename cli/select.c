@@ -86,6 +86,15 @@ void tc_cli_report_no_memory(FILE *out, const char *lead, int count, int64_t byt
                 (long long)bytes, from);
 }
 
+int tc_cli_name_kernel(const char *name)
+{
+    char base[512];
+    if (tc_alg_split_name(name, base, sizeof base))
+        name = base;
+    const char *dash = strrchr(name, '-');
+    return tc_kernel_from_name(dash ? dash + 1 : name);
+}
+
 int tc_cli_fail_enumerate(const tc_error *err)
 {
     tc_error e = *err;

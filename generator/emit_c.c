@@ -21,7 +21,9 @@
  *   the function (the caller's name, tc_gen_check_function_name),
  *   A, B, C, alpha, beta, pos, tmpA, tmpB, tmpC, tmpA_block, tmpB_block,
  *   tmpC_block, tmp_extent, tmp_tensor, tmp_temp, tcgen_permute and the
- *   tcgen_permute_... of its kernel, tcgen_huge_alloc,
+ *   tcgen_permute_... of its kernel, tcgen_huge_alloc, for a split loop
+ *   tmpA_part, tmpB_part, tmpC_part, tcgen_part, tcgen_blas,
+ *   tcgen_blas_one, tcgen_blas_restore,
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
@@ -207,6 +209,8 @@ typedef struct emitter {
     const char *fname;          /* the function's name */
     int nkept;                  /* tensor-sized temporaries (kept between calls) */
     int oom;                    /* a text could not be allocated */
+    int in_part;                /* inside a split loop's part: the per-thread
+                                   temporaries are NAME_part */
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
     char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
@@ -355,9 +359,12 @@ static void put_offset(const emitter *e, int base, const int *use)
 static const char *base_name(const emitter *e, int base)
 {
     static const char *const names[] = {"C", "A", "B", "tmpC", "tmpA", "tmpB"};
+    static const char *const parts[] = {"tmpC_part", "tmpA_part", "tmpB_part"};
     if (base < TC_BASE_TEMP)
         return names[base];
-    return names[TC_BASE_TEMP + e->alg->temp[base - TC_BASE_TEMP].tensor];
+    int t = base - TC_BASE_TEMP, tensor = e->alg->temp[t].tensor;
+    return e->in_part && tc_alg_temp_per_thread(e->alg, t) ? parts[tensor]
+                                                            : names[TC_BASE_TEMP + tensor];
 }
 
 /* The offset of an operand in its base, from the loops it depends on. */
@@ -754,6 +761,38 @@ static const char huge_pages_text[] =
 /* The permutation kernel's text (runtime/permute_kernel.inc) and the huge
  * page request, once per file that permutes a tensor: their include guards
  * keep a second copy out when several functions share the file. */
+/* For a split loop compiled with OpenMP: OpenBLAS set to one thread for
+ * the parts' calls and restored, through weak references (nothing set
+ * with another CBLAS, without GNU C, or without OpenMP, where one thread
+ * runs the parts and BLAS keeps its count); once per file. */
+static const char blas_one_text[] =
+    "\n#if !defined(TCGEN_BLAS_ONE_DEFINED)\n#define TCGEN_BLAS_ONE_DEFINED\n"
+    "/* A split loop's threads call BLAS on one thread each: OpenBLAS (found\n"
+    " * through weak references) is set so for the call, then restored.\n"
+    " * Without OpenMP one thread runs the parts and BLAS keeps its count. */\n"
+    "#if defined(__GNUC__) && defined(_OPENMP)\n"
+    "extern void openblas_set_num_threads(int) __attribute__((weak));\n"
+    "extern int openblas_get_num_threads(void) __attribute__((weak));\n"
+    "#endif\n"
+    "static int tcgen_blas_one(void)\n{\n"
+    "    int n = 0;\n"
+    "#if defined(__GNUC__) && defined(_OPENMP)\n"
+    "    if (openblas_get_num_threads && openblas_set_num_threads) {\n"
+    "        n = openblas_get_num_threads();\n"
+    "        if (n > 1)\n"
+    "            openblas_set_num_threads(1);\n"
+    "    }\n"
+    "#endif\n"
+    "    return n;\n}\n\n"
+    "static void tcgen_blas_restore(int n)\n{\n"
+    "#if defined(__GNUC__) && defined(_OPENMP)\n"
+    "    if (n > 1 && openblas_set_num_threads)\n"
+    "        openblas_set_num_threads(n);\n"
+    "#else\n"
+    "    (void)n;\n"
+    "#endif\n"
+    "}\n#endif\n";
+
 static void emit_kernel_text(const emitter *e)
 {
     if (!e->nkept)
@@ -811,11 +850,63 @@ static void emit_copy(emitter *e, const tc_copy *cp, int level)
         fprintf(out, "] = %s[%s + %s * %s];\n", tmp, v0, n0, v1);
 }
 
+static void emit_list(emitter *e, const tc_node *n, int level);
+
+/*
+ * The split loop (tc_algorithm.split): P parts of its values, the
+ * executor's, one per OpenMP thread, each with its part of the per-thread
+ * temporaries (shadowing the whole), BLAS on one thread meanwhile.
+ */
+static void emit_split_loop(emitter *e, const tc_node *n, int level)
+{
+    const tc_algorithm *alg = e->alg;
+    FILE *out = e->out;
+    const char *v = e->var[n->index], *size = e->size[n->index];
+    int p = alg->split;
+    indent(e, level);
+    fprintf(out, "/* the loop over ");
+    comment_text(out, e->user.index[n->index].name);
+    fprintf(out, " in %d parts, one per thread (one after the other without\n", p);
+    indent(e, level);
+    fputs(" * OpenMP), each with its own temporaries filled inside it */\n", out);
+    indent(e, level);
+    fputs("int tcgen_blas = tcgen_blas_one();\n#if defined(_OPENMP)\n", out);
+    fprintf(out, "#pragma omp parallel for num_threads(%d) schedule(static, 1)\n#endif\n", p);
+    indent(e, level);
+    fprintf(out, "for (long tcgen_part = 0; tcgen_part < %d; tcgen_part++) {\n", p);
+    for (int t = 0; t < alg->ntemps; t++) {
+        if (!tc_alg_temp_per_thread(alg, t))
+            continue;
+        layout l = layout_of(e, TC_BASE_TEMP + t);
+        indent(e, level + 1);
+        const char *name = base_name(e, TC_BASE_TEMP + t);
+        fprintf(out, "double *%s_part = %s + (size_t)tcgen_part * ", name, name);
+        put_product_as(e, "size_t", l.index, l.rank);
+        put(e, ";\n");
+    }
+    indent(e, level + 1);
+    fprintf(out, "for (long %s = %s * tcgen_part / %d; %s < %s * (tcgen_part + 1) / %d; %s++) {\n",
+            v, size, p, v, size, p, v);
+    e->in_part = 1;
+    emit_list(e, n->child, level + 2);
+    e->in_part = 0;
+    indent(e, level + 1);
+    fputs("}\n", out);
+    indent(e, level);
+    fputs("}\n", out);
+    indent(e, level);
+    fputs("tcgen_blas_restore(tcgen_blas);\n", out);
+}
+
 static void emit_list(emitter *e, const tc_node *n, int level)
 {
     for (; n; n = n->next) {
         switch (n->kind) {
         case TC_NODE_LOOP: {
+            if (e->alg->split > 1 && n == e->alg->loop_node[0]) {
+                emit_split_loop(e, n, level);
+                break;
+            }
             const char *v = e->var[n->index];
             indent(e, level);
             fprintf(e->out, "for (long %s = 0; %s < %s; %s++) {\n", v, v, e->size[n->index], v);
@@ -920,6 +1011,11 @@ static void emit_header(emitter *e)
         fputs(" * With -fopenmp its permutation copies are split over OpenMP's threads\n"
               " * (OMP_NUM_THREADS); without it they run on one, and it is as correct.\n",
               out);
+    if (e->alg->split > 1)
+        fprintf(out, " * Compile with -fopenmp: its outer loop runs on %d OpenMP threads, each\n"
+                     " * calling BLAS on one thread (OpenBLAS's count is set to 1 for them and\n"
+                     " * restored); without -fopenmp one thread runs it, as correct but slower.\n",
+                e->alg->split);
     fputs(" */\n", out);
     tc_emit_includes(out);
 }
@@ -1187,6 +1283,8 @@ static void emit_temporaries(const emitter *e)
                     temp_name(e, t), e->fname, kept++);
         else
             fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
+        if (tc_alg_temp_per_thread(alg, t)) /* one per thread of the split loop */
+            fprintf(out, "%d * ", alg->split);
         put_product_as(e, "size_t", l.index, l.rank);
         put(e, ");\n");
     }
@@ -1230,6 +1328,8 @@ static void emit_function(emitter *e, const char *fname)
     if (!e->opt->no_header)
         emit_header(e);
     emit_kernel_text(e);
+    if (alg->split > 1 && e->c->alpha != 0.0)
+        put(e, blas_one_text);
     emit_kept_slots(e, 0);
     emit_prototype(e, fname);
     if (e->c->alpha == 0.0) {

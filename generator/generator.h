@@ -121,6 +121,12 @@ tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask
 tc_status tc_gen_add_threaded(tc_algorithm_set *set, const tc_contraction *c, int threads,
                               tc_error *err);
 
+/* The algorithm of set named `name`; for "NAME@P", NAME split over P
+ * threads (made in set's arena) where its loop can be split. NULL when
+ * there is none (or out of memory). */
+const tc_algorithm *tc_gen_find(tc_algorithm_set *set, const tc_contraction *c,
+                                const char *name);
+
 /* The number of algorithms with kernel k in the families of family_mask
  * (bits 1u << tc_family), by each family's row (generator/family.c): the
  * paper's closed form (docs/design.md §4), the others counted without

@@ -21,3 +21,14 @@ tc_status tc_gen_add_threaded(tc_algorithm_set *set, const tc_contraction *c, in
     }
     return TC_OK;
 }
+
+const tc_algorithm *tc_gen_find(tc_algorithm_set *set, const tc_contraction *c,
+                                const char *name)
+{
+    char base[512];
+    int threads = tc_alg_split_name(name, base, sizeof base);
+    const tc_algorithm *alg = tc_alg_set_find(set, threads ? base : name);
+    if (!threads || !alg)
+        return alg;
+    return tc_alg_splittable(alg, c, threads) ? tc_alg_split(set, alg, threads) : NULL;
+}

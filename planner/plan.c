@@ -58,14 +58,13 @@ static void wisdom_key(const tc_plan *p, tc_wisdom_entry *e)
 }
 
 /* The plan's candidates: the families' algorithms (bounded, generator.h)
- * and, with more than one thread, the threaded ones over all of them;
- * not for emitted C, which runs its loops on one thread. */
+ * and, with more than one thread, the threaded ones over all of them. */
 static tc_status enumerate_candidates(const tc_plan *p, const tc_contraction *c,
                                       unsigned families, tc_algorithm_set **set,
                                       tc_gen_subset *sub, tc_error *err)
 {
     tc_status st = tc_gen_enumerate_bounded(c, families, TC_GEN_MAX_ALGORITHMS, set, sub, err);
-    if (st == TC_OK && !(p->flags & TC_EMITTABLE) && p->blas->threads > 1)
+    if (st == TC_OK && p->blas->threads > 1)
         st = tc_gen_add_threaded(*set, c, p->blas->threads, err);
     if (st != TC_OK) {
         tc_alg_set_free(*set);

@@ -86,7 +86,7 @@ static void write_array(FILE *f, const char *name, const double *x, int64_t n)
     fprintf(f, "};\n");
 }
 
-enum { PLAIN, GENERIC, ROW_MAJOR };
+enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT };
 
 /* The sizes generic code is run at: each size changed (down, or up from
  * 1), so nothing depends on the sizes it was emitted for. */
@@ -108,7 +108,8 @@ static void other_sizes(const tc_contraction *c, tc_contraction *out)
  * result, main. Returns the number of functions, or -1. mode PLAIN: as
  * emitted; GENERIC: sizes as parameters, called at other_sizes();
  * ROW_MAJOR: c is taken as a row-major contraction, emitted from its
- * transpose (the reference computes the transpose on the same memory).
+ * transpose (the reference computes the transpose on the same memory);
+ * SPLIT: only the algorithms whose loop splits over 3 threads, so split.
  */
 static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
                            int mode, unsigned mask, int max)
@@ -126,6 +127,16 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     tc_error e;
     if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK)
         return -1;
+    if (mode == SPLIT) {
+        int from = set->count, kept = 0;
+        if (tc_gen_add_threaded(set, c, 3, &e) != TC_OK) {
+            tc_alg_set_free(set);
+            return -1;
+        }
+        for (int i = from; i < set->count; i++)
+            set->alg[kept++] = set->alg[i];
+        set->count = kept;
+    }
     if (max > 1) { /* keep max of each kernel, its first and last included */
         int kept = 0;
         for (int first = 0, last; first < set->count; first = last) {
@@ -366,6 +377,34 @@ static void test_permute_portable(void)
     }
     cc_std = KEPT_STD;
     CU_ASSERT(permuted >= 8);
+}
+
+/* Loops split over threads (issue 39): the split algorithms of every
+ * corpus contraction (at most 12 per kernel), over 3 OpenMP threads with
+ * -fopenmp and on one thread without it, with OpenBLAS. */
+static void test_split(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), functions = 0;
+    static const char *const flags[2] = {KEPT_STD " -fopenmp", "-std=c99"};
+    for (int k = 0; k < 2 && lib_include[0][0]; k++) {
+        cc_std = flags[k];
+        for (int i = 0; i < n; i++) {
+            char path[280], what[300];
+            snprintf(path, sizeof path, "%s/split%d_%02d.c", tmpdir, k, i);
+            int m = write_selection(&corpus[i].c, path, 950 + (uint64_t)i, SPLIT,
+                                    TC_KERNEL_MASK_ALL, 12);
+            CU_ASSERT(m >= 0);
+            if (m <= 0)
+                continue;
+            functions += m;
+            snprintf(what, sizeof what, "split %s (%s)", corpus[i].text, flags[k]);
+            CU_ASSERT_EQUAL(compile_and_run(path, 0, what), 0);
+        }
+    }
+    cc_std = KEPT_STD;
+    CU_ASSERT(functions > 200);
+    fprintf(stderr, "[%d split functions]\n", functions);
 }
 
 /*
@@ -900,6 +939,7 @@ int tc_suite_emit(void)
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
            !CU_add_test(s, "permutations without SSE2", test_permute_portable) ||
+           !CU_add_test(s, "loops split over threads, with and without OpenMP", test_split) ||
            !CU_add_test(s, "alpha 0 with Inf and NaN in A and B: beta * C, every "
                            "algorithm, plain and generic", test_zero_alpha) ||
            !CU_add_test(s, "golden emitted file", test_golden) ||
