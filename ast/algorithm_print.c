@@ -112,7 +112,11 @@ static int print_node(const tc_node *n, void *data)
     fprintf(p->out, "%*s", 2 * (n->depth + 1), "");
     switch (n->kind) {
     case TC_NODE_LOOP:
-        fprintf(p->out, "for %s in 0..%" PRId64 "\n", c->index[n->index].name, n->extent);
+        fprintf(p->out, "for %s in 0..%" PRId64, c->index[n->index].name, n->extent);
+        if (p->alg->split > 1 && n == p->alg->loop_node[0])
+            fprintf(p->out, ", split over %d threads (at most %" PRId64 " each, BLAS on one)",
+                    p->alg->split, tc_alg_loop_extent(p->alg, n));
+        fputc('\n', p->out);
         break;
     case TC_NODE_COPY: {
         const tc_copy *cp = n->copy;

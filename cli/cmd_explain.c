@@ -62,8 +62,11 @@ static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction 
     fprintf(out, "\n%s\n", how);
     if (tc_mb_profile_kernels_note(&p->profile, kernels, sizeof kernels))
         fprintf(out, "warning: %s\n", kernels); /* every time below rests on them */
-    fprintf(out, "kernel calls %lld; truncation at 5/4 of the LLC = %lld doubles\n",
-            (long long)a->calls, (long long)(p->params.llc_bytes / 8 * 5 / 4));
+    fprintf(out, "kernel calls %lld%s; truncation at 5/4 of the LLC = %lld doubles\n",
+            (long long)a->calls,
+            a->alg->split > 1 ? " per thread (its threads predicted at once, the slowest kept)"
+                              : "",
+            (long long)(p->params.llc_bytes / 8 * 5 / 4));
     for (int i = 0; i < a->ncases; i++) {
         const tc_mb_case *cs = &a->cases[i];
         double part = (double)cs->count * cs->seconds;
