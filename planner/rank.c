@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ast/error.h"
 #include "microbench/stats.h"
@@ -96,6 +97,7 @@ static tc_status predict_again(tc_mb_sampler *s, const tc_contraction *c, const 
         double lo, hi;
         tc_mb_spread(t + (size_t)i * (size_t)(rounds + 1), rounds + 1, &lo, &k[i].e.seconds, &hi);
         k[i].key = k[i].e.seconds;
+        k[i].e.spread = (hi - lo) / 2;
     }
     free(t);
     return st;
@@ -157,13 +159,64 @@ static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_p
     return predict_again(s, c, p, rounds, k, top, err);
 }
 
+/* The kernel calls one thread of alg makes. */
+static double calls_of(const tc_algorithm *alg)
+{
+    double calls = 1.0;
+    for (int i = 0; i < alg->nloops; i++)
+        calls *= (double)tc_alg_loop_extent(alg, alg->loop_node[i]);
+    return calls;
+}
+
+/* The elements alg's copies and permutations move in one run. */
+static double moved_of(const tc_algorithm *alg)
+{
+    double moved = 0.0;
+    for (int i = 0; i < alg->ncopies; i++) {
+        const tc_node *n = alg->copy_node[i];
+        double each = n->kind == TC_NODE_PERMUTE
+                          ? (double)tc_permutation_elements(n->perm)
+                          : (double)n->copy->view.extent[0] * (double)n->copy->view.extent[1];
+        moved += each * (double)tc_mb_executions(alg, n);
+    }
+    return moved;
+}
+
+/* 1 when a goes before b among near-ties: fewer calls, then fewer
+ * elements moved, then its name. */
+static int structurally_before(const tc_algorithm *a, const tc_algorithm *b)
+{
+    double ca = calls_of(a), cb = calls_of(b), ma = moved_of(a), mb = moved_of(b);
+    if (ca != cb)
+        return ca < cb;
+    if (ma != mb)
+        return ma < mb;
+    return strcmp(a->name, b->name) < 0;
+}
+
+void tc_rank_break_ties(tc_rank_entry *e, int n)
+{
+    int best = 0;
+    for (int i = 1; i < n && e[0].spread > 0.0; i++) {
+        if (e[i].seconds - e[0].seconds > e[0].spread + e[i].spread)
+            continue;
+        if (structurally_before(e[i].alg, e[best].alg))
+            best = i;
+    }
+    if (best == 0)
+        return;
+    tc_rank_entry chosen = e[best];
+    memmove(e + 1, e, (size_t)best * sizeof *e);
+    e[0] = chosen;
+}
+
 /* The first prediction of alg (algs[i]) into *slot, with its cost. */
 static tc_status predict_first(tc_mb_sampler *s, const tc_contraction *c,
                                const tc_algorithm *alg, int i, const tc_mb_params *p,
                                keyed *slot, tc_error *err)
 {
     double t1 = tc_rt_now();
-    *slot = (keyed){0.0, i, {alg, 0.0, 0.0}, 0.0};
+    *slot = (keyed){0.0, i, {alg, 0.0, 0.0, 0.0}, 0.0};
     tc_error sub; /* err may be NULL (tcgen.h) */
     tc_status st = tc_mb_predict(s, c, alg, p, &slot->e.seconds, NULL, &sub);
     slot->e.cost_s = slot->first_s = tc_rt_now() - t1;
@@ -173,11 +226,10 @@ static tc_status predict_first(tc_mb_sampler *s, const tc_contraction *c,
     return st;
 }
 
-/* r's entries: the predictions k[0..r->count) sorted (k freed). 0, or -1
- * when out of memory. */
-static int entries_sorted(tc_ranking *r, keyed *k)
+/* r's entries: the predictions k[0..r->count) in their order (k freed).
+ * 0, or -1 when out of memory. */
+static int entries_of(tc_ranking *r, keyed *k)
 {
-    qsort(k, (size_t)r->count, sizeof *k, by_key);
     r->entry = malloc(((size_t)r->count + 1) * sizeof *r->entry);
     for (int i = 0; r->entry && i < r->count; i++)
         r->entry[i] = k[i].e;
@@ -252,11 +304,13 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
         free(r);
         return st;
     }
-    if (entries_sorted(r, k) != 0) {
+    qsort(k, (size_t)r->count, sizeof *k, by_key);
+    if (entries_of(r, k) != 0) {
         free(r);
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory ranking %d algorithms",
                             n);
     }
+    tc_rank_break_ties(r->entry, r->count);
     r->elapsed_s = tc_rt_now() - t0;
     *out = r;
     return TC_OK;

@@ -10,6 +10,8 @@ typedef struct tc_rank_entry {
     const tc_algorithm *alg;   /* points into the algorithm set */
     double seconds;            /* predicted time of one contraction */
     double cost_s;             /* wall time its prediction took */
+    double spread;             /* half the range of its rounds' predictions
+                                  (0: predicted once) */
 } tc_rank_entry;
 
 typedef struct tc_ranking {
@@ -50,7 +52,8 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * (from their first predictions' cost), are predicted again in `rounds`
  * more rounds, each timing their cases anew (tc_mb_sampler_round), and
  * each keeps the median of its predictions: close algorithms are compared
- * in the same phase of a shared host. *out is the caller's, freed with
+ * in the same phase of a shared host. Near-ties are then broken by
+ * structure (tc_rank_break_ties). *out is the caller's, freed with
  * tc_ranking_free().
  */
 #define TC_RANK_ROUNDS 2 /* the ranking's rounds in the tool and the library */
@@ -60,6 +63,17 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                        const tc_algorithm *const *algs, int n, const tc_mb_params *p,
                        int64_t workspace, int keep, int rounds, tc_rank_progress progress,
                        void *data, tc_ranking **out, tc_error *err);
+
+/*
+ * Near-ties broken by structure, not by the host's phase (tc_plan_rank's
+ * last step; e[0..n) sorted by seconds): of the entries whose predictions
+ * lie within their spreads of the first's (its spread and theirs
+ * together; only refined entries have one), the one whose threads make
+ * the fewest kernel calls, then whose copies and permutations move the
+ * fewest elements, then whose name comes first, is moved to the front. Two
+ * rankings whose noise swaps close candidates then choose alike.
+ */
+void tc_rank_break_ties(tc_rank_entry *e, int n);
 
 /* NULL is a no-op. */
 void tc_ranking_free(tc_ranking *r);

@@ -1345,6 +1345,40 @@ static void test_threaded_plan(void)
     env_restore(&e);
 }
 
+/* Near-ties broken by structure (tc_rank_break_ties, issue 37): within
+ * their spreads the fewest calls wins, then the name; apart, or without
+ * spreads, the order stands. */
+static void test_break_ties(void)
+{
+    tc_contraction c;
+    CU_ASSERT_FATAL(tc_test_parse_cm(split_text, "a=b=c=24,d=8", &c) == 0);
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    CU_ASSERT_FATAL(tc_gen_enumerate_families(&c, 1u << TC_KERNEL_DGEMM, TC_FAMILY_MASK_ALL,
+                                              &set, &err) == TC_OK);
+    const tc_algorithm *one = tc_alg_set_find(set, "(bc)-dgemm"); /* 1 call */
+    const tc_algorithm *b = tc_alg_set_find(set, "b-dgemm");
+    const tc_algorithm *cl = tc_alg_set_find(set, "c-dgemm");
+    CU_ASSERT_FATAL(one && b && cl);
+    static const struct {
+        double spread;     /* of both */
+        const char *first; /* after the ties are broken */
+    } cases[] = {{0.02, "(bc)-dgemm"}, {0.005, "c-dgemm"}, {0.0, "c-dgemm"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tc_rank_entry e[3] = {{cl, 1.00, 0, cases[k].spread},
+                              {one, 1.02, 0, cases[k].spread},
+                              {b, 1.50, 0, cases[k].spread}};
+        tc_rank_break_ties(e, 3);
+        CU_ASSERT_STRING_EQUAL(e[0].alg->name, cases[k].first);
+        CU_ASSERT_PTR_EQUAL(e[2].alg, b); /* too far to tie: stays last */
+    }
+    tc_rank_entry same[2] = {{cl, 1.00, 0, 0.01}, {b, 1.01, 0, 0.01}}; /* 24 calls each */
+    tc_rank_break_ties(same, 2);
+    CU_ASSERT_PTR_EQUAL(same[0].alg, b);
+    CU_ASSERT_PTR_EQUAL(same[1].alg, cl);
+    tc_alg_set_free(set);
+}
+
 static void test_null_err(void)
 {
     const char *text = "C[a,b] = A[a,i] * B[i,b]", *sizes = "a=b=i=4";
@@ -1770,6 +1804,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "BLAS threads: the code's own count kept", test_blas_threads_kept) ||
         !CU_add_test(s, "threads: loops split, remembered, run", test_threaded_plan) ||
+        !CU_add_test(s, "near-ties broken by calls, then name", test_break_ties) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "rank: the best few only (a floor prunes), the closest in rounds",
