@@ -23,7 +23,8 @@
  *   tmpC_block, tmp_extent, tmp_tensor, tmp_temp, tcgen_permute and the
  *   tcgen_permute_... of its kernel, tcgen_huge_alloc, for a split loop
  *   tmpA_part, tmpB_part, tmpC_part, tcgen_part, tcgen_blas,
- *   tcgen_blas_one, tcgen_blas_restore,
+ *   tcgen_blas_one, tcgen_blas_restore, tcgen_threads and tcgen_parts
+ *   (generic),
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
@@ -211,6 +212,8 @@ typedef struct emitter {
     int oom;                    /* a text could not be allocated */
     int in_part;                /* inside a split loop's part: the per-thread
                                    temporaries are NAME_part */
+    char parts[16];             /* a split loop's parts: "P", or in generic
+                                   code the threads parameter's copy */
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
     char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
@@ -862,18 +865,18 @@ static void emit_split_loop(emitter *e, const tc_node *n, int level)
     const tc_algorithm *alg = e->alg;
     FILE *out = e->out;
     const char *v = e->var[n->index], *size = e->size[n->index];
-    int p = alg->split;
+    const char *p = e->parts;
     indent(e, level);
     fprintf(out, "/* the loop over ");
     comment_text(out, e->user.index[n->index].name);
-    fprintf(out, " in %d parts, one per thread (one after the other without\n", p);
+    fprintf(out, " in %s parts, one per thread (one after the other without\n", p);
     indent(e, level);
     fputs(" * OpenMP), each with its own temporaries filled inside it */\n", out);
     indent(e, level);
     fputs("int tcgen_blas = tcgen_blas_one();\n#if defined(_OPENMP)\n", out);
-    fprintf(out, "#pragma omp parallel for num_threads(%d) schedule(static, 1)\n#endif\n", p);
+    fprintf(out, "#pragma omp parallel for num_threads(%s) schedule(static, 1)\n#endif\n", p);
     indent(e, level);
-    fprintf(out, "for (long tcgen_part = 0; tcgen_part < %d; tcgen_part++) {\n", p);
+    fprintf(out, "for (long tcgen_part = 0; tcgen_part < %s; tcgen_part++) {\n", p);
     for (int t = 0; t < alg->ntemps; t++) {
         if (!tc_alg_temp_per_thread(alg, t))
             continue;
@@ -885,7 +888,7 @@ static void emit_split_loop(emitter *e, const tc_node *n, int level)
         put(e, ";\n");
     }
     indent(e, level + 1);
-    fprintf(out, "for (long %s = %s * tcgen_part / %d; %s < %s * (tcgen_part + 1) / %d; %s++) {\n",
+    fprintf(out, "for (long %s = %s * tcgen_part / %s; %s < %s * (tcgen_part + 1) / %s; %s++) {\n",
             v, size, p, v, size, p, v);
     e->in_part = 1;
     emit_list(e, n->child, level + 2);
@@ -1075,11 +1078,17 @@ static void emit_prototype(emitter *e, const char *fname)
                 fname);
     if (e->opt->generic) {
         fputs(" * Valid for any sizes. Returns 0, -1 when a temporary cannot be\n"
-              " * allocated, or -2 when a size makes a BLAS argument exceed INT_MAX.\n */\n",
+              " * allocated, or -2 when a size makes a BLAS argument exceed INT_MAX.\n",
               out);
+        if (e->alg->split > 1)
+            fprintf(out, " * tcgen_threads: the threads its outer loop is split over (ranked\n"
+                         " * for %d; below 1: 1).\n", e->alg->split);
+        fputs(" */\n", out);
         int col = fprintf(out, "int %s(", fname);
         for (int i = 0; i < u->nindex; i++)
             fprintf(out, "size_t %s,%s", e->param[i], i + 1 < u->nindex ? " " : "");
+        if (e->alg->split > 1)
+            fputs(" int tcgen_threads,", out);
         fprintf(out, "\n%*sconst double *A, const double *B, double *C)\n{\n", col, "");
     } else {
         fputs(" * Returns 0, or -1 when a temporary cannot be allocated.\n */\n", out);
@@ -1180,6 +1189,8 @@ static void emit_constants(const emitter *e)
     fputs(";\n", out);
     char num[64];
     fprintf(out, "    const double alpha = %s;\n", number(c->alpha, num, sizeof num));
+    if (e->opt->generic && e->alg->split > 1)
+        fputs("    const long tcgen_parts = tcgen_threads > 1 ? tcgen_threads : 1;\n", out);
     if (c->beta != 0.0 && c->beta != 1.0)
         fprintf(out, "    const double beta = %s;\n", number(c->beta, num, sizeof num));
     if (!e->opt->generic)
@@ -1226,6 +1237,8 @@ static void emit_zero_alpha(const emitter *e)
     for (int i = 0; e->opt->generic && i < c->nindex; i++)
         if (!scale || !tc_tensor_has_index(x, i))
             fprintf(out, "    (void)%s;\n", e->param[i]);
+    if (e->opt->generic && e->alg->split > 1)
+        fputs("    (void)tcgen_threads;\n", out);
     if (!scale) {
         fputs("    (void)C; /* beta = 1: C stays as it is */\n", out);
         return;
@@ -1284,7 +1297,7 @@ static void emit_temporaries(const emitter *e)
         else
             fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
         if (tc_alg_temp_per_thread(alg, t)) /* one per thread of the split loop */
-            fprintf(out, "%d * ", alg->split);
+            fprintf(out, "(size_t)%s * ", e->parts);
         put_product_as(e, "size_t", l.index, l.rank);
         put(e, ");\n");
     }
@@ -1384,6 +1397,7 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     else
         em.user = *c;
     name_variables(&em, fname);
+    snprintf(em.parts, sizeof em.parts, opt->generic ? "tcgen_parts" : "%d", alg->split);
     locale_t saved = tc_c_locale_enter(); /* '.' in numbers, whatever the host's locale */
     emit_function(&em, fname);
     tc_c_locale_leave(saved);

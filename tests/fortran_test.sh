@@ -6,7 +6,8 @@
 #      moves wisdom through a string and a file, provokes errors and prints
 #      their messages; the source is standard Fortran 2008 as well;
 #   2. the checked wrappers --fortran writes: tests/fortran/checked.f90
-#      calls ring_checked (--generic, column-major) and fixed_checked
+#      calls ring_checked (--generic, column-major), rings_checked (the
+#      same split over threads, compiled with -fopenmp) and fixed_checked
 #      (fixed sizes, --layout row) with default integers and allocatable
 #      arrays, checks the results, and gets an array allocated in the wrong
 #      index order with the right element count refused with its message,
@@ -68,12 +69,14 @@ inc=$(cblas_include)
 R='R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]'
 "$TCGEN" emit "$R" a=b=e=6,i=j=m=4 --algorithm "ab'e'-dgemm" --generic --function ring \
     -o "$tmp/ring.c" --fortran "$tmp/ring_interface.f90" 2>"$tmp/err" && ok || bad "emit ring: $(cat "$tmp/err")"
+"$TCGEN" emit "$R" a=b=e=6,i=j=m=4 --algorithm "ab'e'-dgemm@2" --generic --function rings \
+    -o "$tmp/rings.c" --fortran "$tmp/rings_interface.f90" 2>"$tmp/err" && ok || bad "emit rings: $(cat "$tmp/err")"
 "$TCGEN" 'C[a,b,c] = A[a,i] * B[i,b,c]' a=3,b=4,c=5,i=2 -q --layout row --function fixed \
     -o "$tmp/fixed.c" --fortran "$tmp/fixed_interface.f90" 2>"$tmp/err" && ok || bad "fixed: $(cat "$tmp/err")"
 built=1
 mkdir -p "$tmp/em"
-for f in ring fixed; do
-    compile "$tmp/cc.log" "$f.c" $CC -std=c99 -O2 -I"$inc" -c -o "$tmp/$f.o" "$tmp/$f.c" || built=0
+for f in ring rings fixed; do
+    compile "$tmp/cc.log" "$f.c" $CC -std=c99 -O2 -fopenmp -I"$inc" -c -o "$tmp/$f.o" "$tmp/$f.c" || built=0
     for std in f2008 f2018; do # the module is Fortran 2008, and 2018 takes it as it is
         compile "$tmp/fc.log" "${f}_interface.f90 with -std=$std" "$FC" -std=$std -Wall -Wextra \
             -pedantic -Werror -J"$tmp/em" -c -o "$tmp/${f}_if.o" "$tmp/${f}_interface.f90" || built=0
@@ -82,7 +85,8 @@ done
 if [ $built -eq 1 ] && compile "$tmp/checked.log" "tests/fortran/checked.f90 does not build" \
         "$FC" "${FFLAGS[@]}" -I"$tmp/em" -J"$tmp" -o "$tmp/checked" "$here/fortran/checks.f90" \
         "$here/fortran/checked.f90" \
-        "$tmp/ring_if.o" "$tmp/fixed_if.o" "$tmp/ring.o" "$tmp/fixed.o" -lopenblas; then
+        "$tmp/ring_if.o" "$tmp/rings_if.o" "$tmp/fixed_if.o" "$tmp/ring.o" "$tmp/rings.o" \
+        "$tmp/fixed.o" -fopenmp -lopenblas; then
     out=$tmp/checked.out
     "$tmp/checked" run >"$out" 2>&1
     rc=$?

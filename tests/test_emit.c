@@ -86,7 +86,7 @@ static void write_array(FILE *f, const char *name, const double *x, int64_t n)
     fprintf(f, "};\n");
 }
 
-enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT };
+enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT, SPLIT_GENERIC };
 
 /* The sizes generic code is run at: each size changed (down, or up from
  * 1), so nothing depends on the sizes it was emitted for. */
@@ -109,7 +109,8 @@ static void other_sizes(const tc_contraction *c, tc_contraction *out)
  * emitted; GENERIC: sizes as parameters, called at other_sizes();
  * ROW_MAJOR: c is taken as a row-major contraction, emitted from its
  * transpose (the reference computes the transpose on the same memory);
- * SPLIT: only the algorithms whose loop splits over 3 threads, so split.
+ * SPLIT: only the algorithms whose loop splits over 3 threads, so split;
+ * SPLIT_GENERIC: those generic, called at other sizes with 2 threads.
  */
 static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
                            int mode, unsigned mask, int max)
@@ -121,13 +122,14 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
         storage = *user;
     const tc_contraction *c = &storage;
     run = storage;
-    if (mode == GENERIC)
+    int generic = mode == GENERIC || mode == SPLIT_GENERIC;
+    if (generic)
         other_sizes(&storage, &run);
     tc_algorithm_set *set = NULL;
     tc_error e;
     if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK)
         return -1;
-    if (mode == SPLIT) {
+    if (mode == SPLIT || mode == SPLIT_GENERIC) {
         int from = set->count, kept = 0;
         if (tc_gen_add_threaded(set, c, 3, &e) != TC_OK) {
             tc_alg_set_free(set);
@@ -176,7 +178,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     tc_emit_options opt;
     memset(&opt, 0, sizeof opt);
     opt.no_header = 1;
-    opt.generic = mode == GENERIC;
+    opt.generic = generic;
     opt.row_major = mode == ROW_MAJOR;
     char fname[32];
     for (int i = 0; i < set->count; i++) {
@@ -187,12 +189,12 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
             goto done;
         }
     }
-    for (int i = 0; mode == GENERIC && i < set->count; i++) {
+    for (int i = 0; generic && i < set->count; i++) {
         fprintf(f, "static int call%d(const double *A, const double *B, double *C)\n"
                    "{\n    return alg%d(", i, i);
         for (int x = 0; x < run.nindex; x++)
             fprintf(f, "%lld, ", (long long)run.index[x].size);
-        fputs("A, B, C);\n}\n", f);
+        fputs(mode == SPLIT_GENERIC ? "2, A, B, C);\n}\n" : "A, B, C);\n}\n", f);
     }
     fputs("\n", f);
     write_array(f, "A0", A, na);
@@ -203,7 +205,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
             set->count);
     for (int i = 0; i < set->count; i++)
         fprintf(f, "%s%s%d", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ",
-                mode == GENERIC ? "call" : "alg", i);
+                generic ? "call" : "alg", i);
     fprintf(f, "};\nstatic const char *const names[%d] = {", set->count);
     for (int i = 0; i < set->count; i++)
         fprintf(f, "%s\"%s\"", i == 0 ? "\n    " : i % 6 ? ", " : ",\n    ",
@@ -381,24 +383,26 @@ static void test_permute_portable(void)
 
 /* Loops split over threads (issue 39): the split algorithms of every
  * corpus contraction (at most 12 per kernel), over 3 OpenMP threads with
- * -fopenmp and on one thread without it, with OpenBLAS. */
+ * -fopenmp and on one thread without it, with OpenBLAS; and generic, run
+ * at other sizes over 2 threads (a parameter). */
 static void test_split(void)
 {
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus), functions = 0;
     static const char *const flags[2] = {KEPT_STD " -fopenmp", "-std=c99"};
-    for (int k = 0; k < 2 && lib_include[0][0]; k++) {
-        cc_std = flags[k];
+    for (int k = 0; k < 4 && lib_include[0][0]; k++) {
+        cc_std = flags[k % 2];
         for (int i = 0; i < n; i++) {
             char path[280], what[300];
             snprintf(path, sizeof path, "%s/split%d_%02d.c", tmpdir, k, i);
-            int m = write_selection(&corpus[i].c, path, 950 + (uint64_t)i, SPLIT,
-                                    TC_KERNEL_MASK_ALL, 12);
+            int m = write_selection(&corpus[i].c, path, 950 + (uint64_t)i,
+                                    k < 2 ? SPLIT : SPLIT_GENERIC, TC_KERNEL_MASK_ALL, 12);
             CU_ASSERT(m >= 0);
             if (m <= 0)
                 continue;
             functions += m;
-            snprintf(what, sizeof what, "split %s (%s)", corpus[i].text, flags[k]);
+            snprintf(what, sizeof what, "split%s %s (%s)", k < 2 ? "" : " generic",
+                     corpus[i].text, flags[k % 2]);
             CU_ASSERT_EQUAL(compile_and_run(path, 0, what), 0);
         }
     }

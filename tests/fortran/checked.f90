@@ -3,6 +3,8 @@
 ! this): default integer sizes, allocatable arrays, no int(n, c_size_t).
 !
 !   ring   R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j], --generic, column-major
+!   rings  the same with its outer loop split over threads (ab'e'-dgemm@2):
+!          the thread count is an argument after the sizes
 !   fixed  C[a,b,c] = A[a,i] * B[i,b,c] at a=3,b=4,c=5,i=2, --layout row:
 !          each array is the C-order tensor seen from Fortran, A(i,a),
 !          B(c,b,i), C(c,b,a)
@@ -17,6 +19,7 @@
 program checked
   use, intrinsic :: iso_c_binding, only: c_double
   use ring_interface, only: ring_checked
+  use rings_interface, only: rings_checked
   use fixed_interface, only: fixed_checked
   use test_checks, only: failed, check, fill
   implicit none
@@ -86,6 +89,10 @@ contains
     ref = ring_ref(T, W, R)
     call ring_checked(na, nb, ni, nj, ne, nm, T, W, R, stat=stat)
     call check('ring_checked with stat: stat 0, R += T * W', &
+               stat == 0 .and. near(reshape(R, [size(R)]), reshape(ref, [size(ref)])))
+    ref = ring_ref(T, W, R)
+    call rings_checked(na, nb, ni, nj, ne, nm, 3, T, W, R, stat=stat)
+    call check('rings_checked over 3 threads: stat 0, R += T * W', &
                stat == 0 .and. near(reshape(R, [size(R)]), reshape(ref, [size(ref)])))
 
     ! a section: not contiguous, copied in by the compiler
