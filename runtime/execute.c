@@ -28,7 +28,7 @@ typedef struct run {
     int stopped;       /* the deadline passed: unwind */
     int threads;       /* the permutations' threads: the plan's, 1 inside a
                           split loop (its threads are busy) */
-    const struct split *split; /* the split loop's threads, or NULL */
+    struct split *split; /* the split loop's threads, or NULL */
     /* The kernel's operands are not recomputed per call: kp[] holds their
      * addresses at the current loop values, and each loop steps them by
      * kstep[its index][] (how far each operand moves per iteration). */
@@ -248,10 +248,9 @@ static void exec_list(run *r, const tc_node *n)
         switch (n->kind) {
         case TC_NODE_LOOP:
             if (r->split && n == r->split->loop) {
-                split *sp = (split *)(uintptr_t)r->split;
-                tc_rt_parallel(r->alg->split, r->alg->split, split_part, sp);
+                tc_rt_parallel(r->alg->split, r->alg->split, split_part, r->split);
                 for (int t = 0; t < r->alg->split; t++)
-                    r->stopped |= sp->stopped[t];
+                    r->stopped |= r->split->stopped[t];
                 break;
             }
             if (!exec_perfect_nest(r, n))
