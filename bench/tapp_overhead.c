@@ -9,7 +9,10 @@
  * contraction is planned through tcgen.h first, then as a TAPP product,
  * which is the same problem to wisdom and runs the same algorithm. Runs
  * alternate (in turned order each repetition) after one untimed run of
- * each; prints one TSV row: algorithm, execute_s, tapp_s, ratio.
+ * each. Then the problem is in wisdom, and TAPP_create_tensor_product (and
+ * its destroy) of the same product is timed REPS times: issue 35's
+ * planning from wisdom (target: under 1 ms). Prints one TSV row:
+ * algorithm, execute_s, tapp_s, ratio, wisdom_plan_s (the medians).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +56,37 @@ static long tensor(const char *idx, int n, const char *sizes, TAPP_tensor_info *
     return TAPP_create_tensor_info(info, TAPP_F64, n, ext, st) ? -1 : (long)count;
 }
 
+static TAPP_error create(TAPP_tensor_product *p, const TAPP_tensor_info info[3],
+                         int64_t labels[3][8])
+{
+    return TAPP_create_tensor_product(p, 0, 0, info[1], labels[1], 0, info[2], labels[2], 0,
+                                      info[0], labels[0], 0, info[0], labels[0],
+                                      TAPP_DEFAULT_PREC);
+}
+
+/* The median seconds of creating and destroying the product, found in
+ * wisdom, over reps runs; -1 when one fails. */
+static double plan_from_wisdom(const TAPP_tensor_info info[3], int64_t labels[3][8], int reps)
+{
+    double *ts = malloc((size_t)reps * sizeof *ts);
+    if (!ts)
+        return -1.0;
+    for (int r = 0; r < reps; r++) {
+        TAPP_tensor_product q;
+        double t0 = now();
+        if (create(&q, info, labels)) {
+            free(ts);
+            return -1.0;
+        }
+        TAPP_destroy_tensor_product(q);
+        ts[r] = now() - t0;
+    }
+    qsort(ts, (size_t)reps, sizeof *ts, cmp);
+    double median = ts[reps / 2];
+    free(ts);
+    return median;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 || strlen(argv[1]) > 40)
@@ -82,9 +116,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < 3; r++)
         count[r] = tensor(t[r], n[r], argv[2], &info[r], labels[r]);
     TAPP_tensor_product p;
-    if (count[0] < 0 || count[1] < 0 || count[2] < 0 ||
-        TAPP_create_tensor_product(&p, 0, 0, info[1], labels[1], 0, info[2], labels[2], 0, info[0],
-                                   labels[0], 0, info[0], labels[0], TAPP_DEFAULT_PREC))
+    if (count[0] < 0 || count[1] < 0 || count[2] < 0 || create(&p, info, labels))
         return fprintf(stderr, "tapp_overhead: the TAPP product of %s failed\n", text), 1;
     double *A = calloc((size_t)count[1], 8), *B = calloc((size_t)count[2], 8),
            *C = calloc((size_t)count[0], 8), *ts = malloc(2 * (size_t)reps * sizeof *ts);
@@ -106,7 +138,10 @@ int main(int argc, char **argv)
     qsort(ts, (size_t)reps, sizeof *ts, cmp);
     qsort(ts + reps, (size_t)reps, sizeof *ts, cmp);
     double ex = ts[reps / 2], tp = ts[reps + reps / 2];
-    printf("%s\t%.4e\t%.4e\t%.3f\n", tc_plan_algorithm(plan), ex, tp, tp / ex);
+    double wp = plan_from_wisdom(info, labels, reps);
+    if (wp < 0.0)
+        return fprintf(stderr, "tapp_overhead: planning %s from wisdom failed\n", text), 1;
+    printf("%s\t%.4e\t%.4e\t%.3f\t%.4e\n", tc_plan_algorithm(plan), ex, tp, tp / ex, wp);
     TAPP_destroy_tensor_product(p);
     for (int r = 0; r < 3; r++)
         TAPP_destroy_tensor_info(info[r]);
