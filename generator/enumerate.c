@@ -143,15 +143,35 @@ static void check_int(const builder *b, tc_algorithm *alg, const tc_call *k)
         }
 }
 
-/* Loop position holding each copy: the innermost loop among its deps. */
-static int copy_position(const tc_algorithm *alg, const tc_operand *slice)
+/* Where tensor t's slice is copied into a temporary (a matrix slice of a
+ * tensor not permuted whose first index is not kept): the position of the
+ * loop holding the copy, the innermost among its deps in loops
+ * order[0..nloops) (-1: before all loops); -2 when it is not copied. */
+static int slice_copy_at(const builder *b, int t, const tc_operand *slice, const int *order,
+                         int nloops)
 {
+    if ((b->permuted & (1u << t)) || slice->rank != 2 || b->is_kept[b->c->tensor[t].index[0]])
+        return -2;
     int pos = -1;
-    for (int p = 0; p < alg->nloops; p++)
+    for (int p = 0; p < nloops; p++)
         for (int d = 0; d < slice->ndep; d++)
-            if (slice->dep[d] == alg->loop[p])
+            if (slice->dep[d] == order[p])
                 pos = p;
     return pos;
+}
+
+/* has_copy[p + 1] set for each loop p (of order[0..nloops)) whose body
+ * holds a slice copy, has_copy[0] for one before all loops: the
+ * apostrophes of the name. */
+static void mark_copies(const builder *b, const int *order, int nloops, int *has_copy)
+{
+    for (int t = TC_C; t <= TC_B; t++) {
+        tc_operand slice;
+        make_slice(b, t, &slice);
+        int pos = slice_copy_at(b, t, &slice, order, nloops);
+        if (pos > -2)
+            has_copy[pos + 1] = 1;
+    }
 }
 
 /* 1 when a matrix slice of some tensor has no unit-stride dimension. */
@@ -288,10 +308,10 @@ static tc_algorithm *new_nest(const builder *b, const int *order, int nloops)
 
 /* Tensor t's slice copied into a new temporary (a matrix slice with no
  * unit stride): the kernel's operand *op moved onto the temporary, the
- * copy-in appended to the loop holding it (*pos: its position, -1 before
+ * copy-in appended to the loop holding it (pos: its position, -1 before
  * all loops). 0, or -1 when out of memory. */
 static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_operand *slice,
-                          tc_operand *op, int *pos)
+                          tc_operand *op, int pos)
 {
     int temp = alg->ntemps++;
     tc_temp *tp = &alg->temp[temp];
@@ -304,7 +324,6 @@ static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_o
     }
     tp->elements = slice->extent[0] * slice->extent[1];
     make_temp_operand(slice, temp, op);
-    *pos = copy_position(alg, slice);
     tc_copy cp = {.dir = TC_COPY_IN, .temp = temp, .slice = *slice};
     cp.view.rank = 2;
     for (int d = 0; d < 2; d++) {
@@ -316,17 +335,15 @@ static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_o
     if (!n)
         return -1;
     alg->copy_node[alg->ncopies++] = n;
-    tc_alg_append(alg, *pos >= 0 ? alg->loop_node[*pos] : NULL, n);
+    tc_alg_append(alg, pos >= 0 ? alg->loop_node[pos] : NULL, n);
     return 0;
 }
 
 /* The kernel's operands op[TC_C..TC_B] and their copies-in: a permuted
  * tensor's temporary, or a slice's; copy_pos[t] where t's slice copy
- * goes (-2: none, -1: before all loops), has_copy[p + 1] set for each
- * loop p holding one. Copies-in go before the inner loop in each body.
- * 0, or -1 when out of memory. */
-static int add_operands(const builder *b, tc_algorithm *alg, tc_operand op[3], int copy_pos[3],
-                        int *has_copy)
+ * goes (-2: none, -1: before all loops; slice_copy_at). Copies-in go
+ * before the inner loop in each body. 0, or -1 when out of memory. */
+static int add_operands(const builder *b, tc_algorithm *alg, tc_operand op[3], int copy_pos[3])
 {
     for (int t = TC_C; t <= TC_B; t++) {
         tc_operand slice;
@@ -337,11 +354,9 @@ static int add_operands(const builder *b, tc_algorithm *alg, tc_operand op[3], i
                 return -1;
             continue;
         }
-        if (slice.rank != 2 || b->is_kept[b->c->tensor[t].index[0]])
-            continue;
-        if (add_slice_copy(b, alg, t, &slice, &op[t], &copy_pos[t]) != 0)
+        copy_pos[t] = slice_copy_at(b, t, &slice, alg->loop, alg->nloops);
+        if (copy_pos[t] > -2 && add_slice_copy(b, alg, t, &slice, &op[t], copy_pos[t]) != 0)
             return -1;
-        has_copy[copy_pos[t] + 1] = 1;
     }
     /* Copies-in are appended after the inner loop node; move them first. */
     for (int p = -1; p < alg->nloops; p++) {
@@ -441,8 +456,36 @@ static void make_name(const builder *b, const int *order, int nloops, const int 
     tc_text_put(name, n, &len, tc_kernel_name(b->kernel));
 }
 
-/* Builds (or counts) the algorithm of the current choice with loops
- * order[0..nloops), when it is a candidate. */
+/* The name of the current choice's candidate with loops order[0..nloops)
+ * (TC_GEN_NAME_MAX bytes). */
+static void name_of(const builder *b, const int *order, int nloops, char *name)
+{
+    int has_copy[TC_MAX_INDICES + 1] = {0}; /* [p + 1] */
+    mark_copies(b, order, nloops, has_copy);
+    make_name(b, order, nloops, has_copy, name, TC_GEN_NAME_MAX);
+}
+
+/* Finding one candidate (b->find): 1 when the candidate with loops
+ * order[0..nloops), the next in the order of enumeration, is the one
+ * sought (by name, or by serial); its serial is then b->find->serial. */
+static int is_target(const builder *b, const int *order, int nloops)
+{
+    tc_gen_target *t = b->find;
+    int64_t serial = t->next++;
+    if (t->alg)
+        return 0; /* found already */
+    if (!t->name)
+        return serial == t->serial;
+    char name[TC_GEN_NAME_MAX];
+    name_of(b, order, nloops, name);
+    if (strcmp(name, t->name) != 0)
+        return 0;
+    t->serial = serial;
+    return 1;
+}
+
+/* Builds (or counts, or when finding one passes over) the algorithm of
+ * the current choice with loops order[0..nloops), when it is a candidate. */
 static tc_status build(const builder *b, const int *order, int nloops, tc_error *err)
 {
     if (!is_candidate(b, order, nloops))
@@ -451,18 +494,22 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
         b->counts[b->family][b->kernel]++;
         return TC_OK;
     }
+    if (b->find && !is_target(b, order, nloops))
+        return TC_OK;
     tc_operand op[3];
     int copy_pos[3] = {-2, -2, -2};
-    int has_copy[TC_MAX_INDICES + 1] = {0}; /* [p + 1] */
-    char name[TC_MAX_INDICES * (TC_NAME_MAX + 2) + 32];
+    char name[TC_GEN_NAME_MAX];
     tc_algorithm *alg = new_nest(b, order, nloops);
-    if (!alg || add_operands(b, alg, op, copy_pos, has_copy) != 0 ||
-        add_kernel(b, alg, op, copy_pos) != 0)
+    if (!alg || add_operands(b, alg, op, copy_pos) != 0 || add_kernel(b, alg, op, copy_pos) != 0)
         goto oom;
-    make_name(b, order, nloops, has_copy, name, sizeof name);
+    name_of(b, order, nloops, name);
     alg->name = tc_alg_strdup(b->set, name);
     if (!alg->name || tc_alg_set_add(b->set, alg) != 0)
         goto oom;
+    if (b->find) { /* numbered as in the whole set */
+        alg->serial = (int)b->find->serial;
+        b->find->alg = alg;
+    }
     return TC_OK;
 oom:
     return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory while enumerating algorithms");
@@ -501,6 +548,26 @@ static tc_status permute(const builder *b, const int *looped, int n, int *order,
     return TC_OK;
 }
 
+/* Finding one candidate: 1 when none of the current choice's orders of n
+ * looped indices need be visited: the one is found, or it is sought by a
+ * serial that none of them has (without blocks every order is a candidate
+ * or none is: they are numbered past at once). */
+static int passes_over(const builder *b, int n)
+{
+    tc_gen_target *t = b->find;
+    if (t->alg)
+        return 1;
+    if (t->name || b->nblock)
+        return 0;
+    if (!b->row->copies && needs_copy(b))
+        return 1; /* no candidate */
+    uint64_t orders = tc_gen_factorial(n);
+    if (t->serial >= t->next && (uint64_t)(t->serial - t->next) < orders)
+        return 0;
+    t->next += (int64_t)orders;
+    return 1;
+}
+
 /* Builds every loop order around the kernel dimensions dims[0..nkept). */
 static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_error *err)
 {
@@ -536,6 +603,8 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
             b->counts[b->family][b->kernel] += tc_gen_factorial(n);
         return TC_OK;
     }
+    if (b->find && passes_over(b, n))
+        return TC_OK;
     return permute(b, looped, n, order, 0, used, err);
 }
 
@@ -607,9 +676,11 @@ tc_status tc_gen_enumerate(const tc_contraction *c, unsigned kernel_mask,
     return tc_gen_enumerate_families(c, kernel_mask, 1u << TC_FAMILY_PAPER, out, err);
 }
 
-tc_status tc_gen_enumerate_classes(const tc_contraction *c,
+/* The candidates of the classes kernels_of asks for: all, or the one
+ * *find seeks (NULL: all), sorted. */
+static tc_status enumerate_classes(const tc_contraction *c,
                                    const unsigned kernels_of[TC_FAMILY_COUNT],
-                                   tc_algorithm_set **out, tc_error *err)
+                                   tc_gen_target *find, tc_algorithm_set **out, tc_error *err)
 {
     *out = NULL;
     tc_algorithm_set *set = tc_alg_set_new();
@@ -619,6 +690,7 @@ tc_status tc_gen_enumerate_classes(const tc_contraction *c,
     memset(&b, 0, sizeof b);
     b.c = b.orig = c;
     b.set = set;
+    b.find = find;
     memcpy(b.kernels_of, kernels_of, sizeof b.kernels_of);
     tc_status s = tc_gen_traverse(&b, err);
     if (s != TC_OK) {
@@ -629,6 +701,21 @@ tc_status tc_gen_enumerate_classes(const tc_contraction *c,
         qsort(set->alg, (size_t)set->count, sizeof set->alg[0], compare);
     *out = set;
     return TC_OK;
+}
+
+tc_status tc_gen_enumerate_classes(const tc_contraction *c,
+                                   const unsigned kernels_of[TC_FAMILY_COUNT],
+                                   tc_algorithm_set **out, tc_error *err)
+{
+    return enumerate_classes(c, kernels_of, NULL, out, err);
+}
+
+tc_status tc_gen_find_classes(const tc_contraction *c, const unsigned kernels_of[TC_FAMILY_COUNT],
+                              tc_gen_target *find, tc_algorithm_set **out, tc_error *err)
+{
+    find->next = 0;
+    find->alg = NULL;
+    return enumerate_classes(c, kernels_of, find, out, err);
 }
 
 tc_status tc_gen_enumerate_families(const tc_contraction *c, unsigned kernel_mask,

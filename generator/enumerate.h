@@ -13,6 +13,19 @@
 
 typedef struct builder builder;
 
+/* The bytes of an algorithm's name, with its terminator. */
+#define TC_GEN_NAME_MAX (TC_MAX_INDICES * (TC_NAME_MAX + 2) + 32)
+
+/* Finding one candidate (tc_gen_find_classes): the one named `name`, or
+ * with name NULL the one numbered `serial`. Candidates are numbered in the
+ * order of enumeration, as tc_alg_set_add numbers a whole set. */
+typedef struct tc_gen_target {
+    const char *name;
+    int64_t serial;     /* sought, or (by name) found */
+    int64_t next;       /* the number of the next candidate */
+    tc_algorithm *alg;  /* the one found, built; NULL until then */
+} tc_gen_target;
+
 /*
  * The family table (docs/design.md §4, "The kernel and family tables"):
  * one row per candidate family, as FFTW registers its solvers. The
@@ -64,6 +77,10 @@ struct builder {
      * adds 1 to counts[family][kernel] instead of being built; every loop
      * order of a choice at once where all of them are candidates. */
     uint64_t (*counts)[TC_KERNEL_COUNT];
+    /* Finding one (tc_gen_find_classes): NULL when building or counting.
+     * Only the candidate sought is built; the others are numbered past
+     * (named, when it is sought by name). */
+    tc_gen_target *find;
     tc_family family;             /* the family being enumerated ... */
     const tc_family_row *row;     /* ... and its row */
     int nkept;                    /* kernel dimensions (ast/dim.h) */
@@ -92,6 +109,13 @@ struct builder {
 /* Builds (or counts: b->counts) every candidate of the classes b asks
  * for, family by family (family.c). */
 tc_status tc_gen_traverse(builder *b, tc_error *err);
+
+/* The one candidate of the classes kernels_of asks for that *find seeks
+ * (name or serial), built alone: *out a set holding it, numbered as in
+ * tc_gen_enumerate_classes's set (tc_algorithm.serial), or an empty set
+ * when there is none such. Errors: TC_ERESOURCE. */
+tc_status tc_gen_find_classes(const tc_contraction *c, const unsigned kernels_of[TC_FAMILY_COUNT],
+                              tc_gen_target *find, tc_algorithm_set **out, tc_error *err);
 
 /* The kernel dimensions of one role: runs in tensor t1 that are also
  * runs, in the same order, in t2 (the other tensor holding the role);

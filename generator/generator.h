@@ -111,6 +111,20 @@ tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask
                                    tc_algorithm_set **out, tc_gen_subset *sub, tc_error *err);
 
 /*
+ * One algorithm of tc_gen_enumerate_bounded's set, built alone: the one
+ * named `name`, or with name NULL the one whose serial (tc_algorithm.serial,
+ * its place in the order of enumeration) is `serial`. *out is a set
+ * holding it, with the serial it has in the whole set, or an empty set
+ * when the whole set has none such; *sub as tc_gen_enumerate_bounded's.
+ * The others are numbered past, none built (by name each is named), so a
+ * plan from wisdom costs a small part of an enumeration. Errors as
+ * tc_gen_enumerate_bounded's.
+ */
+tc_status tc_gen_find_bounded(const tc_contraction *c, unsigned family_mask, int bound,
+                              const char *name, int serial, tc_algorithm_set **out,
+                              tc_gen_subset *sub, tc_error *err);
+
+/*
  * The threaded candidates (docs/design.md §4): for each algorithm of set
  * whose outermost loop can be split over `threads` >= 2 threads
  * (tc_alg_splittable), that algorithm split so, named "NAME@P", appended

@@ -115,23 +115,25 @@ static void describe_order(char *buf, size_t n)
     }
 }
 
-tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask, int bound,
-                                   tc_algorithm_set **out, tc_gen_subset *sub, tc_error *err)
+/* The classes tc_gen_enumerate_bounded builds (take, per family its
+ * kernels), and *sub. Errors: TC_EINPUT (not even the first step fits). */
+static tc_status bounded_classes(const tc_contraction *c, unsigned family_mask, int bound,
+                                 unsigned take[TC_FAMILY_COUNT], tc_gen_subset *sub,
+                                 tc_error *err)
 {
-    *out = NULL;
     memset(sub, 0, sizeof *sub);
     unsigned asked[TC_FAMILY_COUNT];
     for (int f = 0; f < TC_FAMILY_COUNT; f++)
-        asked[f] = family_mask & (1u << f) ? TC_KERNEL_MASK_ALL : 0;
+        asked[f] = take[f] = family_mask & (1u << f) ? TC_KERNEL_MASK_ALL : 0;
     uint64_t count[TC_FAMILY_COUNT][TC_KERNEL_COUNT];
     tc_gen_count_classes(c, asked, count);
     sub->candidates = tc_gen_classes_total(count);
     if (sub->candidates <= (uint64_t)bound)
-        return tc_gen_enumerate_classes(c, asked, out, err);
+        return TC_OK;
+    memset(take, 0, sizeof(unsigned) * TC_FAMILY_COUNT);
 
     step steps[MAX_STEPS];
     int nsteps = make_steps(steps);
-    unsigned take[TC_FAMILY_COUNT] = {0};
     uint64_t taken = 0;
     const char *which = NULL;
     for (int s = 0; s < nsteps; s++) {
@@ -158,5 +160,25 @@ tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask
     }
     sub->partial = 1;
     snprintf(sub->which, sizeof sub->which, "%s", which);
-    return tc_gen_enumerate_classes(c, take, out, err);
+    return TC_OK;
+}
+
+tc_status tc_gen_enumerate_bounded(const tc_contraction *c, unsigned family_mask, int bound,
+                                   tc_algorithm_set **out, tc_gen_subset *sub, tc_error *err)
+{
+    *out = NULL;
+    unsigned take[TC_FAMILY_COUNT];
+    tc_status s = bounded_classes(c, family_mask, bound, take, sub, err);
+    return s != TC_OK ? s : tc_gen_enumerate_classes(c, take, out, err);
+}
+
+tc_status tc_gen_find_bounded(const tc_contraction *c, unsigned family_mask, int bound,
+                              const char *name, int serial, tc_algorithm_set **out,
+                              tc_gen_subset *sub, tc_error *err)
+{
+    *out = NULL;
+    unsigned take[TC_FAMILY_COUNT];
+    tc_status s = bounded_classes(c, family_mask, bound, take, sub, err);
+    tc_gen_target find = {.name = name, .serial = serial};
+    return s != TC_OK ? s : tc_gen_find_classes(c, take, &find, out, err);
 }

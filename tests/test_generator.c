@@ -742,6 +742,112 @@ static void test_print(void)
     tc_alg_set_free(s);
 }
 
+/* ---- one algorithm built alone (a plan from wisdom) ------------------- */
+
+/* alg as text (caller frees; NULL when out of memory): its tree, and what
+ * the tree printer leaves out. */
+static char *describe(const tc_algorithm *alg, const tc_contraction *c)
+{
+    char *text = NULL, loops[256], copies[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    tc_alg_print(alg, c, f);
+    tc_gen_format_loops(alg, c, loops, sizeof loops);
+    tc_gen_format_copies(alg, c, copies, sizeof copies);
+    fprintf(f, "serial %d, family %d, loops %s, copies %s, %d temporaries of %lld bytes, "
+               "fits %d %s\n",
+            alg->serial, (int)alg->family, loops, copies, alg->ntemps,
+            (long long)tc_alg_temp_bytes(alg), alg->fits_int, alg->why);
+    fclose(f);
+    return text;
+}
+
+/* tc_gen_find_bounded(c, bound) by name (or by serial) of algorithm a of
+ * the whole set: one algorithm, described as a is, and the same subset
+ * as the whole set's (*sub). */
+static void expect_found(const tc_contraction *c, int bound, const tc_algorithm *a, int by_name,
+                         const tc_gen_subset *sub, const char *text)
+{
+    tc_algorithm_set *one = NULL;
+    tc_gen_subset got;
+    tc_error e;
+    const char *name = by_name ? a->name : NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_find_bounded(c, TC_FAMILY_MASK_ALL, bound, name, a->serial, &one,
+                                              &got, &e), TC_OK);
+    CU_ASSERT_EQUAL(got.candidates, sub->candidates);
+    CU_ASSERT_EQUAL(got.partial, sub->partial);
+    CU_ASSERT_STRING_EQUAL(got.which, sub->which);
+    char *want = describe(a, c), *have = one->count == 1 ? describe(one->alg[0], c) : NULL;
+    if (!want || !have || strcmp(want, have) != 0) {
+        fprintf(stderr, "\n  %s, bound %d, %s found by %s as\n%s", text, bound, a->name,
+                by_name ? "name" : "serial", have ? have : "(none)\n");
+        CU_FAIL("found alone otherwise than enumerated");
+    }
+    free(want);
+    free(have);
+    tc_alg_set_free(one);
+}
+
+/* Every algorithm of c's bounded set (at most about 60, spread over it),
+ * found alone by name and by serial, is the one the whole set holds; a
+ * name and a serial the set lacks find none; a contraction the bound
+ * refuses is refused alike. Returns the number of algorithms checked;
+ * *partial counts the sets that hold a part of the candidates. */
+static int check_found_alone(const tc_contraction *c, int bound, const char *text, int *partial)
+{
+    tc_algorithm_set *all = NULL, *none = NULL;
+    tc_gen_subset sub, got;
+    tc_error e;
+    tc_status st = tc_gen_enumerate_bounded(c, TC_FAMILY_MASK_ALL, bound, &all, &sub, &e);
+    CU_ASSERT_EQUAL(tc_gen_find_bounded(c, TC_FAMILY_MASK_ALL, bound, NULL, 0, &none, &got, &e),
+                    st);
+    tc_alg_set_free(none);
+    if (st != TC_OK)
+        return 0;
+    int step = all->count > 60 ? all->count / 60 : 1, checked = 0;
+    *partial += sub.partial;
+    for (int i = 0; i < all->count; i += step, checked++)
+        for (int by_name = 0; by_name < 2; by_name++)
+            expect_found(c, bound, all->alg[i], by_name, &sub, text);
+    for (int k = 0; k < 2; k++) { /* neither "dgemm-dgemm" nor serial count is one */
+        CU_ASSERT_EQUAL_FATAL(tc_gen_find_bounded(c, TC_FAMILY_MASK_ALL, bound,
+                                                  k ? "dgemm-dgemm" : NULL, all->count, &none,
+                                                  &got, &e), TC_OK);
+        CU_ASSERT_EQUAL(none->count, 0);
+        tc_alg_set_free(none);
+    }
+    tc_alg_set_free(all);
+    return checked;
+}
+
+/* The corpus and random contractions (long names, batch indices), whole
+ * and bounded to a part (the dgemm families), each algorithm built alone
+ * as the enumeration builds it. */
+static void test_find_alone(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), checked = 0, partial = 0;
+    for (int i = 0; i < n; i++) {
+        checked += check_found_alone(&corpus[i].c, TC_GEN_MAX_ALGORITHMS, corpus[i].text,
+                                     &partial);
+        checked += check_found_alone(&corpus[i].c, 40, corpus[i].text, &partial);
+    }
+    uint64_t state = 4242;
+    for (int k = 0; k < 40; k++) {
+        char text[256], sizes[256], msg[256];
+        tc_contraction c;
+        tc_corpus_random(&state, 7, 5, text, sizeof text, sizes, sizeof sizes);
+        if (tc_corpus_parse(text, sizes, &c, msg, sizeof msg) != 0)
+            continue;
+        checked += check_found_alone(&c, TC_GEN_MAX_ALGORITHMS, text, &partial);
+        checked += check_found_alone(&c, 100, text, &partial);
+    }
+    CU_ASSERT(checked > 2000);
+    CU_ASSERT(partial > 20);
+}
+
 /* ---- golden `list` output --------------------------------------------- */
 
 /* What `tcgen list --format tsv` prints, built from the same functions. */
@@ -937,6 +1043,7 @@ int tc_suite_generator(void)
            !CU_add_test(s, "fused family: names, groups, calls", test_fused) ||
            !CU_add_test(s, "permuted family: names, copies, the dgemm", test_permuted) ||
            !CU_add_test(s, "tc_gen_count counts every family", test_count_every_family) ||
+           !CU_add_test(s, "one algorithm built alone, by name and by serial", test_find_alone) ||
            !CU_add_test(s, "kernel and family tables", test_tables) ||
            !CU_add_test(s, "views: assertions guard their invariants", test_view_assertions)
                ? -1
