@@ -159,7 +159,8 @@ test: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO) $(EX_CCSD) $(ALLOC_FAIL) $(ALLOC_CLI
 CHECK_SLOW  := emit plan
 CHECK_TESTS := $(filter-out $(CHECK_SLOW),$(SUITES)) \
                'emit/golden*' 'emit/errors*' 'emit/names that*' 'emit/header*' \
-               'emit/numbers*' 'emit/Fortran*' 'plan/estimate: chosen*' 'plan/wisdom: export*'
+               'emit/numbers*' 'emit/Fortran*' 'plan/estimate: chosen*' 'plan/wisdom: export*' \
+               'plan/wisdom: a remembered*'
 check: $(RUNNER) $(TCGEN) $(LIB_A) $(LIB_SO)
 	$(Q)$(TEST_ENV) bash scripts/test.sh check $(CHECK_TESTS)
 

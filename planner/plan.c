@@ -73,48 +73,100 @@ static tc_status enumerate_candidates(const tc_plan *p, const tc_contraction *c,
     return st;
 }
 
-/*
- * Wisdom names algorithms as the canonical problem does: *found gets the
- * algorithm of p->set that canonical name `name` stands for (alg NULL;
- * NULL when none does), or alg, its canonical name written into name
- * (TC_WISDOM_NAME_MAX bytes). The canonical set is p->set's enumeration
- * under other names, so the two match by serial. TC_ERESOURCE when the
- * canonical set cannot be had (out of memory).
- */
-static tc_status canonical_match(const tc_plan *p, unsigned families, char *name,
-                                 const tc_algorithm *alg, const tc_algorithm **found,
-                                 tc_error *err)
+/* Wisdom names algorithms as the canonical problem does: *storage gets
+ * its storage form (tc_contraction_canonical, transposed under
+ * TC_ROW_MAJOR as p->c is), which enumerates p->c's algorithms in the same
+ * order under other names. 0 when p's problem has none (the key is the
+ * user's names). */
+static int canonical_storage(const tc_plan *p, tc_contraction *storage)
 {
-    tc_contraction canon, storage;
-    *found = NULL;
-    if (!tc_contraction_canonical(&p->user, &canon)) { /* the key is the user's names */
-        if (alg)
-            snprintf(name, TC_WISDOM_NAME_MAX, "%s", alg->name);
-        *found = alg ? alg : tc_alg_set_find(p->set, name);
+    tc_contraction canon;
+    if (!tc_contraction_canonical(&p->user, &canon))
+        return 0;
+    if (p->flags & TC_ROW_MAJOR)
+        tc_contraction_transpose(&canon, storage);
+    else
+        *storage = canon;
+    return 1;
+}
+
+/* p->alg split over `threads` (a remembered "NAME@P": one of p's
+ * candidates only at p's thread count, where its loop can be split),
+ * added to p->set; p->alg NULL when it is none of p's candidates. */
+static tc_status remembered_split(tc_plan *p, int threads, tc_error *err)
+{
+    if (threads != p->blas->threads || !tc_alg_splittable(p->alg, &p->c, threads)) {
+        p->alg = NULL;
         return TC_OK;
     }
-    if (p->flags & TC_ROW_MAJOR)
-        tc_contraction_transpose(&canon, &storage);
-    else
-        storage = canon;
+    tc_algorithm *a = tc_alg_split(p->set, p->alg, threads);
+    if (!a || tc_alg_set_add(p->set, a) != 0)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory splitting %s",
+                            p->alg->name);
+    p->alg = a;
+    return TC_OK;
+}
+
+/* The algorithm that wisdom's (canonical) name stands for, built alone:
+ * p->set holds it and p->alg is it (NULL when p's candidates have none of
+ * that name). The canonical problem's candidate of that name gives its
+ * serial, p's candidate of that serial is it; none of the others is built
+ * (tc_gen_find_bounded). "NAME@P" is NAME's, split over P threads. */
+static tc_status remembered(tc_plan *p, unsigned families, const char *name, tc_error *err)
+{
+    char base[TC_WISDOM_NAME_MAX];
+    int threads = tc_alg_split_name(name, base, sizeof base), serial = -1;
+    tc_contraction canon;
+    name = threads ? base : name;
+    if (canonical_storage(p, &canon)) {
+        tc_algorithm_set *set;
+        tc_gen_subset sub;
+        tc_status s = tc_gen_find_bounded(&canon, families, TC_GEN_MAX_ALGORITHMS, name, 0,
+                                          &set, &sub, err);
+        if (s != TC_OK)
+            return s;
+        serial = set->count ? set->alg[0]->serial : -1;
+        tc_alg_set_free(set);
+        if (serial < 0)
+            return TC_OK;
+        name = NULL;
+    }
+    tc_status s = tc_gen_find_bounded(&p->c, families, TC_GEN_MAX_ALGORITHMS, name, serial,
+                                      &p->set, &p->subset, err);
+    if (s == TC_OK && p->set->count)
+        p->alg = p->set->alg[0];
+    return s == TC_OK && p->alg && threads ? remembered_split(p, threads, err) : s;
+}
+
+/* The name wisdom gives p->alg, one of p->set's (TC_WISDOM_NAME_MAX
+ * bytes): the canonical problem's candidate of its serial (of its base's,
+ * "@P" kept, when it is split). */
+static tc_status canonical_name(const tc_plan *p, unsigned families, char *name,
+                                tc_error *err)
+{
+    tc_contraction canon;
+    char base[TC_WISDOM_NAME_MAX];
+    if (!canonical_storage(p, &canon)) {
+        snprintf(name, TC_WISDOM_NAME_MAX, "%s", p->alg->name);
+        return TC_OK;
+    }
+    int threads = tc_alg_split_name(p->alg->name, base, sizeof base);
+    const tc_algorithm *alg = threads ? tc_alg_set_find(p->set, base) : p->alg;
     tc_algorithm_set *set = NULL;
     tc_gen_subset sub;
-    tc_status st = enumerate_candidates(p, &storage, families, &set, &sub, err);
-    if (st != TC_OK)
-        return st;
-    const tc_algorithm *other = alg ? NULL : tc_alg_set_find(set, name);
-    for (int k = 0; !*found && k < p->set->count && k < set->count; k++) {
-        if (alg && set->alg[k]->serial == alg->serial) {
-            snprintf(name, TC_WISDOM_NAME_MAX, "%s", set->alg[k]->name);
-            *found = alg;
-        } else if (other && p->set->alg[k]->serial == other->serial) {
-            *found = p->set->alg[k];
-        }
-    }
+    tc_status s = alg ? tc_gen_find_bounded(&canon, families, TC_GEN_MAX_ALGORITHMS, NULL,
+                                            alg->serial, &set, &sub, err)
+                      : TC_OK;
+    if (s != TC_OK)
+        return s;
+    if (set && set->count && threads)
+        snprintf(name, TC_WISDOM_NAME_MAX, "%s@%d", set->alg[0]->name, threads);
+    else if (set && set->count)
+        snprintf(name, TC_WISDOM_NAME_MAX, "%s", set->alg[0]->name);
+    else
+        s = tc_error_set(err, TC_EINTERNAL, 0, 0, "%s has no canonical name", p->alg->name);
     tc_alg_set_free(set);
-    if (alg && !*found)
-        return tc_error_set(err, TC_EINTERNAL, 0, 0, "%s has no canonical name", alg->name);
-    return TC_OK;
+    return s;
 }
 
 /* Indices into r of the algorithms TC_MEASURE runs: the best `want`
@@ -314,7 +366,7 @@ static tc_status consult_wisdom(tc_plan *p, const tc_plan_options *o, unsigned h
         return TC_OK;
     if (how == TC_MEASURE && strcmp(found.origin, "measure") != 0)
         return TC_OK;
-    s = canonical_match(p, families(o), found.algorithm, NULL, &p->alg, err);
+    s = remembered(p, families(o), found.algorithm, err);
     if (s != TC_OK || !p->alg)
         return s;
     p->seconds = found.seconds;
@@ -335,6 +387,15 @@ static tc_status consult_wisdom(tc_plan *p, const tc_plan_options *o, unsigned h
     p->alg = NULL; /* remembered under a larger budget: ranked again within this one */
     p->setup[0] = '\0';
     return TC_OK;
+}
+
+/* Every candidate of p's problem into p->set (in place of the one a
+ * wisdom decision not taken left there), for ranking. */
+static tc_status candidates(tc_plan *p, const tc_plan_options *o, tc_error *err)
+{
+    tc_alg_set_free(p->set);
+    p->set = NULL;
+    return enumerate_candidates(p, &p->c, families(o), &p->set, &p->subset, err);
 }
 
 static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
@@ -368,16 +429,15 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     tc_hardware hw;
     tc_mb_hardware_detect(&hw, NULL);
     tc_plan_machine_signature(&hw, p->machine, sizeof p->machine);
+    /* A decision from wisdom builds its algorithm alone; the others are
+     * enumerated only to be ranked. */
+    tc_wisdom_entry e;
     tc_status s = tc_plan_blas_load(o, &p->blas, err);
     if (s == TC_OK)
-        s = enumerate_candidates(p, &p->c, families(o), &p->set, &p->subset, err);
+        s = consult_wisdom(p, o, how, &e, err);
+    if (s == TC_OK && !p->alg)
+        s = candidates(p, o, err);
     if (s != TC_OK) {
-        tc_plan_destroy(p);
-        return NULL;
-    }
-
-    tc_wisdom_entry e;
-    if (consult_wisdom(p, o, how, &e, err) != TC_OK) {
         tc_plan_destroy(p);
         return NULL;
     }
@@ -396,9 +456,8 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
     if (!p->alg) {
         s = decide(p, o, err);
-        const tc_algorithm *same;
         if (s == TC_OK)
-            s = canonical_match(p, families(o), e.algorithm, p->alg, &same, err);
+            s = canonical_name(p, families(o), e.algorithm, err);
         if (s == TC_OK) {
             e.seconds = p->seconds;
             snprintf(e.origin, sizeof e.origin, "%s", p->origin);

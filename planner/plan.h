@@ -18,8 +18,11 @@ struct tc_plan {
     unsigned flags;
     tc_contraction user;        /* as given (row-major under TC_ROW_MAJOR) */
     tc_contraction c;           /* storage form: column-major */
-    tc_algorithm_set *set;      /* the candidates: all, or a stated subset */
-    tc_gen_subset subset;       /* how many there are, which were enumerated */
+    tc_algorithm_set *set;      /* the candidates ranked: all, or a stated
+                                   subset; from wisdom, the remembered
+                                   algorithm alone (tc_gen_find_bounded) */
+    tc_gen_subset subset;       /* how many there are, which were enumerated
+                                   (or, from wisdom, would be) */
     const tc_algorithm *alg;    /* the choice, in set */
     double seconds;             /* its predicted (or measured) time */
     const char *origin;         /* "estimate", "measure", "wisdom" */

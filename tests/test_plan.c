@@ -2,9 +2,10 @@
  * test_plan.c - the plan and wisdom API of include/tcgen.h: planning by
  * estimate and by measurement, results against the naive reference (both
  * layouts, '=' over NaN, '+=' with a factor), wisdom export/import and its
- * file format, damaged wisdom files rejected whole and located, errors in
- * the contraction, sizes and flags, one plan executed by two threads at
- * once, and tc_plan_emit_c; every entry point with err == NULL on failing
+ * file format, a plan from wisdom building the remembered algorithm alone
+ * (the ranked one), damaged wisdom files rejected whole and located,
+ * errors in the contraction, sizes and flags, one plan executed by two
+ * threads at once, and tc_plan_emit_c; every entry point with err == NULL on failing
  * input (a failing prediction too), a host program under a comma-decimal
  * locale, TC_MEASURE over wisdom that was only estimated, and every
  * measured candidate over the time limit.
@@ -281,11 +282,70 @@ static void test_wisdom_renamed(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(q);
     CU_ASSERT_STRING_EQUAL(tc_plan_origin(q), "wisdom");
     CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), want);
+    CU_ASSERT_EQUAL(q->set->count, 1); /* found by the canonical name's serial, alone */
     CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
     double e = tc_test_exec_vs_reference(q, twin, twin_sizes, 31);
     CU_ASSERT(e <= TOL);
     tc_plan_destroy(q);
     tc_wisdom_forget();
+}
+
+/* Plans text (sizes, flags) twice: ranked, then from wisdom. The second
+ * builds the remembered algorithm alone (its set holds that one, where
+ * the first enumerated every candidate) and it is the first's: the same
+ * name, subset and temporaries, the same C to the bit. */
+static void expect_remembered_alone(const char *text, const char *sizes, unsigned flags)
+{
+    tc_wisdom_forget();
+    tc_error err;
+    tc_plan *fresh = tc_plan_create(text, sizes, TC_ESTIMATE | flags, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fresh);
+    tc_plan *again = tc_plan_create(text, sizes, TC_ESTIMATE | flags, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(again);
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(fresh), "estimate");
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(again), "wisdom");
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(again), tc_plan_algorithm(fresh));
+    CU_ASSERT(fresh->set->count > 10);
+    CU_ASSERT_EQUAL(again->set->count, 1); /* the fast path: nothing else built */
+    CU_ASSERT_PTR_EQUAL(again->alg, again->set->alg[0]);
+    CU_ASSERT_EQUAL(again->alg->serial, fresh->alg->serial);
+    CU_ASSERT_EQUAL(again->subset.candidates, fresh->subset.candidates);
+    CU_ASSERT_EQUAL(tc_plan_workspace_bytes(again), tc_plan_workspace_bytes(fresh));
+    CU_ASSERT_STRING_EQUAL(tc_plan_decided_by(again), "from wisdom");
+    tc_contraction c;
+    CU_ASSERT_FATAL(tc_test_parse_cm(text, sizes, &c) == 0);
+    int64_t n[3] = {c.tensor[TC_A].elements, c.tensor[TC_B].elements, c.tensor[TC_C].elements};
+    double *A = tc_rt_alloc(n[0], NULL), *B = tc_rt_alloc(n[1], NULL);
+    double *C1 = tc_rt_alloc(n[2], NULL), *C2 = tc_rt_alloc(n[2], NULL);
+    CU_ASSERT_FATAL(A && B && C1 && C2);
+    uint64_t st = 77;
+    tc_corpus_fill(A, n[0], &st);
+    tc_corpus_fill(B, n[1], &st);
+    tc_corpus_fill(C1, n[2], &st);
+    memcpy(C2, C1, (size_t)n[2] * sizeof *C1);
+    CU_ASSERT_EQUAL(tc_execute(fresh, A, B, C1), TC_OK);
+    CU_ASSERT_EQUAL(tc_execute(again, A, B, C2), TC_OK);
+    CU_ASSERT_EQUAL(memcmp(C1, C2, (size_t)n[2] * sizeof *C1), 0);
+    if (!(flags & TC_ROW_MAJOR))
+        CU_ASSERT(tc_test_exec_vs_reference(again, text, sizes, 5) <= TOL);
+    tc_rt_free(A);
+    tc_rt_free(B);
+    tc_rt_free(C1);
+    tc_rt_free(C2);
+    tc_plan_destroy(fresh);
+    tc_plan_destroy(again);
+    tc_wisdom_forget();
+}
+
+/* A plan from wisdom builds its algorithm alone, the ranked plan's:
+ * column- and row-major, long index names with a batch index. */
+static void test_wisdom_builds_one(void)
+{
+    expect_remembered_alone("R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]", "a=b=e=12,i=j=m=4", 0);
+    expect_remembered_alone("R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]", "a=12,b=10,e=9,i=j=m=4",
+                            TC_ROW_MAJOR);
+    expect_remembered_alone("Out[p1,q1,n1] = 0.5 * In1[k1,p1,n1] * In2[n1,q1,k1]",
+                            "p1=5,q1=6,k1=7,n1=3", 0);
 }
 
 static void test_wisdom_round_trip(void)
@@ -1309,6 +1369,7 @@ static void test_threaded_plan(void)
     tc_wisdom_forget();
     tc_error err;
     tc_plan *p = tc_plan_create(split_text, "a=b=c=24,d=8", TC_ESTIMATE, &err);
+    tc_wisdom_forget(); /* q ranks too: a plan from wisdom holds its algorithm alone */
     tc_plan *q = tc_plan_create(split_text, "a=b=c=24,d=8", TC_ESTIMATE | TC_EMITTABLE, &err);
     CU_ASSERT_FATAL(p && q);
     CU_ASSERT(split_count(p) > 5);
@@ -1341,6 +1402,65 @@ static void test_threaded_plan(void)
     CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(p), "c-dgemm@2");
     CU_ASSERT(tc_test_exec_vs_reference(p, split_text, "a=b=c=24,d=8", 61) < TOL);
     tc_plan_destroy(p);
+    tc_wisdom_forget();
+    env_restore(&e);
+}
+
+/* split_text renamed: X, Y, Z for C, A, B and p, q, r, s for a, b, c, d. */
+static const char split_twin[] = "X[p,q,r] = Y[p,s] * Z[s,q,r]";
+
+/* An algorithm's name with the letters of `from` renamed to those of `to`
+ * before its kernel. */
+static void rename_name(const char *name, const char *from, const char *to, char *out,
+                        size_t n)
+{
+    snprintf(out, n, "%s", name);
+    for (char *x = out, *dash = strrchr(out, '-'); *x && (!dash || x < dash); x++) {
+        const char *at = strchr(from, *x);
+        if (at)
+            *x = to[at - from];
+    }
+}
+
+/* At 2 threads, a renamed contraction from wisdom: a remembered split
+ * (c-dgemm@2, canonical) is its own loop split, built alone (its base and
+ * the split copy the plan's only algorithms), and runs right; and the
+ * decision a ranked plan of the ring term remembers (split or not: it
+ * was iej-dgemm@2 here) is found again in its renamed twin's names. */
+static void test_threaded_from_wisdom(void)
+{
+    saved_env e;
+    env_set(&e, "TCGEN_THREADS", "2");
+    static const char head[] = "# tcgen wisdom 1\n# contraction\tsizes\tlayout\tblas\t"
+                               "threads\tmachine\talgorithm\tseconds\torigin\n";
+    char machine[512], text[2048], want[256];
+    tc_hardware hw;
+    tc_mb_hardware_detect(&hw, NULL);
+    tc_plan_machine_signature(&hw, machine, sizeof machine);
+    snprintf(text, sizeof text, "%s%s\ta=24,b=24,c=24,d=8\tcol\topenblas\t2\t%s\t"
+             "c-dgemm@2\t1e-05\testimate\n", head, split_text, machine);
+    tc_wisdom_forget();
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_wisdom_import_string(text, &err), TC_OK);
+    tc_plan *p = tc_plan_create(split_twin, "p=q=r=24,s=8", TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(p), "r-dgemm@2");
+    CU_ASSERT_EQUAL(p->alg->split, 2);
+    CU_ASSERT_EQUAL(p->set->count, 2);
+    CU_ASSERT(tc_test_exec_vs_reference(p, split_twin, "p=q=r=24,s=8", 67) < TOL);
+    tc_plan_destroy(p);
+    tc_wisdom_forget();
+    p = tc_plan_create("R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j]", "a=b=e=48,i=j=m=24",
+                       TC_ESTIMATE, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+    rename_name(tc_plan_algorithm(p), "RTWabijem", "XYZpqrstu", want, sizeof want);
+    tc_plan *q = tc_plan_create("X[p,q,r,s] += -0.5 * Y[p,t,r,u] * Z[u,q,t,s]",
+                                "p=q=t=48,r=s=u=24", TC_WISDOM_ONLY, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(q);
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(q), want);
+    CU_ASSERT_EQUAL(q->set->count, q->alg->split > 1 ? 2 : 1);
+    tc_plan_destroy(p);
+    tc_plan_destroy(q);
     tc_wisdom_forget();
     env_restore(&e);
 }
@@ -1788,6 +1908,8 @@ int tc_suite_plan(void)
         !CU_add_test(s, "measure: correct, remembered", test_measure) ||
         !CU_add_test(s, "wisdom: export, forget, import, file text", test_wisdom_round_trip) ||
         !CU_add_test(s, "wisdom: a renamed contraction is the same problem", test_wisdom_renamed) ||
+        !CU_add_test(s, "wisdom: a remembered algorithm built alone, as ranked",
+                     test_wisdom_builds_one) ||
         !CU_add_test(s, "wisdom: damaged files rejected whole, located",
                      test_wisdom_damaged) ||
         !CU_add_test(s, "wisdom: other machine kept, not used", test_wisdom_other_machine) ||
@@ -1804,6 +1926,8 @@ int tc_suite_plan(void)
         !CU_add_test(s, "err == NULL on failing input", test_null_err) ||
         !CU_add_test(s, "BLAS threads: the code's own count kept", test_blas_threads_kept) ||
         !CU_add_test(s, "threads: loops split, remembered, run", test_threaded_plan) ||
+        !CU_add_test(s, "threads: a remembered split of a renamed contraction, built alone",
+                     test_threaded_from_wisdom) ||
         !CU_add_test(s, "near-ties broken by calls, then name", test_break_ties) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||

@@ -4,9 +4,10 @@
  * row-major order, in place and with C apart from D, Hadamard indices,
  * tiles of larger arrays (strided, packed), reversed (negative) strides,
  * a diagonal and an index summed out, float tensors, batches, alpha 0, an
- * extent 0; every error the standard's reference detects refused at
- * creation with its code and a message, and again when executed;
- * TAPP_explain_error's buffer rules.
+ * extent 0; a product found in wisdom, its algorithm built alone; every
+ * error the standard's reference detects refused at creation with its
+ * code and a message, and again when executed; TAPP_explain_error's
+ * buffer rules.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -14,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "planner/plan.h"
+#include "planner/tapp_impl.h"
 #include "tapp.h"
+#include "tcgen.h"
 #include "tests/helpers_corpus.h"
 
 #define MAXM 8
@@ -246,6 +250,63 @@ static void test_float(void)
 
 /* alpha 0 reads neither A nor B (NaN there); a contracted extent 0 gives
  * D = beta C; batches run each product. */
+/* The ring term's product (dense, column-major, in place) created
+ * (*p) and run on the data of seed 9 (D's result in *d, malloc'ed). */
+static void ring_product(TAPP_tensor_product *p, double **d)
+{
+    const int64_t aeim[4] = {'a', 'e', 'i', 'm'}, mbej[4] = {'m', 'b', 'e', 'j'},
+                  abij[4] = {'a', 'b', 'i', 'j'};
+    const int64_t e_aeim[4] = {9, 8, 4, 5}, e_mbej[4] = {5, 7, 8, 3}, e_abij[4] = {9, 7, 4, 3};
+    tview v[3] = {view(4, aeim, e_aeim, 'F'), view(4, mbej, e_mbej, 'F'),
+                  view(4, abij, e_abij, 'F')};
+    TAPP_tensor_info in[3];
+    double *x[3];
+    uint64_t st = 9;
+    for (int t = 0; t < 3; t++) {
+        in[t] = info_of(&v[t]);
+        x[t] = malloc((size_t)v[t].span * sizeof *x[t]);
+        CU_ASSERT_FATAL(x[t] != NULL);
+        tc_corpus_fill(x[t], v[t].span, &st);
+    }
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(p, 0, TAPP_IDENTITY, in[0], v[0].idx,
+                                                     TAPP_IDENTITY, in[1], v[1].idx,
+                                                     TAPP_IDENTITY, in[2], v[2].idx,
+                                                     TAPP_IDENTITY, in[2], v[2].idx,
+                                                     TAPP_DEFAULT_PREC), 0);
+    double alpha = -0.5, beta = 1.0;
+    CU_ASSERT_EQUAL(TAPP_execute_product(*p, 0, NULL, &alpha, x[0], x[1], &beta, x[2], x[2]), 0);
+    for (int t = 0; t < 3; t++)
+        TAPP_destroy_tensor_info(in[t]);
+    free(x[0]);
+    free(x[1]);
+    *d = x[2];
+}
+
+/* A product found in wisdom builds its plan's algorithm alone (the
+ * issue's "planning from wisdom under 1 ms"), and it is the ranked one:
+ * the same name, the same D to the bit. */
+static void test_from_wisdom(void)
+{
+    tc_wisdom_forget();
+    TAPP_tensor_product p1, p2;
+    double *d1, *d2;
+    ring_product(&p1, &d1);
+    ring_product(&p2, &d2);
+    const tc_plan *ranked = ((const tc_tapp_product *)p1)->plan;
+    const tc_plan *remembered = ((const tc_tapp_product *)p2)->plan;
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(ranked), "estimate");
+    CU_ASSERT_STRING_EQUAL(tc_plan_origin(remembered), "wisdom");
+    CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(remembered), tc_plan_algorithm(ranked));
+    CU_ASSERT(ranked->set->count > 100);
+    CU_ASSERT_EQUAL(remembered->set->count, 1);
+    CU_ASSERT_EQUAL(memcmp(d1, d2, 9 * 7 * 4 * 3 * sizeof *d1), 0);
+    free(d1);
+    free(d2);
+    TAPP_destroy_tensor_product(p1);
+    TAPP_destroy_tensor_product(p2);
+    tc_wisdom_forget();
+}
+
 static void test_edges(void)
 {
     const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
@@ -438,6 +499,8 @@ int tc_suite_tapp(void)
     if (!s || !CU_add_test(s, "products against loops: layouts, tiles, in place, Hadamard",
                            test_products) ||
         !CU_add_test(s, "alpha 0, an extent 0, batches", test_edges) ||
+        !CU_add_test(s, "a product found in wisdom: its algorithm alone, as ranked",
+                     test_from_wisdom) ||
         !CU_add_test(s, "float tensors", test_float) ||
         !CU_add_test(s, "complex tensors, conjugated, complex scalars", test_complex) ||
         !CU_add_test(s, "errors refused at creation, with messages", test_errors) ||
