@@ -166,9 +166,7 @@ static int slice_copy_at(const builder *b, int t, const tc_operand *slice, const
 static void mark_copies(const builder *b, const int *order, int nloops, int *has_copy)
 {
     for (int t = TC_C; t <= TC_B; t++) {
-        tc_operand slice;
-        make_slice(b, t, &slice);
-        int pos = slice_copy_at(b, t, &slice, order, nloops);
+        int pos = slice_copy_at(b, t, &b->slice[t], order, nloops);
         if (pos > -2)
             has_copy[pos + 1] = 1;
     }
@@ -177,12 +175,9 @@ static void mark_copies(const builder *b, const int *order, int nloops, int *has
 /* 1 when a matrix slice of some tensor has no unit-stride dimension. */
 static int needs_copy(const builder *b)
 {
-    for (int t = TC_C; t <= TC_B; t++) {
-        tc_operand slice;
-        make_slice(b, t, &slice);
-        if (slice.rank == 2 && !b->is_kept[b->c->tensor[t].index[0]])
+    for (int t = TC_C; t <= TC_B; t++)
+        if (b->slice[t].rank == 2 && !b->is_kept[b->c->tensor[t].index[0]])
             return 1;
-    }
     return 0;
 }
 
@@ -346,16 +341,15 @@ static int add_slice_copy(const builder *b, tc_algorithm *alg, int t, const tc_o
 static int add_operands(const builder *b, tc_algorithm *alg, tc_operand op[3], int copy_pos[3])
 {
     for (int t = TC_C; t <= TC_B; t++) {
-        tc_operand slice;
-        make_slice(b, t, &slice);
-        op[t] = slice;
+        const tc_operand *slice = &b->slice[t];
+        op[t] = *slice;
         if (b->permuted & (1u << t)) {
             if (add_permutation(b, alg, t, &op[t]) != 0)
                 return -1;
             continue;
         }
-        copy_pos[t] = slice_copy_at(b, t, &slice, alg->loop, alg->nloops);
-        if (copy_pos[t] > -2 && add_slice_copy(b, alg, t, &slice, &op[t], copy_pos[t]) != 0)
+        copy_pos[t] = slice_copy_at(b, t, slice, alg->loop, alg->nloops);
+        if (copy_pos[t] > -2 && add_slice_copy(b, alg, t, slice, &op[t], copy_pos[t]) != 0)
             return -1;
     }
     /* Copies-in are appended after the inner loop node; move them first. */
@@ -418,6 +412,19 @@ static void name_marks(const builder *b, char *name, size_t n, size_t *len)
         }
 }
 
+/* The fused groups of the name, "(bc)", appended to name (n bytes). */
+static void name_groups(const builder *b, char *name, size_t n, size_t *len)
+{
+    int full = b->permuted && full_roles(b);
+    for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
+        if (b->dim[d].n < 2 || full)
+            continue; /* A^B^C^-dgemm: every dimension takes all of its role */
+        char group[TC_MAX_RANK * (TC_NAME_MAX + 1) + 3];
+        tc_dim_format(b->c, &b->dim[d], b->dot_names, group, sizeof group);
+        tc_text_put(name, n, len, group);
+    }
+}
+
 /* The name (generator.h): marks, loops with apostrophes after the loops
  * holding copies, a blocked tensor's mark after its loops, fused groups,
  * '-', the kernel. */
@@ -443,17 +450,37 @@ static void make_name(const builder *b, const int *order, int nloops, const int 
             tc_text_put(name, n, &len, "^");
         }
     }
-    int full = b->permuted && full_roles(b);
-    for (int d = 0; d < b->nkept; d++) { /* fused dimensions: "(bc)" */
-        if (b->dim[d].n < 2 || full)
-            continue; /* A^B^C^-dgemm: every dimension takes all of its role */
-        char group[TC_MAX_RANK * (TC_NAME_MAX + 1) + 3];
-        tc_dim_format(c, &b->dim[d], b->dot_names, group, sizeof group);
-        tc_text_put(name, n, &len, group);
-    }
+    name_groups(b, name, n, &len);
     if (len)
         tc_text_put(name, n, &len, "-");
     tc_text_put(name, n, &len, tc_kernel_name(b->kernel));
+}
+
+/* Finding by name: 0 when no candidate of the current choice, its loops
+ * over looped[0..n), can be named `name`. Every one's name (make_name)
+ * starts with the marks, holds each looped index's name and ends with
+ * the groups, '-' and the kernel; a name that may have been cut to
+ * TC_GEN_NAME_MAX is not judged. */
+static int may_be_named(const builder *b, const int *looped, int n, const char *name)
+{
+    char head[TC_GEN_NAME_MAX], tail[TC_GEN_NAME_MAX], middle[TC_GEN_NAME_MAX];
+    size_t hl = 0, tl = 0, len = strlen(name);
+    if (n == 0)
+        return 1; /* one order: named */
+    head[0] = tail[0] = '\0';
+    name_marks(b, head, sizeof head, &hl);
+    name_groups(b, tail, sizeof tail, &tl);
+    tc_text_put(tail, sizeof tail, &tl, "-");
+    tc_text_put(tail, sizeof tail, &tl, tc_kernel_name(b->kernel));
+    if (len + 1 >= TC_GEN_NAME_MAX || hl + 1 >= sizeof head || tl + 1 >= sizeof tail)
+        return 1; /* too long to judge */
+    if (len < hl + tl || strncmp(name, head, hl) != 0 || strcmp(name + len - tl, tail) != 0)
+        return 0;
+    snprintf(middle, sizeof middle, "%.*s", (int)(len - hl - tl), name + hl);
+    for (int i = 0; i < n; i++)
+        if (!strstr(middle, b->c->index[looped[i]].name))
+            return 0;
+    return 1;
 }
 
 /* The name of the current choice's candidate with loops order[0..nloops)
@@ -472,8 +499,8 @@ static int is_target(const builder *b, const int *order, int nloops)
 {
     tc_gen_target *t = b->find;
     int64_t serial = t->next++;
-    if (t->alg)
-        return 0; /* found already */
+    if (t->alg || t->passing)
+        return 0; /* found already, or not in this choice */
     if (!t->name)
         return serial == t->serial;
     char name[TC_GEN_NAME_MAX];
@@ -548,21 +575,24 @@ static tc_status permute(const builder *b, const int *looped, int n, int *order,
     return TC_OK;
 }
 
-/* Finding one candidate: 1 when none of the current choice's orders of n
- * looped indices need be visited: the one is found, or it is sought by a
- * serial that none of them has (without blocks every order is a candidate
- * or none is: they are numbered past at once). */
-static int passes_over(const builder *b, int n)
+/* Finding one candidate: 1 when none of the current choice's orders of
+ * its n looped indices (looped[]) need be visited: the one is found, or
+ * none of them is it (not named so, or sought by another serial) and
+ * without blocks they are numbered past at once (every order is a
+ * candidate or none is). find->passing: they are visited only to be
+ * numbered (a blocked choice not named so). */
+static int passes_over(const builder *b, const int *looped, int n)
 {
     tc_gen_target *t = b->find;
     if (t->alg)
         return 1;
-    if (t->name || b->nblock)
+    t->passing = t->name && !may_be_named(b, looped, n, t->name);
+    if ((t->name && !t->passing) || b->nblock)
         return 0;
     if (!b->row->copies && needs_copy(b))
         return 1; /* no candidate */
     uint64_t orders = tc_gen_factorial(n);
-    if (t->serial >= t->next && (uint64_t)(t->serial - t->next) < orders)
+    if (!t->name && t->serial >= t->next && (uint64_t)(t->serial - t->next) < orders)
         return 0;
     t->next += (int64_t)orders;
     return 1;
@@ -594,6 +624,8 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
         return TC_OK; /* the other family of the paper's and the fused */
     if (!(b->kernels_of[b->family] & (1u << b->kernel)))
         return TC_OK;
+    for (int t = TC_C; t <= TC_B; t++) /* one choice, one slice per tensor */
+        make_slice(b, t, &b->slice[t]);
     int looped[TC_MAX_INDICES], n = 0, order[TC_MAX_INDICES], used[TC_MAX_INDICES] = {0};
     for (int i = 0; i < b->c->nindex; i++)
         if (!b->is_kept[i])
@@ -603,7 +635,7 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
             b->counts[b->family][b->kernel] += tc_gen_factorial(n);
         return TC_OK;
     }
-    if (b->find && passes_over(b, n))
+    if (b->find && passes_over(b, looped, n))
         return TC_OK;
     return permute(b, looped, n, order, 0, used, err);
 }
@@ -715,6 +747,7 @@ tc_status tc_gen_find_classes(const tc_contraction *c, const unsigned kernels_of
 {
     find->next = 0;
     find->alg = NULL;
+    find->passing = 0;
     return enumerate_classes(c, kernels_of, find, out, err);
 }
 

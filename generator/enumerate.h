@@ -24,6 +24,8 @@ typedef struct tc_gen_target {
     int64_t serial;     /* sought, or (by name) found */
     int64_t next;       /* the number of the next candidate */
     tc_algorithm *alg;  /* the one found, built; NULL until then */
+    int passing;        /* 1: the current choice's candidates are numbered,
+                           not named (none can have the name) */
 } tc_gen_target;
 
 /*
@@ -87,6 +89,7 @@ struct builder {
     tc_dim dim[3];
     int is_kept[TC_MAX_INDICES];
     int kept_in[TC_MAX_INDICES];  /* kept index -> the kernel dimension holding it */
+    tc_operand slice[3];          /* each tensor's slice for these kernel dimensions */
     int dot_names; /* join looped names with '.' */
     /* The permuted family: b->c is the contraction with the tensors of the
      * mask `permuted` (bits 1 << tensor) in their temporaries' order, orig
