@@ -31,6 +31,7 @@ int tc_cmd_list(const tc_cli *cli)
     tc_algorithm_set *set = NULL;
     if (tc_gen_enumerate_families(&c, mask, families, &set, &err) != TC_OK)
         return tc_cli_fail_enumerate(&err);
+    /* the space's own algorithms; with --threads P also the loops split */
     if (cli->threads > 1 && tc_gen_add_threaded(set, &c, cli->threads, &err) != TC_OK) {
         tc_alg_set_free(set);
         return tc_cli_fail(&err, NULL);

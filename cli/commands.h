@@ -53,6 +53,9 @@ void tc_cli_report_no_memory(FILE *out, const char *lead, int count, int64_t byt
 /* Reports a failed enumeration of a command that takes --kernels: too
  * many algorithms (TC_EINPUT) gets that remedy. Returns the exit code. */
 int tc_cli_fail_enumerate(const tc_error *err);
+/* The threads tcgen's calls run at: --threads or $TCGEN_THREADS, else the
+ * CPUs the process may use (as the BLAS is loaded with). */
+int tc_cli_threads(const tc_cli *cli);
 /* The kernel an algorithm name ends in ("i'c-dgemm", or "c-dgemm@2" split
  * over threads -> dgemm), or -1. */
 int tc_cli_name_kernel(const char *name);

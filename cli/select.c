@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "generator/generator.h"
 #include "runtime/memory.h"
+#include "runtime/cpus.h"
 #include "runtime/memory_limit.h"
 
 int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set **set,
@@ -25,7 +26,8 @@ int tc_cli_select(const tc_cli *cli, const tc_contraction *c, tc_algorithm_set *
     if (tc_gen_enumerate_families(c, mask, families, set, &err) != TC_OK)
         return tc_cli_fail_enumerate(&err);
     /* with threads, the loops split over them too (generator.h) */
-    if (cli->threads > 1 && tc_gen_add_threaded(*set, c, cli->threads, &err) != TC_OK) {
+    int threads = tc_cli_threads(cli);
+    if (threads > 1 && tc_gen_add_threaded(*set, c, threads, &err) != TC_OK) {
         tc_alg_set_free(*set);
         *set = NULL;
         return tc_cli_fail(&err, NULL);
@@ -84,6 +86,11 @@ void tc_cli_report_no_memory(FILE *out, const char *lead, int count, int64_t byt
         fprintf(out, "%s%d algorithm%s not candidates: their temporaries need more than the "
                      "%lld bytes of %s\n", lead, count, count == 1 ? " is" : "s are",
                 (long long)bytes, from);
+}
+
+int tc_cli_threads(const tc_cli *cli)
+{
+    return cli->threads > 0 ? cli->threads : tc_rt_process_cpus();
 }
 
 int tc_cli_name_kernel(const char *name)

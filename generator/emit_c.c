@@ -23,8 +23,7 @@
  *   tmpC_block, tmp_extent, tmp_tensor, tmp_temp, tcgen_permute and the
  *   tcgen_permute_... of its kernel, tcgen_huge_alloc, for a split loop
  *   tmpA_part, tmpB_part, tmpC_part, tcgen_part, tcgen_blas,
- *   tcgen_blas_one, tcgen_blas_restore, tcgen_threads and tcgen_parts
- *   (generic),
+ *   tcgen_blas_one, tcgen_blas_restore, tcgen_parts (generic),
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
@@ -213,7 +212,7 @@ typedef struct emitter {
     int in_part;                /* inside a split loop's part: the per-thread
                                    temporaries are NAME_part */
     char parts[16];             /* a split loop's parts: "P", or in generic
-                                   code the threads parameter's copy */
+                                   code OpenMP's thread count */
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
     char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
@@ -770,6 +769,7 @@ static const char huge_pages_text[] =
  * runs the parts and BLAS keeps its count); once per file. */
 static const char blas_one_text[] =
     "\n#if !defined(TCGEN_BLAS_ONE_DEFINED)\n#define TCGEN_BLAS_ONE_DEFINED\n"
+    "#if defined(_OPENMP)\n#include <omp.h>\n#endif\n"
     "/* A split loop's threads call BLAS on one thread each: OpenBLAS (found\n"
     " * through weak references) is set so for the call, then restored.\n"
     " * Without OpenMP one thread runs the parts and BLAS keeps its count. */\n"
@@ -1081,14 +1081,12 @@ static void emit_prototype(emitter *e, const char *fname)
               " * allocated, or -2 when a size makes a BLAS argument exceed INT_MAX.\n",
               out);
         if (e->alg->split > 1)
-            fprintf(out, " * tcgen_threads: the threads its outer loop is split over (ranked\n"
-                         " * for %d; below 1: 1).\n", e->alg->split);
+            fprintf(out, " * Its outer loop is split over OpenMP's threads (omp_get_max_threads();\n"
+                         " * ranked for %d), one thread without OpenMP.\n", e->alg->split);
         fputs(" */\n", out);
         int col = fprintf(out, "int %s(", fname);
         for (int i = 0; i < u->nindex; i++)
             fprintf(out, "size_t %s,%s", e->param[i], i + 1 < u->nindex ? " " : "");
-        if (e->alg->split > 1)
-            fputs(" int tcgen_threads,", out);
         fprintf(out, "\n%*sconst double *A, const double *B, double *C)\n{\n", col, "");
     } else {
         fputs(" * Returns 0, or -1 when a temporary cannot be allocated.\n */\n", out);
@@ -1190,7 +1188,8 @@ static void emit_constants(const emitter *e)
     char num[64];
     fprintf(out, "    const double alpha = %s;\n", number(c->alpha, num, sizeof num));
     if (e->opt->generic && e->alg->split > 1)
-        fputs("    const long tcgen_parts = tcgen_threads > 1 ? tcgen_threads : 1;\n", out);
+        fputs("#if defined(_OPENMP)\n    const int tcgen_parts = omp_get_max_threads();\n"
+              "#else\n    const int tcgen_parts = 1;\n#endif\n", out);
     if (c->beta != 0.0 && c->beta != 1.0)
         fprintf(out, "    const double beta = %s;\n", number(c->beta, num, sizeof num));
     if (!e->opt->generic)
@@ -1237,8 +1236,7 @@ static void emit_zero_alpha(const emitter *e)
     for (int i = 0; e->opt->generic && i < c->nindex; i++)
         if (!scale || !tc_tensor_has_index(x, i))
             fprintf(out, "    (void)%s;\n", e->param[i]);
-    if (e->opt->generic && e->alg->split > 1)
-        fputs("    (void)tcgen_threads;\n", out);
+
     if (!scale) {
         fputs("    (void)C; /* beta = 1: C stays as it is */\n", out);
         return;

@@ -161,8 +161,6 @@ void tc_fortran_dummies(fortran_line *l, const fortran *f)
 {
     for (int i = 0; f->opt->generic && i < f->c->nindex; i++)
         tc_fortran_item(l, f->size[i]);
-    if (f->threads)
-        tc_fortran_item(l, f->threads);
     tc_fortran_arrays(l, f);
 }
 
@@ -247,8 +245,6 @@ static void name_dummies(fortran *f)
             snprintf(want, sizeof want, "n_%d", i + 1);
         f->size[i] = claim(&f->names, want);
     }
-    if (f->opt->generic && f->alg->split > 1)
-        f->threads = claim(&f->names, "threads");
     f->result = claim(&f->names, "rc");
 }
 
@@ -374,8 +370,6 @@ static void interface_block(fortran *f, int kept)
             tc_fortran_item(&l, f->size[i]);
         fputs("\n", out);
     }
-    if (f->threads)
-        fprintf(out, "      integer(c_int), value :: %s\n", f->threads);
     declare_array(f, TC_A, "in", &l);
     declare_array(f, TC_B, "in", &l);
     declare_array(f, TC_C, "inout", &l);

@@ -37,8 +37,6 @@ typedef struct fortran {
     FILE *out;
     fnames names;
     const char *size[TC_MAX_INDICES]; /* size dummies (generic) */
-    const char *threads;              /* generic and split: the threads dummy,
-                                         else NULL */
     const char *array[3];             /* tensor dummies, by TC_A, TC_B, TC_C */
     const char *result;               /* the interface's result, the wrapper's rc */
     const char *checked;              /* NAME_checked */

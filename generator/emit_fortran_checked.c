@@ -94,8 +94,6 @@ static void declarations(const fortran *f)
             tc_fortran_item(&l, f->size[i]);
         fputs("\n", out);
     }
-    if (f->threads)
-        fprintf(out, "    integer, intent(in) :: %s\n", f->threads);
     declare_array(f, TC_A, "in");
     declare_array(f, TC_B, "in");
     declare_array(f, TC_C, "inout");
@@ -162,10 +160,6 @@ void tc_fortran_checked(const fortran *f)
     tc_fortran_start(&l, out, text, "        ");
     for (int i = 0; f->opt->generic && i < f->c->nindex; i++) {
         want(f, i, text, sizeof text);
-        tc_fortran_item(&l, text);
-    }
-    if (f->threads) {
-        snprintf(text, sizeof text, "int(%s, c_int)", f->threads);
         tc_fortran_item(&l, text);
     }
     tc_fortran_arrays(&l, f);

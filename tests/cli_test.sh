@@ -5,6 +5,9 @@ set -u
 TCGEN=${TCGEN:-build/tcgen}
 DATA=${TC_TEST_DATA:-tests/data}
 . "$(dirname "${BASH_SOURCE[0]}")/harness.sh"
+# The counts below are one thread's candidates; more threads add the loops
+# split over them (checked on their own at the end).
+export TCGEN_THREADS=1
 
 
 # expect STATUS STDERR-SUBSTRING -- ARGS...
@@ -180,7 +183,7 @@ grep -q "^# 20 algorithms are not candidates: their temporaries need more than t
     bad "list does not say which temporaries do not fit"
 expect 2 "unknown family 'some'" -- predict "$P" a=b=c=24,i=8 --family some
 for fam in all:41 paper:36; do
-    expect 0 "" -- "$P" a=b=c=24,i=8 --family "${fam%:*}"
+    expect 0 "" -- "$P" a=b=c=24,i=8 --family "${fam%:*}" --threads 1
     grep -q "ranked  *${fam#*:} algorithms" "$tmp/out" && ok || bad "main job --family ${fam%:*}: not ${fam#*:} ranked"
 done
 for m in warm access prefetch failures full; do
@@ -327,7 +330,7 @@ for con in 'C[p] = A[p] * B[p]' 'C[p,q] = A[p,q] * B[q,p]' 'C[] = A[] * B[]'; do
 done
 # -v: progress lines and what the ranking rests on, even off a terminal.
 expect 0 "ranked with model full" -- "$E" a=b=i=8 -v --reps 1 -o "$tmp/v.c"
-grep -q "predicting 1/" "$tmp/err" && ok || bad "-v shows no progress"
+grep -q "predicting [0-9]*/" "$tmp/err" && ok || bad "-v shows no progress"
 # -= and a leading sign are how coupled-cluster terms are written: alpha -1.
 expect 0 "" -- parse 'R[a,b] -= W[a,e] * T[e,b]' --format tsv
 grep -qx "# alpha -1" "$tmp/out" && grep -qx "# beta 1" "$tmp/out" && ok || bad "-= parses to alpha -1, beta 1"
@@ -344,5 +347,22 @@ echo previous > "$tmp/keep.c"
 (ulimit -f 1; "$TCGEN" emit "$P" a=b=c=40,i=8 --algorithm cb-dgemv -o "$tmp/keep.c" 2>"$tmp/err")
 [ $? -eq 3 ] && [ "$(cat "$tmp/keep.c")" = previous ] && ok || bad "-o under ulimit -f: file not intact"
 ls "$tmp" | grep -q "keep.c.tmp" && bad "-o under ulimit -f left a temporary" || ok
+
+# Loops split over threads: at --threads 2 predict ranks NAME@2 beside the
+# others and list shows them (TCGEN_THREADS=2); emit and explain take such a name where the
+# loop can be split (an index of C) and refuse it where it cannot (a
+# contracted index), as any unknown name.
+expect 0 "" -- predict "$P" a=b=c=24,i=8 --threads 2 --reps 1 --format tsv
+grep -q "	c-dgemm@2	" "$tmp/out" && grep -q "	c-dgemm	" "$tmp/out" && ok \
+    || bad "predict --threads 2: no c-dgemm and c-dgemm@2"
+TCGEN_THREADS=2 expect 0 "" -- list "$P" a=b=c=24,i=8
+grep -q "^c-dgemm@2	" "$tmp/out" && ok || bad "list at 2 threads: no c-dgemm@2"
+expect 0 "" -- emit "$P" a=b=c=24,i=8 --algorithm c-dgemm@2 -o "$tmp/split.c"
+grep -q "#pragma omp parallel for num_threads(2)" "$tmp/split.c" && ok || bad "emit c-dgemm@2: no split loop"
+expect 0 "" -- explain "$P" a=b=c=24,i=8 --algorithm c-dgemm@2 --threads 2 \
+    --reps 1 --format table
+grep -q "for c in 0..24, split over 2 threads (at most 12 each, BLAS on one)" "$tmp/out" && ok \
+    || bad "explain c-dgemm@2: the split loop not shown"
+expect 1 "no algorithm named 'ic-dger@2'" -- emit "$P" a=b=c=24,i=8 --algorithm ic-dger@2
 
 finish "cli"

@@ -7,7 +7,7 @@
 #      their messages; the source is standard Fortran 2008 as well;
 #   2. the checked wrappers --fortran writes: tests/fortran/checked.f90
 #      calls ring_checked (--generic, column-major), rings_checked (the
-#      same split over threads, compiled with -fopenmp) and fixed_checked
+#      same split over OpenMP's threads, 3 here) and fixed_checked
 #      (fixed sizes, --layout row) with default integers and allocatable
 #      arrays, checks the results, and gets an array allocated in the wrong
 #      index order with the right element count refused with its message,
@@ -88,7 +88,7 @@ if [ $built -eq 1 ] && compile "$tmp/checked.log" "tests/fortran/checked.f90 doe
         "$tmp/ring_if.o" "$tmp/rings_if.o" "$tmp/fixed_if.o" "$tmp/ring.o" "$tmp/rings.o" \
         "$tmp/fixed.o" -fopenmp -lopenblas; then
     out=$tmp/checked.out
-    "$tmp/checked" run >"$out" 2>&1
+    OMP_NUM_THREADS=3 "$tmp/checked" run >"$out" 2>&1
     rc=$?
     [ $rc -eq 0 ] && ok || bad "checked run: exit status $rc: $(grep -v '^ok:' "$out" | head -c 800)"
     has "$out" "checked: all checks ok" "checked run"

@@ -110,7 +110,8 @@ static void other_sizes(const tc_contraction *c, tc_contraction *out)
  * ROW_MAJOR: c is taken as a row-major contraction, emitted from its
  * transpose (the reference computes the transpose on the same memory);
  * SPLIT: only the algorithms whose loop splits over 3 threads, so split;
- * SPLIT_GENERIC: those generic, called at other sizes with 2 threads.
+ * SPLIT_GENERIC: those generic, called at other sizes on OpenMP's threads
+ * (2, set by the program).
  */
 static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
                            int mode, unsigned mask, int max)
@@ -194,7 +195,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                    "{\n    return alg%d(", i, i);
         for (int x = 0; x < run.nindex; x++)
             fprintf(f, "%lld, ", (long long)run.index[x].size);
-        fputs(mode == SPLIT_GENERIC ? "2, A, B, C);\n}\n" : "A, B, C);\n}\n", f);
+        fputs("A, B, C);\n}\n", f);
     }
     fputs("\n", f);
     write_array(f, "A0", A, na);
@@ -219,7 +220,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                "int main(void)\n{\n"
                "    static double C[%lld];\n"
                "    double scale = 1.0;\n"
-               "    int bad = 0;\n"
+               "    int bad = 0;\n%s"
                "    for (long k = 0; k < %lld; k++)\n"
                "        if (fabs(want[k]) > scale)\n"
                "            scale = fabs(want[k]);\n"
@@ -244,8 +245,10 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                "    }\n"
                "    printf(\"%%d algorithms, %%d wrong\\n\", %d, bad);\n"
                "    return bad ? 1 : 0;\n}\n",
-            (long long)nc, (long long)nc, set->count, c->beta == 0.0, (long long)nc,
-            (long long)nc, set->count);
+            (long long)nc,
+            mode == SPLIT_GENERIC ? "#if defined(_OPENMP)\n    omp_set_num_threads(2);\n#endif\n"
+                                  : "",
+            (long long)nc, set->count, c->beta == 0.0, (long long)nc, (long long)nc, set->count);
     n = set->count;
 done:
     if (fclose(f) != 0)
@@ -384,7 +387,7 @@ static void test_permute_portable(void)
 /* Loops split over threads (issue 39): the split algorithms of every
  * corpus contraction (at most 12 per kernel), over 3 OpenMP threads with
  * -fopenmp and on one thread without it, with OpenBLAS; and generic, run
- * at other sizes over 2 threads (a parameter). */
+ * at other sizes on OpenMP's threads (2). */
 static void test_split(void)
 {
     tc_corpus_entry *corpus;

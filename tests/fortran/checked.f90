@@ -3,8 +3,8 @@
 ! this): default integer sizes, allocatable arrays, no int(n, c_size_t).
 !
 !   ring   R[a,b,i,j] += T[a,e,i,m] * W[m,b,e,j], --generic, column-major
-!   rings  the same with its outer loop split over threads (ab'e'-dgemm@2):
-!          the thread count is an argument after the sizes
+!   rings  the same with its outer loop split over OpenMP's threads
+!          (ab'e'-dgemm@2; tests/fortran_test.sh runs it on 3)
 !   fixed  C[a,b,c] = A[a,i] * B[i,b,c] at a=3,b=4,c=5,i=2, --layout row:
 !          each array is the C-order tensor seen from Fortran, A(i,a),
 !          B(c,b,i), C(c,b,a)
@@ -91,8 +91,8 @@ contains
     call check('ring_checked with stat: stat 0, R += T * W', &
                stat == 0 .and. near(reshape(R, [size(R)]), reshape(ref, [size(ref)])))
     ref = ring_ref(T, W, R)
-    call rings_checked(na, nb, ni, nj, ne, nm, 3, T, W, R, stat=stat)
-    call check('rings_checked over 3 threads: stat 0, R += T * W', &
+    call rings_checked(na, nb, ni, nj, ne, nm, T, W, R, stat=stat)
+    call check('rings_checked, its loop split over threads: stat 0, R += T * W', &
                stat == 0 .and. near(reshape(R, [size(R)]), reshape(ref, [size(ref)])))
 
     ! a section: not contiguous, copied in by the compiler
