@@ -38,9 +38,9 @@ done
 out=$EX/ccsd/output.txt
 has "$out" "^ccsd: o=[0-9]+ v=[0-9]+, 3 doubles terms" "ccsd header"
 for t in ladder hole_ladder ring; do
-    has "$out" "^  $t +R\[a,b,i,j\] \+= .* estimate +[^ ]*d(gemm|gemv|ger|axpy|dot) +planned in [0-9.]+ s$" \
+    has "$out" "^  $t +R\[a,b,i,j\] \+= .* estimate +[^ ]*d(gemm|gemv|ger|axpy|dot)(@[0-9]+)? +planned in [0-9.]+ s$" \
         "ccsd: $t planned with TC_ESTIMATE"
-    has "$out" "^  $t +wisdom +[^ ]*d(gemm|gemv|ger|axpy|dot) +planned in [0-9.]+ s \(same algorithm\)$" \
+    has "$out" "^  $t +wisdom +[^ ]*d(gemm|gemv|ger|axpy|dot)(@[0-9]+)? +planned in [0-9.]+ s \(same algorithm\)$" \
         "ccsd: $t planned again from wisdom"
     has "$out" "^  $t +[^ ]+ +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+  ok$" "ccsd: $t checked"
     # the executed algorithm is the estimated one; predicted and measured times are positive
