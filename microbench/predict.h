@@ -1,7 +1,11 @@
 /*
  * predict.h - an algorithm's predicted runtime: the sum over its cases of
  * occurrence count x median time of the case (docs/design.md §5), plus the
- * executor's pass over C when the algorithm's kernel cannot apply beta.
+ * executor's pass over C when the algorithm's kernel cannot apply beta. A
+ * loop split over P threads (tc_algorithm.split) is predicted P-wide: one
+ * thread's share on each of P team samplers at once, BLAS on one thread,
+ * the slowest thread's time plus starting and joining the threads
+ * (docs/design.md §7).
  */
 #ifndef TC_MICROBENCH_PREDICT_H
 #define TC_MICROBENCH_PREDICT_H

@@ -87,7 +87,9 @@ struct tc_mb_sampler {
 };
 
 /* team.c: s's first n team samplers, made as needed (NULL on failure,
- * err set); their rounds and repetitions follow s's; freed with s. */
+ * err set); their rounds and repetitions follow s's; freed with s.
+ * tc_mbs_team_start: what starting and joining n threads costs (the median
+ * of a few, measured once per n). */
 tc_mb_sampler *const *tc_mbs_team(tc_mb_sampler *s, int n, tc_error *err);
 double tc_mbs_team_start(tc_mb_sampler *s, int n);
 void tc_mbs_team_free(tc_mb_sampler *s);
