@@ -72,7 +72,7 @@ static void declare_array(const fortran *f, int t, const char *intent)
     for (int k = 1; k < x->rank; k++)
         strcat(shape, ", :");
     tc_fortran_start(&l, f->out, text, "        ");
-    tc_fortran_item(&l, shape); /* whole, on a line of its own when need be */
+    tc_fortran_item(&l, shape); /* entire, on a line of its own when need be */
     fputs(")\n", f->out);
 }
 

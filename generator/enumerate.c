@@ -533,7 +533,7 @@ static tc_status build(const builder *b, const int *order, int nloops, tc_error 
     alg->name = tc_alg_strdup(b->set, name);
     if (!alg->name || tc_alg_set_add(b->set, alg) != 0)
         goto oom;
-    if (b->find) { /* numbered as in the whole set */
+    if (b->find) { /* numbered as in the full set */
         alg->serial = (int)b->find->serial;
         b->find->alg = alg;
     }
