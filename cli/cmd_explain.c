@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "generator/generator.h"
 #include "microbench/predict.h"
+#include "planner/measure.h"
 #include "predictor.h"
 #include "table.h"
 
@@ -123,6 +124,101 @@ static int fill_table(tc_table *t, const tc_mb_analysis *a, const tc_contraction
     return 0;
 }
 
+/* 1 when node n is part or inside of part's node. */
+static int within(const tc_node *n, const tc_node *part)
+{
+    for (; n; n = n->parent)
+        if (n == part)
+            return 1;
+    return 0;
+}
+
+/* The prediction of measured part i: its cases' count x median (a split
+ * loop's: those of the nodes inside it, one thread's share). */
+static double predicted_part(const tc_mb_analysis *a, const tc_rt_parts *m, int i)
+{
+    double s = 0.0;
+    for (int k = 0; k < a->ncases; k++)
+        if (within(a->cases[k].node, m->node[i]))
+            s += (double)a->cases[k].count * a->cases[k].seconds;
+    return s;
+}
+
+/* A part's name: as its cases are named, or "split loop over X". */
+static void part_name(const tc_mb_analysis *a, const tc_contraction *c, const tc_node *n,
+                      char *buf, size_t size)
+{
+    if (n->kind == TC_NODE_LOOP) {
+        snprintf(buf, size, "split loop over %s", c->index[n->index].name);
+        return;
+    }
+    for (int k = 0; k < a->ncases; k++)
+        if (a->cases[k].node == n) {
+            node_name(&a->cases[k], c, buf, size);
+            return;
+        }
+    snprintf(buf, size, "%s", n->kind == TC_NODE_KERNEL ? tc_kernel_name(n->call->kernel) : "?");
+}
+
+/* Each part's prediction against its measurement (tc_plan_measure_parts):
+ * rows part, predicted_s, measured_s, error_pct; then the beta pass, what
+ * the loops took between the parts (measured only) and the whole. */
+static int fill_parts(tc_table *t, const tc_mb_analysis *a, const tc_contraction *c,
+                      const tc_rt_parts *m, double measured, double predicted)
+{
+    char name[128];
+    double sum = m->beta_pass_s;
+    int rc = 0;
+    for (int i = 0; i < m->n && !rc; i++) {
+        double p = predicted_part(a, m, i);
+        part_name(a, c, m->node[i], name, sizeof name);
+        sum += m->seconds[i];
+        rc = tc_table_addf(t, "%s\t%.6e\t%.6e\t%.1f", name, p, m->seconds[i],
+                           100.0 * (p - m->seconds[i]) / m->seconds[i]);
+    }
+    if (!rc && (m->beta_pass_s > 0.0 || a->beta_pass_seconds > 0.0))
+        rc = tc_table_addf(t, "beta pass over C\t%.6e\t%.6e\t%.1f", a->beta_pass_seconds,
+                           m->beta_pass_s,
+                           100.0 * (a->beta_pass_seconds - m->beta_pass_s) / m->beta_pass_s);
+    if (!rc)
+        rc = tc_table_addf(t, "between the parts\t-\t%.6e\t-",
+                           measured > sum ? measured - sum : 0.0);
+    if (!rc)
+        rc = tc_table_addf(t, "whole algorithm\t%.6e\t%.6e\t%.1f", predicted, measured,
+                           100.0 * (predicted - measured) / measured);
+    return rc;
+}
+
+/* explain --measure: runs the algorithm with its parts timed and prints
+ * them beside their predictions (as text after the cases on a terminal,
+ * else the parts alone as a table). */
+static int print_parts(const tc_cli *cli, FILE *out, const tc_mb_analysis *a,
+                       const tc_contraction *c, const tc_cli_predictor *p, double total)
+{
+    static const char *const headers[] = {"part", "predicted_s", "measured_s", "error_pct"};
+    tc_measure_options mo;
+    tc_rt_parts m;
+    double measured = 0.0;
+    tc_error err;
+    int rc = tc_cli_measure_options(cli, &mo);
+    if (rc)
+        return rc;
+    mo.blas = p->blas;
+    if (tc_plan_measure_parts(c, a->alg, &mo, &m, &measured, &err) != TC_OK)
+        return tc_cli_fail(&err, NULL);
+    tc_table *t = tc_table_new(4, headers, "snnn");
+    if (!t || fill_parts(t, a, c, &m, measured, total) != 0) {
+        tc_table_free(t);
+        return tc_cli_failf(TC_ERESOURCE, "out of memory");
+    }
+    if (cli->format == TC_FMT_TABLE)
+        fprintf(out, "\npredicted against measured (median of %d runs, each part timed in "
+                     "the run)\n", mo.reps);
+    tc_table_print(t, out, cli->format);
+    tc_table_free(t);
+    return 0;
+}
+
 /* The algorithm's name (*name): --algorithm or the last argument that is
  * not a size, removed from *args (a copy of *cli). 0, or the exit status
  * of a usage error. */
@@ -195,6 +291,10 @@ int tc_cmd_explain(const tc_cli *cli)
         rc = TC_ERESOURCE;
     if (!rc && cli->format == TC_FMT_TABLE) {
         print_text(out, a, &c, &p, total);
+        if (cli->measure)
+            rc = print_parts(cli, out, a, &c, &p, total);
+    } else if (!rc && cli->measure) {
+        rc = print_parts(cli, out, a, &c, &p, total);
     } else if (!rc) {
         tc_table *t = tc_table_new(13, headers, "nsssnnsnnsnns");
         if (!t || fill_table(t, a, &c) != 0) {

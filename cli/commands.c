@@ -103,16 +103,22 @@ const tc_command tc_commands[] = {
      tc_cmd_compare,
      "-f -o --format --kernels --family --algorithm --sweep --plot --time-limit --repeat "
      PREDICT_OPTIONS},
-    {"explain", "explain CONTRACTION SIZES NAME [--model M] [--reps N]",
+    {"explain", "explain CONTRACTION SIZES NAME [--measure] [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"
      "and copies, with every operand's size, access distance and prefetch\n"
      "distance (in doubles), the setup list run before the timed call ('[n]' is\n"
      "n doubles of remote memory, '~X' a prefetch touch of X), the occurrence\n"
      "count and the median time. --format tsv gives one row per case operand.\n"
+     "  --measure   also run the algorithm (as measure does) with each part timed:\n"
+     "              every copy, permutation and kernel (a loop nest around the\n"
+     "              kernel counts as its), a split loop as one part, the beta\n"
+     "              pass; each beside its prediction, then what the loops took\n"
+     "              between them and the whole (with --format tsv or json, this\n"
+     "              table alone)\n"
      "Options as for predict.\n",
      tc_cmd_explain,
-     "-f -o --format --algorithm " PREDICT_OPTIONS},
+     "-f -o --format --algorithm --measure " PREDICT_OPTIONS},
     {"info", "info [--measure] [--rules] [--cache-size BYTES] [--blas B] [--threads N]",
      "Shows what predictions are built on: each data cache level (size, line,\n"
      "associativity, logical CPUs sharing it) from hwloc, else Linux sysfs, else\n"

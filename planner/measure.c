@@ -149,6 +149,60 @@ tc_status tc_plan_measure(const tc_contraction *c, const tc_algorithm *const *al
     return TC_OK;
 }
 
+/* The median over runs[0..reps-1] of the time each part took (a part
+ * missing from a run counts 0 there) into *out. */
+static void median_parts(const tc_rt_parts *runs, int reps, double *times, tc_rt_parts *out)
+{
+    double lo, hi;
+    *out = runs[0];
+    for (int i = 0; i < out->n; i++) {
+        for (int r = 0; r < reps; r++) {
+            times[r] = 0.0;
+            for (int j = 0; j < runs[r].n; j++)
+                if (runs[r].node[j] == out->node[i])
+                    times[r] = runs[r].seconds[j];
+        }
+        tc_mb_spread(times, reps, &lo, &out->seconds[i], &hi);
+    }
+    for (int r = 0; r < reps; r++)
+        times[r] = runs[r].beta_pass_s;
+    tc_mb_spread(times, reps, &lo, &out->beta_pass_s, &hi);
+}
+
+tc_status tc_plan_measure_parts(const tc_contraction *c, const tc_algorithm *alg,
+                                const tc_measure_options *o, tc_rt_parts *parts,
+                                double *seconds, tc_error *err)
+{
+    if (!c->has_sizes || o->reps < 1 || !alg->fits_int)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_measure_parts: bad arguments");
+    tensors t;
+    tc_status st = allocate(c, &t, err);
+    if (st != TC_OK)
+        return st;
+    tc_rt_parts *runs = calloc((size_t)o->reps + 1, sizeof *runs);
+    double *times = calloc((size_t)o->reps + 1, sizeof *times);
+    double untimed, lo, hi;
+    if (!runs || !times)
+        st = tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory measuring");
+    else /* the cache as a repeated contraction finds it, as tc_plan_measure */
+        st = run_once(c, alg, &t, o, 0.0, &untimed, NULL, err);
+    for (int r = 0; st == TC_OK && r < o->reps; r++) {
+        if (t.c0)
+            memcpy(t.c, t.c0, (size_t)c->tensor[TC_C].elements * sizeof(double));
+        double t0 = tc_rt_now();
+        st = tc_rt_execute_parts(o->blas, alg, c, t.a, t.b, t.c, &runs[r], err);
+        times[r] = tc_rt_now() - t0;
+    }
+    if (st == TC_OK) {
+        tc_mb_spread(times, o->reps, &lo, seconds, &hi);
+        median_parts(runs, o->reps, times, parts);
+    }
+    free(times);
+    free(runs);
+    release(&t);
+    return st;
+}
+
 void tc_measurements_free(tc_measurements *m)
 {
     if (!m)

@@ -19,6 +19,7 @@
 
 #include "ast/algorithm.h"
 #include "runtime/blas.h"
+#include "runtime/execute.h" /* tc_rt_parts */
 
 typedef struct tc_measure_options {
     const tc_blas *blas;
@@ -52,6 +53,16 @@ double tc_plan_measure_bytes(const tc_contraction *c);
 tc_status tc_plan_measure(const tc_contraction *c, const tc_algorithm *const *algs, int n,
                           const tc_measure_options *o, tc_measure_progress progress,
                           void *data, tc_measurements **out, tc_error *err);
+
+/*
+ * Runs alg as tc_plan_measure does (one untimed run, then o->reps timed
+ * ones) with each part timed (tc_rt_execute_parts): *parts gets each
+ * part's median over the runs, *seconds the runs' median. For `tcgen
+ * explain --measure`, which sets each part beside its prediction.
+ */
+tc_status tc_plan_measure_parts(const tc_contraction *c, const tc_algorithm *alg,
+                                const tc_measure_options *o, tc_rt_parts *parts,
+                                double *seconds, tc_error *err);
 
 /* NULL is a no-op. */
 void tc_measurements_free(tc_measurements *m);

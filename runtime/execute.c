@@ -29,6 +29,7 @@ typedef struct run {
     int threads;       /* the permutations' threads: the plan's, 1 inside a
                           split loop (its threads are busy) */
     struct split *split; /* the split loop's threads, or NULL */
+    tc_rt_parts *parts;  /* each part's time is added here, or NULL */
     /* The kernel's operands are not recomputed per call: kp[] holds their
      * addresses at the current loop values, and each loop steps them by
      * kstep[its index][] (how far each operand moves per iteration). */
@@ -41,6 +42,21 @@ static void check_deadline(run *r)
 {
     if (r->deadline > 0 && ++r->calls % 256 == 0 && tc_rt_now() > r->deadline)
         r->stopped = 1;
+}
+
+/* Adds the time since t0 to node n's part (a node past the last slot is
+ * not recorded). */
+static void add_part(tc_rt_parts *parts, const tc_node *n, double t0)
+{
+    double dt = tc_rt_now() - t0;
+    int i = 0;
+    while (i < parts->n && parts->node[i] != n)
+        i++;
+    if (i == TC_RT_MAX_PARTS)
+        return;
+    if (i == parts->n)
+        parts->node[parts->n++] = n, parts->seconds[i] = 0.0;
+    parts->seconds[i] += dt;
 }
 
 static double *address(const run *r, const tc_operand *op)
@@ -152,7 +168,21 @@ static int outer_first(const run *r)
 /* Runs n as a perfect nest (runtime/kernel_run.h: an odometer over the
  * loops, the kernel's row running the calls); returns 0 (doing nothing)
  * when it is not one. */
+static int run_perfect_nest(run *r, const tc_node *n);
+
+/* A perfect nest, its time the kernel's part when parts are recorded. */
 static int exec_perfect_nest(run *r, const tc_node *n)
+{
+    if (!r->parts)
+        return run_perfect_nest(r, n);
+    double t0 = tc_rt_now();
+    if (!run_perfect_nest(r, n))
+        return 0;
+    add_part(r->parts, r->alg->kernel_node, t0);
+    return 1;
+}
+
+static int run_perfect_nest(run *r, const tc_node *n)
 {
     tc_rt_nest x;
     x.depth = 0;
@@ -229,6 +259,7 @@ static void split_part(void *arg, long t, long end)
     (void)end;
     run mine = *sp->from;
     mine.split = NULL;
+    mine.parts = NULL; /* the split loop is timed as a whole */
     mine.threads = 1;
     for (int u = 0; u < mine.alg->ntemps; u++)
         if (sp->own[t][u])
@@ -242,34 +273,48 @@ static void split_part(void *arg, long t, long end)
     sp->stopped[t] = mine.stopped;
 }
 
+static void exec_node(run *r, const tc_node *n);
+
 static void exec_list(run *r, const tc_node *n)
 {
     for (; n; n = n->next) {
-        switch (n->kind) {
-        case TC_NODE_LOOP:
-            if (r->split && n == r->split->loop) {
-                tc_rt_parallel(r->alg->split, r->alg->split, split_part, r->split);
-                for (int t = 0; t < r->alg->split; t++)
-                    r->stopped |= r->split->stopped[t];
-                break;
-            }
-            if (!exec_perfect_nest(r, n))
-                exec_iterations(r, n, 0, n->extent);
-            break;
-        case TC_NODE_COPY: /* slices overwrite */
-            tc_rt_copy(n->copy, address(r, &n->copy->slice),
-                       r->base[TC_BASE_TEMP + n->copy->temp]);
-            break;
-        case TC_NODE_PERMUTE: /* C goes back with beta */
-            tc_rt_permutation(n->perm, block_address(r, n->perm),
-                              r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta, r->threads);
-            break;
-        case TC_NODE_KERNEL:
-            tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,
-                            r->kp[0], r->kp[1], r->kp[2]);
-            check_deadline(r);
+        /* a loop is a part only when split; a perfect nest times itself */
+        if (!r->parts || (n->kind == TC_NODE_LOOP && !(r->split && n == r->split->loop))) {
+            exec_node(r, n);
+            continue;
+        }
+        double t0 = tc_rt_now();
+        exec_node(r, n);
+        add_part(r->parts, n, t0);
+    }
+}
+
+static void exec_node(run *r, const tc_node *n)
+{
+    switch (n->kind) {
+    case TC_NODE_LOOP:
+        if (r->split && n == r->split->loop) {
+            tc_rt_parallel(r->alg->split, r->alg->split, split_part, r->split);
+            for (int t = 0; t < r->alg->split; t++)
+                r->stopped |= r->split->stopped[t];
             break;
         }
+        if (!exec_perfect_nest(r, n))
+            exec_iterations(r, n, 0, n->extent);
+        break;
+    case TC_NODE_COPY: /* slices overwrite */
+        tc_rt_copy(n->copy, address(r, &n->copy->slice),
+                   r->base[TC_BASE_TEMP + n->copy->temp]);
+        break;
+    case TC_NODE_PERMUTE: /* C goes back with beta */
+        tc_rt_permutation(n->perm, block_address(r, n->perm),
+                          r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta, r->threads);
+        break;
+    case TC_NODE_KERNEL:
+        tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,
+                        r->kp[0], r->kp[1], r->kp[2]);
+        check_deadline(r);
+        break;
     }
 }
 
@@ -293,18 +338,35 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
 
 static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
                                 const tc_contraction *c, const double *A, const double *B,
-                                double *C, double limit_s, int *stopped, tc_error *err);
+                                double *C, double limit_s, int *stopped, tc_rt_parts *parts,
+                                tc_error *err);
+
+/* The BLAS's thread count for the algorithm's calls, set and restored. */
+static tc_status execute_set(const tc_blas *blas, const tc_algorithm *alg,
+                             const tc_contraction *c, const double *A, const double *B,
+                             double *C, double limit_s, int *stopped, tc_rt_parts *parts,
+                             tc_error *err)
+{
+    /* a split loop's threads call BLAS on one thread each */
+    int saved = tc_rt_blas_enter(blas, !blas ? 0 : alg && alg->split > 1 ? 1 : blas->threads);
+    tc_status st = execute_within(blas, alg, c, A, B, C, limit_s, stopped, parts, err);
+    tc_rt_blas_leave(blas, saved);
+    return st;
+}
 
 /* The library's thread count set for tcgen's calls, and restored. */
 tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
                                const tc_contraction *c, const double *A, const double *B,
                                double *C, double limit_s, int *stopped, tc_error *err)
 {
-    /* a split loop's threads call BLAS on one thread each */
-    int saved = tc_rt_blas_enter(blas, !blas ? 0 : alg && alg->split > 1 ? 1 : blas->threads);
-    tc_status st = execute_within(blas, alg, c, A, B, C, limit_s, stopped, err);
-    tc_rt_blas_leave(blas, saved);
-    return st;
+    return execute_set(blas, alg, c, A, B, C, limit_s, stopped, NULL, err);
+}
+
+tc_status tc_rt_execute_parts(const tc_blas *blas, const tc_algorithm *alg,
+                              const tc_contraction *c, const double *A, const double *B,
+                              double *C, tc_rt_parts *parts, tc_error *err)
+{
+    return execute_set(blas, alg, c, A, B, C, 0.0, NULL, parts, err);
 }
 
 /* The temporaries r's algorithm fills, taken from the scratch cache:
@@ -343,7 +405,8 @@ static tc_status take_temps(run *r, split *sp, tc_error *err)
 
 static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
                                 const tc_contraction *c, const double *A, const double *B,
-                                double *C, double limit_s, int *stopped, tc_error *err)
+                                double *C, double limit_s, int *stopped, tc_rt_parts *parts,
+                                tc_error *err)
 {
     if (!blas || !alg || !c || !A || !B || !C)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_rt_execute: NULL argument");
@@ -365,6 +428,7 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     r.alg = alg;
     r.alpha = c->alpha;
     r.deadline = limit_s > 0 ? tc_rt_now() + limit_s : 0.0;
+    r.parts = parts;
     r.threads = blas->threads;
     /* The executor only reads A and B; the table is shared with C. */
     r.base[TC_C] = C;
@@ -387,7 +451,10 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
             if (c->index[alg->loop[l]].role == TC_ROLE_CONTRACTED)
                 r.contracted |= 1u << alg->loop[l];
     } else if (tc_alg_needs_beta_pass(alg, c)) {
+        double t0 = tc_rt_now();
         scale_c(c, C);
+        if (parts)
+            parts->beta_pass_s += tc_rt_now() - t0;
     }
     exec_list(&r, alg->body);
     if (stopped)

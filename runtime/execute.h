@@ -34,6 +34,29 @@ tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
                                double *C, double limit_s, int *stopped, tc_error *err);
 
 /*
+ * The time an execution spent in each part of its algorithm, for `tcgen
+ * explain --measure`: every copy, permutation and kernel node (a perfect
+ * nest of loops around the kernel counts as the kernel's, its loops being
+ * the calls' own stepping), a split loop as one part (its threads' nodes
+ * are not timed one by one), and the pass that scales C by beta. The
+ * parts are disjoint stretches of the run, so they add up to at most its
+ * time; what is left is the loops' own work between them.
+ */
+#define TC_RT_MAX_PARTS 32
+typedef struct tc_rt_parts {
+    int n;
+    const tc_node *node[TC_RT_MAX_PARTS]; /* in the order first run */
+    double seconds[TC_RT_MAX_PARTS];
+    double beta_pass_s;
+} tc_rt_parts;
+
+/* tc_rt_execute that adds each part's time to *parts (zeroed by the
+ * caller); C is computed the same way. */
+tc_status tc_rt_execute_parts(const tc_blas *blas, const tc_algorithm *alg,
+                              const tc_contraction *c, const double *A, const double *B,
+                              double *C, tc_rt_parts *parts, tc_error *err);
+
+/*
  * One kernel call of k on operands at p0, p1, p2 (k->arg[i] gives their
  * shapes, leading dimensions and increments), accumulating with alpha.
  * The caller checks that the algorithm fits_int.

@@ -16,6 +16,7 @@
 #include "runtime/execute.h"
 #include "runtime/memory.h"
 #include "runtime/reference.h"
+#include "runtime/timer.h"
 #include "tests/helpers_corpus.h"
 
 #define NLIBS 2
@@ -177,6 +178,99 @@ static void test_split(void)
     CU_ASSERT(split_own_temps > 20);
     fprintf(stderr, "[%d split executions, %d with temporaries per thread]\n", runs,
             split_own_temps);
+}
+
+/* The parts tc_rt_execute_parts timed for alg are right: each a copy,
+ * permutation or kernel node of alg outside a split loop, or that loop,
+ * none twice, every one of those present, none negative, and all of them
+ * together within the run's own time (they are disjoint stretches of
+ * it). Returns 0 when they are. */
+/* 1 when node n lies inside loop (NULL: never). */
+static int inside(const tc_node *n, const tc_node *loop)
+{
+    for (n = n->parent; loop && n; n = n->parent)
+        if (n == loop)
+            return 1;
+    return 0;
+}
+
+static int parts_wrong(const tc_algorithm *alg, const tc_rt_parts *m, double wall)
+{
+    const tc_node *loop = alg->split > 1 ? alg->loop_node[0] : NULL;
+    int want = 1, found = 0; /* the kernel, or the split loop around it */
+    double sum = m->beta_pass_s;
+    for (int k = 0; k < alg->ncopies; k++)
+        want += !inside(alg->copy_node[k], loop);
+    for (int i = 0; i < m->n; i++) {
+        const tc_node *n = m->node[i];
+        int mine = loop ? n == loop : n == alg->kernel_node;
+        for (int k = 0; k < alg->ncopies; k++)
+            mine |= alg->copy_node[k] == n && !inside(n, loop);
+        if (!mine || m->seconds[i] < 0.0)
+            return 1;
+        for (int j = 0; j < i; j++)
+            if (m->node[j] == n)
+                return 1;
+        sum += m->seconds[i];
+        found++;
+    }
+    return found != want || sum > wall;
+}
+
+/* Every algorithm of the corpus run with its parts timed
+ * (tc_rt_execute_parts, for `tcgen explain --measure`), also split over 2
+ * threads: C bit for bit as tc_rt_execute leaves it, and the parts are
+ * the algorithm's (parts_wrong). */
+static void test_parts(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), runs = 0, split_runs = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(libs[0]);
+    for (int i = 0; i < n; i++) {
+        const tc_contraction *c = &corpus[i].c;
+        tc_algorithm_set *set = NULL;
+        tc_error e;
+        CU_ASSERT_FATAL(tc_gen_enumerate_families(c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                                  &set, &e) == TC_OK &&
+                        tc_gen_add_threaded(set, c, 2, &e) == TC_OK);
+        int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements,
+                nc = c->tensor[TC_C].elements;
+        double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL),
+               *C0 = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL),
+               *got = tc_rt_alloc(nc, NULL);
+        CU_ASSERT_FATAL(A && B && C0 && want && got);
+        uint64_t state = 4000 + (uint64_t)i;
+        tc_corpus_fill(A, na, &state);
+        tc_corpus_fill(B, nb, &state);
+        tc_corpus_fill(C0, nc, &state);
+        for (int k = 0; k < set->count; k++) {
+            const tc_algorithm *alg = set->alg[k];
+            tc_rt_parts m;
+            memset(&m, 0, sizeof m);
+            memcpy(want, C0, (size_t)nc * sizeof *want);
+            memcpy(got, C0, (size_t)nc * sizeof *got);
+            CU_ASSERT_EQUAL(tc_rt_execute(libs[0], alg, c, A, B, want, &e), TC_OK);
+            double t0 = tc_rt_now();
+            CU_ASSERT_EQUAL(tc_rt_execute_parts(libs[0], alg, c, A, B, got, &m, &e), TC_OK);
+            double wall = tc_rt_now() - t0;
+            int same = memcmp(want, got, (size_t)nc * sizeof *got) == 0;
+            int wrong = parts_wrong(alg, &m, wall);
+            if (!same || wrong)
+                fprintf(stderr, "\n  %s: %s: %s\n", corpus[i].text, alg->name,
+                        !same ? "another C" : "wrong parts");
+            CU_ASSERT(same && !wrong);
+            runs++;
+            split_runs += alg->split > 1;
+        }
+        tc_rt_free(A);
+        tc_rt_free(B);
+        tc_rt_free(C0);
+        tc_rt_free(want);
+        tc_rt_free(got);
+        tc_alg_set_free(set);
+    }
+    CU_ASSERT(runs > 2500 && split_runs > 500);
+    fprintf(stderr, "[%d runs timed part by part, %d split]\n", runs, split_runs);
 }
 
 /* Scalars given at run time (tc_execute_scaled passes them in a copy of
@@ -341,6 +435,7 @@ int tc_suite_execute(void)
     return !CU_add_test(s, "every algorithm of the corpus, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "loops split over 2 and 3 threads, every threaded algorithm",
                         test_split) ||
+           !CU_add_test(s, "parts timed: the same C, the algorithm's own parts", test_parts) ||
            !CU_add_test(s, "oracles at sizes 1 and mixed sizes", test_oracle_sizes) ||
            !CU_add_test(s, "scalars at run time: any alpha and beta, every algorithm",
                         test_runtime_scalars) ||
