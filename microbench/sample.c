@@ -61,9 +61,10 @@ static void kput_op(keybuf *k, const tc_operand *op)
  * (kernel, flags, dimensions, operand layouts), the operands as the setup
  * touches them, and the setup list. Equal keys give equal benchmarks.
  * 0, or -1 when it does not fit in n bytes. */
-static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, char *buf,
+static int build_key(const tc_mb_sampler *s, const scaled *sc, const recipe *p, char *buf,
                      size_t n)
 {
+    const tc_mb_case *cs = &sc->cs;
     keybuf k = {buf, n, 0};
     const tc_node *node = cs->node;
     if (node->kind == TC_NODE_KERNEL) {
@@ -98,6 +99,8 @@ static int build_key(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe 
     }
     if (cs->scale > 1.0)
         kput(&k, " x%.17g", cs->scale);
+    if (sc->cold_s > 0.0) /* a warm slab: the bytes it left out (tc_mbs_slab_time) */
+        kput(&k, " cold%.17g", sc->cold_s);
     if (p->train > 1)
         kput(&k, " train%d", p->train);
     if (cs->node->kind == TC_NODE_KERNEL && cs->beta != 1.0)
@@ -363,7 +366,7 @@ int tc_mb_case_recipe(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_cas
     int rc = -1;
     if (sc && tc_mbs_prepare(s, edge_out, c, &copy, &p, NULL) == TC_OK &&
         make_recipe(s, c, &copy, edge_out, room, avail, sc, &p, NULL) == TC_OK)
-        rc = build_key(s, &sc->cs, &p, buf, n);
+        rc = build_key(s, sc, &p, buf, n);
     free(sc);
     return rc;
 }
@@ -436,11 +439,11 @@ static void count_rules(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_c
     recipe q = *p;
     q.off = 0;
     scaled *t = malloc(sizeof *t);
-    if (!t || build_key(s, &sc->cs, &q, key, sizeof key) != 0) {
+    if (!t || build_key(s, sc, &q, key, sizeof key) != 0) {
         free(t);
         return;
     }
-    double mine = compose(s, &sc->cs, p, timed);
+    double mine = tc_mbs_slab_time(sc, compose(s, &sc->cs, p, timed));
     for (int r = 0; r < TC_RULE_COUNT; r++) {
         unsigned bit = TC_RULE_BIT(r);
         if (p->off & bit)
@@ -454,8 +457,8 @@ static void count_rules(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_c
             if (!changed &&
                 make_recipe(&alone, c, &copy, edge_out, room, avail, t, &q, NULL) == TC_OK) {
                 q.off = 0;
-                changed = build_key(&alone, &t->cs, &q, other, sizeof other) != 0 ||
-                          strcmp(key, other) != 0 || compose(&alone, &t->cs, &q, timed) != mine;
+                changed = build_key(&alone, t, &q, other, sizeof other) != 0 ||
+                          strcmp(key, other) != 0 || tc_mbs_slab_time(t, compose(&alone, &t->cs, &q, timed)) != mine;
             }
         }
         s->rule_cases[r] += changed;
@@ -485,7 +488,7 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
     char key[TC_MB_KEY_MAX];
     double seconds;
     st = make_recipe(s, c, cs, edge_out, room, avail, sc, &p, err);
-    if (st == TC_OK && build_key(s, &sc->cs, &p, key, sizeof key) != 0)
+    if (st == TC_OK && build_key(s, sc, &p, key, sizeof key) != 0)
         st = tc_error_set(err, TC_EINTERNAL, 0, 0, "sampler: a case key exceeds %d bytes",
                           TC_MB_KEY_MAX);
     if (st != TC_OK) {
@@ -508,10 +511,11 @@ static tc_status sample_placed(tc_mb_sampler *s, const tc_contraction *c, tc_mb_
         count_rules(s, c, cs, edge_out, room, avail, w, sc, &p, timed,
                     (s->warmed > warmed ? TC_RULE_BIT(TC_RULE_WARM_LIBRARY) : 0) |
                         (s->bounded > bounded ? TC_RULE_BIT(TC_RULE_BOUND) : 0));
+    if (st == TC_OK)
+        cs->seconds = seconds = tc_mbs_slab_time(sc, seconds);
     free(sc);
     if (st != TC_OK)
         return st;
-    cs->seconds = seconds *= cs->scale;
     s->timed++;
     if (tc_mb_memo_put(s->memo, key, seconds) != 0)
         return tc_error_set(err, TC_ERESOURCE, 0, 0,

@@ -125,6 +125,8 @@ typedef struct tc_mbs_recipe {
         int slabs;                            /* slabs: a call beyond a slab is cut */
         int64_t slab_floor;                   /* slab-floor: the bytes a slab keeps at
                                                  least (beyond the LLC) */
+        int warm_slab;                        /* warm-slabs: a slab of the call is
+                                                 timed in cache, its bytes added */
         const double *edge_curve;             /* llc-edge: the LLC's edge share by
                                                  distance (NULL: an LRU cache's) */
         int tlb;                              /* tlb: the setup evicts translations */
@@ -153,6 +155,7 @@ typedef struct tc_mbs_recipe {
  * dimensions can be cut without touching the algorithm. */
 typedef struct scaled {
     tc_mb_case cs;
+    double cold_s; /* warm-slabs: the whole call's bytes from memory at the bandwidth */
     tc_node node;
     tc_call call;
     tc_copy copy;
@@ -174,7 +177,8 @@ int64_t tc_mbs_recipe_bytes(const recipe *p);
 
 /* The rules' apply functions (rules.h), by the file that defines them. */
 typedef void tc_mbs_apply(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
-tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor;                    /* slab.c */
+tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor,                    /* slab.c */
+    tc_mbs_apply_warm_slabs;
 tc_mbs_apply tc_mbs_apply_llc_edge, tc_mbs_apply_tlb, tc_mbs_apply_streams,  /* place.c */
     tc_mbs_apply_tiled_streams;
 tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* train.c */
@@ -208,6 +212,10 @@ tc_status tc_mbs_operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t u
 void tc_mbs_operand_release(tc_mb_sampler *s, int i, block *b);
 
 /* slab.c */
+/* The whole call's time from its slab's (sc) composed time m: m scaled
+ * by the work left out, plus the bytes a warm slab left out (sc->cold_s,
+ * rule warm-slabs). */
+double tc_mbs_slab_time(const scaled *sc, double m);
 tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs,
                      int edge_out, int64_t room, int64_t avail, scaled *sc, recipe *p,
                      tc_error *err);

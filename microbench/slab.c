@@ -198,6 +198,18 @@ void tc_mbs_apply_slab_floor(const tc_mb_sampler *s, const tc_mb_case *cs, recip
     p->d.slab_floor = (need < 0 || need >= 2 * llc) && !compute_bound(cs->node) ? 2 * llc : 0;
 }
 
+/* Rule warm-slabs: a compute-bound dgemm (warm_slab, in tc_mbs_fit). */
+void tc_mbs_apply_warm_slabs(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s;
+    p->d.warm_slab = compute_bound(cs->node);
+}
+
+double tc_mbs_slab_time(const scaled *sc, double m)
+{
+    return m * (sc->cs.scale > 1.0 ? sc->cs.scale : 1.0) + sc->cold_s;
+}
+
 /* Points sc's case at sc's own node, and the node at sc's call or copy. */
 static void scaled_bind(scaled *sc)
 {
@@ -214,6 +226,7 @@ static void scaled_bind(scaled *sc)
 static void scaled_from(scaled *sc, const tc_mb_case *cs)
 {
     sc->cs = *cs;
+    sc->cold_s = 0.0;
     sc->node = *cs->node;
     sc->node.parent = sc->node.next = sc->node.child = NULL;
     if (sc->node.kind == TC_NODE_KERNEL)
@@ -261,6 +274,39 @@ static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scale
 }
 
 /*
+ * Rule warm-slabs. A compute-bound dgemm pays for its operands' first
+ * reads from memory once, whatever its size: a slab of a millisecond
+ * timed from memory paid them too, and scaling it by the work charged
+ * them a hundred times. The 1444^3 dgemm of A^B^C^-dgemm
+ * (C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d] at 38) ran 113 ms with its
+ * operands in memory and 115 ms in cache; its 361^3 slab ran 2.1 ms from
+ * memory and 1.85 ms in cache, 134 ms and 118 ms scaled by 64, and the
+ * 134 ms lost the ranking to a loop of small dgemms that ran 164 ms. So
+ * such a slab is timed with its operands in cache (no setup), and the
+ * whole call's operands that the case has in memory (the recipe's flushed
+ * ones) are added at the bandwidth (sc->cold_s), once.
+ */
+static tc_status warm_slab(const tc_mb_sampler *s, const tc_contraction *c,
+                           const tc_mb_case *cs, int edge_out, scaled *sc, recipe *p,
+                           tc_error *err)
+{
+    double bytes = 0.0, bw = s->o.memory_bandwidth;
+    int threads = s->o.threads > 0 ? s->o.threads : 1;
+    tc_mbs_recipe_place(s, &sc->cs, p); /* where the case has its operands */
+    for (int e = 0; e < p->nsteps; e++)
+        if (p->steps[e].kind == STEP_FLUSH)
+            bytes += 8.0 * (double)cs->operand[p->steps[e].operand].elements;
+    sc->cold_s = bw > 0.0 ? bytes / bw / threads : 0.0;
+    sc->cs.nsetup = 0; /* reused at once: in cache */
+    sc->cs.truncated = 0;
+    for (int i = 0; i < sc->cs.noperands; i++) {
+        sc->cs.operand[i].access_distance = 0;
+        sc->cs.operand[i].prefetch = TC_PREFETCH_NONE;
+    }
+    return tc_mbs_prepare(s, edge_out, c, &sc->cs, p, err);
+}
+
+/*
  * Makes sc a part of cs whose operands need at most `room` bytes and whose
  * call lasts about a slab (docs/prediction.md: a call too long to repeat
  * cheaply, one dgemm doing everything, is timed on a slab of it in the same
@@ -274,7 +320,8 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
                      tc_error *err)
 {
     scaled_from(sc, cs);
-    double factor = cs->scale > 1.0 ? cs->scale : 1.0;
+    double factor = cs->scale > 1.0 ? cs->scale : 1.0, uncut = factor;
+    int warm = p->d.warm_slab; /* decided on the whole call: a slab is less intense */
     int64_t need = tc_mbs_recipe_bytes(p), floor = p->d.slab_floor;
     if (sc->node.kind == TC_NODE_PERMUTE) {
         factor *= slab_permutation(s, p, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
@@ -301,6 +348,11 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
         if (st != TC_OK)
             return st;
         need = best_need;
+    }
+    if (factor > uncut && warm) {
+        tc_status st = warm_slab(s, c, cs, edge_out, sc, p, err);
+        if (st != TC_OK)
+            return st;
     }
     sc->cs.scale = factor;
     /* a whole-tensor permutation cannot be cut (its view spans the tensor):

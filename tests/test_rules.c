@@ -36,7 +36,8 @@ static int timer_ok;
 
 /* C[a,b,c] = A[a,i] * B[i,b,c] at 64 (fixture 0), at a=b=256, c=4 (1: a
  * dgemv's y of 2 KiB streamed by the b loop), and
- * C[a,b,c] = A[i,j,a] * B[j,b,i,c] at 16 (2: ci'-dgemm's streamed run). */
+ * C[a,b,c] = A[i,j,a] * B[j,b,i,c] at 16 (2: ci'-dgemm's streamed run),
+ * and C[a,b] = A[a,k] * B[k,b] at 384 (3: a compute-bound dgemm). */
 static struct {
     const char *text, *sizes;
     tc_contraction c;
@@ -45,6 +46,7 @@ static struct {
     {.text = "C[a,b,c] = A[a,i] * B[i,b,c]", .sizes = "a=b=c=64,i=8"},
     {.text = "C[a,b,c] = A[a,i] * B[i,b,c]", .sizes = "a=b=256,c=4,i=8"},
     {.text = "C[a,b,c] = A[i,j,a] * B[j,b,i,c]", .sizes = "a=b=c=16,i=j=8"},
+    {.text = "C[a,b] = A[a,k] * B[k,b]", .sizes = "a=b=k=384"},
 };
 #define NFX ((int)(sizeof fx / sizeof fx[0]))
 
@@ -473,6 +475,32 @@ static int holds_slab_floor(unsigned off)
     return ok;
 }
 
+/* warm-slabs: a slab of a compute-bound dgemm whose operands the case has
+ * in memory (384^3, 113 ms at 1 GFLOP/s, its setup truncated) is timed
+ * with them in cache (its recipe flushes none), and the whole call's
+ * bytes from memory (3 x 384^2 doubles at 1 GB/s: 3.5 ms) are added once
+ * to the scaled slab (at least its flops at the peak: 113 ms), where
+ * without the rule only the larger of the two counts. */
+static int holds_warm_slabs(unsigned off)
+{
+    tc_mb_sampler_options o = base_options(off);
+    o.peak_flops = 1e9;
+    o.memory_bandwidth = 1e9;
+    tc_mb_sampler *s = sampler(&o);
+    tc_mb_case cs;
+    kernel_case(alg_of(3, "dgemm")->kernel_node, &cs);
+    cs.truncated = 1; /* every operand beyond the setup: in memory */
+    char key[2048];
+    int ok = tc_mb_case_recipe(s, &fx[3].c, &cs, 0, key, sizeof key) == 0 &&
+             strstr(key, " x") && !strstr(key, " F");
+    tc_error e;
+    double flops = 2.0 * 384 * 384 * 384 / 1e9, bytes = 3.0 * 8.0 * 384 * 384 / 1e9;
+    ok = ok && tc_mb_sample(s, &fx[3].c, &cs, &e) == TC_OK && cs.scale > 1.0 &&
+         cs.seconds >= (flops + bytes) * (1 - 1e-9);
+    tc_mb_sampler_free(s);
+    return ok;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static int (*const property[TC_RULE_COUNT])(unsigned off) = {
@@ -491,6 +519,7 @@ static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_BOUND] = holds_bound,
     [TC_RULE_SLABS] = holds_slabs,
     [TC_RULE_SLAB_FLOOR] = holds_slab_floor,
+    [TC_RULE_WARM_SLABS] = holds_warm_slabs,
 };
 
 /* Rules whose property needs clflush to tell memory from cache. */
@@ -557,6 +586,7 @@ RULE_TEST(test_write_back, TC_RULE_WRITE_BACK)
 RULE_TEST(test_bound, TC_RULE_BOUND)
 RULE_TEST(test_slabs, TC_RULE_SLABS)
 RULE_TEST(test_slab_floor, TC_RULE_SLAB_FLOOR)
+RULE_TEST(test_warm_slabs, TC_RULE_WARM_SLABS)
 
 /* Every rule has a unique name, a summary, a paragraph and a property;
  * --model parses and prints the switches back; unknown rules are refused
@@ -620,6 +650,7 @@ int tc_suite_rules(void)
            !CU_add_test(s, "bound: no time below the bound", test_bound) ||
            !CU_add_test(s, "slabs: a long call on a slab, within bounds", test_slabs) ||
            !CU_add_test(s, "slab-floor: a slab stays beyond the LLC", test_slab_floor) ||
+           !CU_add_test(s, "warm-slabs: a compute-bound slab in cache", test_warm_slabs) ||
            !CU_add_test(s, "count_rules: the rules a case's recipe rests on", test_rule_cases)
                ? -1
                : 0;
