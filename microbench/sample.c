@@ -75,6 +75,15 @@ static int build_key(const tc_mb_sampler *s, const scaled *sc, const recipe *p, 
         tc_copy_dir dir = node->kind == TC_NODE_PERMUTE ? node->perm->dir : node->copy->dir;
         kput(&k, "copy-%s", dir == TC_COPY_IN ? "in" : "out"); /* permutations too */
     }
+    if (node->kind == TC_NODE_PERMUTE) { /* its view: the operands alone are flat runs, and
+                                            A^ and B^ of one size shared a time */
+        const tc_permute *v = &node->perm->view;
+        kput(&k, " view");
+        for (int d = 0; d < v->rank; d++)
+            kput(&k, "%s%lld:%lld:%lld", d ? "," : "", (long long)v->extent[d],
+                 (long long)v->src_stride[d], (long long)v->dst_stride[d]);
+        kput(&k, " w%lld", (long long)node->perm->written);
+    }
     for (int i = 0; i < p->n; i++) {
         kput(&k, "|");
         kput_op(&k, &p->call[i]);

@@ -693,6 +693,47 @@ static void test_reuse(void)
     tc_mb_sampler_free(s);
 }
 
+/* Whole-tensor permutations of tensors of one size are other benchmarks
+ * where their views differ: A^B^C^-dgemm of C[a,b,c,d] = A[a,e,c,f] *
+ * B[f,b,e,d] keeps A's first index (runs) and transposes B's two first
+ * ones, and its copy of B once took the time of its copy of A (0.99 ms
+ * against 2.5 ms measured at 38: the key named the operands alone, each
+ * one flat run); the same permutation again is the same benchmark. */
+static void test_permutation_keys(void)
+{
+    tc_contraction c;
+    char msg[256], key[3][2048];
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]", "a=b=c=d=e=f=6",
+                                    &c, msg, sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set,
+                                              &e) == TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "A^B^C^-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_params params = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_mb_analysis *a = NULL;
+    CU_ASSERT_FATAL(tc_mb_analyze(alg, &c, &params, &a, &e) == TC_OK);
+    tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    const tc_mb_case *in[2] = {NULL, NULL};
+    for (int k = 0; k < a->ncases; k++) { /* the steady copies of A and B */
+        const tc_node *n = a->cases[k].node;
+        if (n->kind == TC_NODE_PERMUTE && n->perm->dir == TC_COPY_IN &&
+            a->cases[k].kind == TC_CASE_STEADY)
+            in[n->perm->tensor == TC_A ? 0 : 1] = &a->cases[k];
+    }
+    CU_ASSERT_FATAL(in[0] && in[1]);
+    CU_ASSERT_EQUAL(in[0]->operand[0].elements, in[1]->operand[0].elements);
+    CU_ASSERT_EQUAL(tc_mb_case_recipe(s, &c, in[0], 0, key[0], sizeof key[0]), 0);
+    CU_ASSERT_EQUAL(tc_mb_case_recipe(s, &c, in[1], 0, key[1], sizeof key[1]), 0);
+    CU_ASSERT_EQUAL(tc_mb_case_recipe(s, &c, in[0], 0, key[2], sizeof key[2]), 0);
+    CU_ASSERT(strcmp(key[0], key[1]) != 0);
+    CU_ASSERT_STRING_EQUAL(key[0], key[2]);
+    tc_mb_sampler_free(s);
+    tc_mb_analysis_free(a);
+    tc_alg_set_free(set);
+}
+
 /* A daxpy whose x has a huge increment: its span is about 2^54 doubles and
  * its 2^24 elements lie in 2^24 pages (64 GiB). It is timed on a part (n
  * halved until the pages fit the budget and the span the address space)
@@ -1399,6 +1440,8 @@ int tc_suite_sample(void)
            !CU_add_test(s, "setups touch what they claim", test_setup_counts) ||
            !CU_add_test(s, "the analyzer's cases", test_analyzer_cases) ||
            !CU_add_test(s, "identical cases are timed once", test_reuse) ||
+           !CU_add_test(s, "permutations of one size, other views: other benchmarks",
+                        test_permutation_keys) ||
            !CU_add_test(s, "memory check and int dimensions", test_memory_check) ||
            !CU_add_test(s, "the TLB evicted past its reach", test_tlb) ||
            !CU_add_test(s, "the LLC's edge: timed in the LLC and in memory", test_llc_edge) ||
