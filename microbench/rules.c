@@ -63,6 +63,11 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                                 "128 KiB of its lines",
                                 "Biases corrected: Written vectors, timed as trains",
                                 tc_mbs_apply_written_trains},
+    [TC_RULE_INTERLEAVED_TRAINS] = {"interleaved-trains",
+                                    "a call whose loop moves each of its operands by its "
+                                    "columns' height (a dgemm's too): a train streaming 1 MiB",
+                                    "Biases corrected: Interleaved columns, timed as trains",
+                                    tc_mbs_apply_interleaved_trains},
     [TC_RULE_WARM_LIBRARY] = {"warm-library",
                               "the kernel called once on the sampler's own small operands "
                               "after the setup's last eviction",

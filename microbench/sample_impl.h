@@ -182,7 +182,7 @@ tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor,                    /* 
 tc_mbs_apply tc_mbs_apply_llc_edge, tc_mbs_apply_tlb, tc_mbs_apply_streams,  /* place.c */
     tc_mbs_apply_tiled_streams;
 tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* train.c */
-    tc_mbs_apply_tiny_trains, tc_mbs_apply_written_trains;
+    tc_mbs_apply_tiny_trains, tc_mbs_apply_written_trains, tc_mbs_apply_interleaved_trains;
 tc_mbs_apply tc_mbs_apply_warm_library;                                      /* sample.c */
 tc_mbs_apply tc_mbs_apply_stream_bytes, tc_mbs_apply_one_pass,              /* bound.c */
     tc_mbs_apply_write_back, tc_mbs_apply_bound;

@@ -25,7 +25,14 @@
  * writing TC_MB_WRITTEN_TRAIN_BYTES of that vector's lines, at least TC_MB_TRAIN_MIN
  * calls, at most the loop's extent (written_vector_lines).
  *
- * Rules stream-trains, tiny-trains, written-trains and interleaved.
+ * Any other call whose loop moves each operand it moves by its columns'
+ * height (interleaved columns: a dgemm's A[:,b,:,c] under the b loop,
+ * each column's next run right after this one's) is timed as a train
+ * moving TC_MB_INTERLEAVED_TRAIN_BYTES, at most the calls the columns keep
+ * apart (interleaved_trains).
+ *
+ * Rules stream-trains, tiny-trains, written-trains, interleaved-trains and
+ * interleaved.
  */
 
 /* Columns that the loop moves by their own height (B[:,b,:] of ab-dgemv
@@ -216,3 +223,43 @@ tc_mb_shape tc_mbs_train_shape(const recipe *p, int i)
     return (tc_mb_shape){n, p->train, stride, p->train_step[i]};
 }
 
+
+/*
+ * The bytes a call moves when every operand its loop moves is interleaved
+ * columns or one run right after the last call's, and one of them
+ * columns (0 otherwise). Timed alone, such a call found every column's
+ * run in memory but its first line; in the loop each run lies right after
+ * the last call's, lines the prefetchers have begun to fetch: cb-dgemm of
+ * C[a,b,j,c] = A[k,b,a,c] * B[j,k] (a=48, b=40, j=24, c=40, k=48; dgemms
+ * 48x24x48 on A's 48 columns and C's 24, each moved by its height of 48)
+ * was predicted 6.3 us per call and ran 3.4, and lost the ranking to
+ * cC^-dgemm, which ran 1.5x slower (docs/prediction.md, Interleaved
+ * columns, timed as trains).
+ */
+static int64_t interleaved_train_bytes(const tc_mb_case *cs, const recipe *p)
+{
+    int64_t bytes = 0, interleaved = 0;
+    if (cs->node->kind != TC_NODE_KERNEL)
+        return 0;
+    for (int i = 0; i < p->n; i++) {
+        if (cs->operand[i].loop_step == 0)
+            continue;
+        const tc_mb_operand *o = &cs->operand[i];
+        int run = tc_mbs_one_run(&o->op) && o->loop_step == o->elements && o->span == o->elements;
+        if (!trainable(cs, p, i) || !(p->d.interleave[i] > 0 || run))
+            return 0;
+        interleaved += p->d.interleave[i] > 0;
+        bytes += 8 * o->elements;
+    }
+    return interleaved ? bytes : 0;
+}
+
+void tc_mbs_apply_interleaved_trains(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    int64_t bytes = p->d.train_calls ? 0 : interleaved_train_bytes(cs, p);
+    (void)s;
+    if (bytes > 0) {
+        p->d.train_calls = train_for(TC_MB_INTERLEAVED_TRAIN_BYTES, bytes);
+        p->d.train_rule = TC_RULE_INTERLEAVED_TRAINS;
+    }
+}

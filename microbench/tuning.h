@@ -44,6 +44,12 @@
  * for dirty lines to pile into the same sets as in the loop (ac-dgemv:
  * 1.0 us per call as a train of 16 against 1.09 in the loop) */
 #define TC_MB_WRITTEN_TRAIN_BYTES ((int64_t)128 << 10)
+/* [interleaved-trains] bytes a train of calls on interleaved columns
+ * moves: the first call finds its columns in memory with nothing
+ * prefetched, and cb-dgemm of C[a,b,j,c] = A[k,b,a,c] * B[j,k] (28 KB a
+ * call) came to 6.2 us per call as a train of 10 (256 KiB), 5.4 as one of
+ * 40 (1.1 MB), against 5.4 in the loop */
+#define TC_MB_INTERLEAVED_TRAIN_BYTES ((int64_t)1 << 20)
 
 /* [timing] repetitions of a call lasting a few counter steps: enough for
  * the dithered mean to converge (docs/prediction.md, Dithering) */

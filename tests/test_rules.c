@@ -37,7 +37,8 @@ static int timer_ok;
 /* C[a,b,c] = A[a,i] * B[i,b,c] at 64 (fixture 0), at a=b=256, c=4 (1: a
  * dgemv's y of 2 KiB streamed by the b loop), and
  * C[a,b,c] = A[i,j,a] * B[j,b,i,c] at 16 (2: ci'-dgemm's streamed run),
- * and C[a,b] = A[a,k] * B[k,b] at 384 (3: a compute-bound dgemm). */
+ * C[a,b] = A[a,k] * B[k,b] at 384 (3: a compute-bound dgemm), and
+ * C[a,b,j,c] = A[k,b,a,c] * B[j,k] (4: cb-dgemm's interleaved columns). */
 static struct {
     const char *text, *sizes;
     tc_contraction c;
@@ -47,6 +48,7 @@ static struct {
     {.text = "C[a,b,c] = A[a,i] * B[i,b,c]", .sizes = "a=b=256,c=4,i=8"},
     {.text = "C[a,b,c] = A[i,j,a] * B[j,b,i,c]", .sizes = "a=b=c=16,i=j=8"},
     {.text = "C[a,b] = A[a,k] * B[k,b]", .sizes = "a=b=k=384"},
+    {.text = "C[a,b,j,c] = A[k,b,a,c] * B[j,k]", .sizes = "a=16,b=8,j=8,c=4,k=16"},
 };
 #define NFX ((int)(sizeof fx / sizeof fx[0]))
 
@@ -349,6 +351,20 @@ static int holds_interleaved(unsigned off)
     return train_within(train, extent) && train > 1 && train <= apart;
 }
 
+/* interleaved-trains: a dgemm whose loop moves its operands' columns by
+ * their height (cb-dgemm: A[:,b,:,c] and C[:,b,:,c], 16 high, 128 apart)
+ * is timed as a train moving TC_MB_INTERLEAVED_TRAIN_BYTES, or the calls
+ * the columns keep apart, or the whole loop. */
+static int holds_interleaved_trains(unsigned off)
+{
+    tc_mb_sampler_options o = base_options(off);
+    int64_t extent, bytes;
+    int train = train_of(&o, 4, "cb-dgemm", &extent, &bytes);
+    return train_within(train, extent) && train > 1 && train <= 128 / 16 &&
+           (train * bytes >= TC_MB_INTERLEAVED_TRAIN_BYTES || train == extent ||
+            train == 128 / 16);
+}
+
 /* ---- composition ----------------------------------------------------- */
 
 /* warm-library: after a setup that evicts (remote mode: C pushed to
@@ -512,6 +528,7 @@ static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_TINY_TRAINS] = holds_tiny_trains,
     [TC_RULE_WRITTEN_TRAINS] = holds_written_trains,
     [TC_RULE_INTERLEAVED] = holds_interleaved,
+    [TC_RULE_INTERLEAVED_TRAINS] = holds_interleaved_trains,
     [TC_RULE_WARM_LIBRARY] = holds_warm_library,
     [TC_RULE_STREAM_BYTES] = holds_stream_bytes,
     [TC_RULE_ONE_PASS] = holds_one_pass,
@@ -579,6 +596,7 @@ RULE_TEST(test_stream_trains, TC_RULE_STREAM_TRAINS)
 RULE_TEST(test_tiny_trains, TC_RULE_TINY_TRAINS)
 RULE_TEST(test_written_trains, TC_RULE_WRITTEN_TRAINS)
 RULE_TEST(test_interleaved, TC_RULE_INTERLEAVED)
+RULE_TEST(test_interleaved_trains, TC_RULE_INTERLEAVED_TRAINS)
 RULE_TEST(test_warm_library, TC_RULE_WARM_LIBRARY)
 RULE_TEST(test_stream_bytes, TC_RULE_STREAM_BYTES)
 RULE_TEST(test_one_pass, TC_RULE_ONE_PASS)
@@ -643,6 +661,8 @@ int tc_suite_rules(void)
            !CU_add_test(s, "tiny-trains: tiny calls in a row", test_tiny_trains) ||
            !CU_add_test(s, "written-trains: a train writes its lines", test_written_trains) ||
            !CU_add_test(s, "interleaved: columns' runs stay apart", test_interleaved) ||
+           !CU_add_test(s, "interleaved-trains: a dgemm on interleaved columns",
+                        test_interleaved_trains) ||
            !CU_add_test(s, "warm-library: warmed after an eviction", test_warm_library) ||
            !CU_add_test(s, "stream-bytes: added to the call", test_stream_bytes) ||
            !CU_add_test(s, "one-pass: a daxpy's bytes replace it", test_one_pass) ||
