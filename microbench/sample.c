@@ -467,7 +467,8 @@ static void count_rules(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_c
                 make_recipe(&alone, c, &copy, edge_out, room, avail, t, &q, NULL) == TC_OK) {
                 q.off = 0;
                 changed = build_key(&alone, t, &q, other, sizeof other) != 0 ||
-                          strcmp(key, other) != 0 || tc_mbs_slab_time(t, compose(&alone, &t->cs, &q, timed)) != mine;
+                          strcmp(key, other) != 0 ||
+                          tc_mbs_slab_time(t, compose(&alone, &t->cs, &q, timed)) != mine;
             }
         }
         s->rule_cases[r] += changed;
