@@ -19,6 +19,8 @@
 # section bench/paper.sh puts into docs/results.md).
 #   bash bench/prediction.sh [TCGEN]        PREDICTION_QUICK=1: fewer runs
 set -euo pipefail
+# one thread: at more, split twins (NAME@P) rank too
+export TCGEN_THREADS=1 OPENBLAS_NUM_THREADS=1
 tcgen=${1:-build/tcgen}
 out=bench/results
 quick=${PREDICTION_QUICK:-0}
