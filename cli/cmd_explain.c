@@ -162,7 +162,7 @@ static void part_name(const tc_mb_analysis *a, const tc_contraction *c, const tc
 
 /* Each part's prediction against its measurement (tc_plan_measure_parts):
  * rows part, predicted_s, measured_s, error_pct; then the beta pass, what
- * the loops took between the parts (measured only) and the whole. */
+ * the loops took between the parts (measured only) and the algorithm's total. */
 static int fill_parts(tc_table *t, const tc_mb_analysis *a, const tc_contraction *c,
                       const tc_rt_parts *m, double measured, double predicted)
 {
@@ -184,7 +184,7 @@ static int fill_parts(tc_table *t, const tc_mb_analysis *a, const tc_contraction
         rc = tc_table_addf(t, "between the parts\t-\t%.6e\t-",
                            measured > sum ? measured - sum : 0.0);
     if (!rc)
-        rc = tc_table_addf(t, "whole algorithm\t%.6e\t%.6e\t%.1f", predicted, measured,
+        rc = tc_table_addf(t, "algorithm\t%.6e\t%.6e\t%.1f", predicted, measured,
                            100.0 * (predicted - measured) / measured);
     return rc;
 }

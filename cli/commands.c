@@ -114,7 +114,7 @@ const tc_command tc_commands[] = {
      "              every copy, permutation and kernel (a loop nest around the\n"
      "              kernel counts as its), a split loop as one part, the beta\n"
      "              pass; each beside its prediction, then what the loops took\n"
-     "              between them and the whole (with --format tsv or json, this\n"
+     "              between them and the total (with --format tsv or json, this\n"
      "              table alone)\n"
      "Options as for predict.\n",
      tc_cmd_explain,

@@ -22,7 +22,7 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                             tc_mbs_apply_slab_floor},
     [TC_RULE_WARM_SLABS] = {"warm-slabs",
                             "a compute-bound dgemm's slab timed with its operands in cache, "
-                            "the whole call's bytes from memory added once",
+                            "the full call's bytes from memory added once",
                             "The sampler's memory (a slab's cold start)",
                             tc_mbs_apply_warm_slabs},
     [TC_RULE_LLC_EDGE] = {"llc-edge",

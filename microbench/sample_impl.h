@@ -155,7 +155,7 @@ typedef struct tc_mbs_recipe {
  * dimensions can be cut without touching the algorithm. */
 typedef struct scaled {
     tc_mb_case cs;
-    double cold_s; /* warm-slabs: the whole call's bytes from memory at the bandwidth */
+    double cold_s; /* warm-slabs: the full call's bytes from memory at the bandwidth */
     tc_node node;
     tc_call call;
     tc_copy copy;

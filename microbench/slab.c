@@ -321,7 +321,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
 {
     scaled_from(sc, cs);
     double factor = cs->scale > 1.0 ? cs->scale : 1.0, uncut = factor;
-    int warm = p->d.warm_slab; /* decided on the whole call: a slab is less intense */
+    int warm = p->d.warm_slab; /* decided on the full call: a slab is less intense */
     int64_t need = tc_mbs_recipe_bytes(p), floor = p->d.slab_floor;
     if (sc->node.kind == TC_NODE_PERMUTE) {
         factor *= slab_permutation(s, p, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR

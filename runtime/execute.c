@@ -259,7 +259,7 @@ static void split_part(void *arg, long t, long end)
     (void)end;
     run mine = *sp->from;
     mine.split = NULL;
-    mine.parts = NULL; /* the split loop is timed as a whole */
+    mine.parts = NULL; /* the split loop is one part */
     mine.threads = 1;
     for (int u = 0; u < mine.alg->ntemps; u++)
         if (sp->own[t][u])

@@ -175,12 +175,12 @@ grep -q "^[0-9]*	(bc)-dgemm	dgemm	" "$tmp/out" && ok || bad "predict: no fused (
 expect 0 "" -- explain "$Q" a=b=c=d=e=f=6 'A^B^C^-dgemm' --reps 1 --format table
 grep -q "^case .*: copy B\[:,:,:,:\] -> T2 steady" "$tmp/out" && ok || bad "explain: a whole permutation's case"
 # explain --measure: each part (three permutations, the dgemm) beside its
-# prediction, then the loops between them and the whole, as numbers
+# prediction, then the loops between them and the algorithm, as numbers
 expect 0 "" -- explain "$Q" a=b=c=d=e=f=6 'A^B^C^-dgemm' --reps 1 --measure --format tsv
 [ "$(head -1 "$tmp/out")" = "$(printf 'part\tpredicted_s\tmeasured_s\terror_pct')" ] &&
     grep -q "^copy A\[:,:,:,:\] -> T1	[0-9.e+-]*	[0-9.e+-]*	-\?[0-9.]*$" "$tmp/out" &&
     grep -q "^dgemm	[0-9.e+-]*	[0-9.e+-]*	" "$tmp/out" && grep -q "^between the parts	-	" "$tmp/out" &&
-    [ "$(grep -c "^copy" "$tmp/out")" -eq 3 ] && [ "$(grep -c "^whole algorithm	" "$tmp/out")" -eq 1 ] &&
+    [ "$(grep -c "^copy" "$tmp/out")" -eq 3 ] && [ "$(grep -c "^algorithm	" "$tmp/out")" -eq 1 ] &&
     ok || bad "explain --measure: the parts table"
 expect 0 "" -- explain "$P" a=b=c=24,i=8 'c-dgemm@2' --reps 1 --measure --format json
 grep -q '"part": "split loop over c", "predicted_s": [0-9]' "$tmp/out" && ok ||

@@ -44,6 +44,37 @@ static int suite_clean(void)
     return 0;
 }
 
+/* A contraction's tensors for a test: A and B, C's initial values (C0)
+ * and two results (want, got). */
+typedef struct operands {
+    int64_t na, nb, nc;
+    double *A, *B, *C0, *want, *got;
+} operands;
+
+static void operands_free(operands *o)
+{
+    tc_rt_free(o->A);
+    tc_rt_free(o->B);
+    tc_rt_free(o->C0);
+    tc_rt_free(o->want);
+    tc_rt_free(o->got);
+    memset(o, 0, sizeof *o);
+}
+
+/* Allocates o's tensors for c; 0 when all are, -1 (all freed) otherwise. */
+static int operands_new(const tc_contraction *c, operands *o)
+{
+    o->na = c->tensor[TC_A].elements, o->nb = c->tensor[TC_B].elements;
+    o->nc = c->tensor[TC_C].elements;
+    o->A = tc_rt_alloc(o->na, NULL), o->B = tc_rt_alloc(o->nb, NULL);
+    o->C0 = tc_rt_alloc(o->nc, NULL), o->want = tc_rt_alloc(o->nc, NULL);
+    o->got = tc_rt_alloc(o->nc, NULL);
+    if (o->A && o->B && o->C0 && o->want && o->got)
+        return 0;
+    operands_free(o);
+    return -1;
+}
+
 static int family_runs[TC_FAMILY_COUNT]; /* executions per family */
 static int blocked_runs; /* of them, a tensor permuted block by block */
 
@@ -76,19 +107,17 @@ static int check_some(const tc_contraction *c, const char *text, uint64_t seed, 
     }
     for (int i = 0; i < set->count; i++)
         wider_algorithms += split < 2 && set->alg[i]->family != TC_FAMILY_PAPER;
-    int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements;
-    int64_t nc = c->tensor[TC_C].elements;
-    double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
-    double *C0 = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL),
-           *got = tc_rt_alloc(nc, NULL);
+    operands o;
     int bad = 0;
-    if (!A || !B || !C0 || !want || !got) {
-        bad = 1;
-        goto done;
+    if (operands_new(c, &o) != 0) {
+        tc_alg_set_free(set);
+        return 1;
     }
+    int64_t nc = o.nc;
+    double *A = o.A, *B = o.B, *C0 = o.C0, *want = o.want, *got = o.got;
     uint64_t state = seed;
-    tc_corpus_fill(A, na, &state);
-    tc_corpus_fill(B, nb, &state);
+    tc_corpus_fill(A, o.na, &state);
+    tc_corpus_fill(B, o.nb, &state);
     tc_corpus_fill(C0, nc, &state);
     if (c->beta == 0.0) /* garbage that must not survive */
         for (int64_t k = 0; k < nc; k += 2)
@@ -124,12 +153,7 @@ static int check_some(const tc_contraction *c, const char *text, uint64_t seed, 
             }
         }
     }
-done:
-    tc_rt_free(A);
-    tc_rt_free(B);
-    tc_rt_free(C0);
-    tc_rt_free(want);
-    tc_rt_free(got);
+    operands_free(&o);
     tc_alg_set_free(set);
     return bad;
 }
@@ -233,15 +257,13 @@ static void test_parts(void)
         CU_ASSERT_FATAL(tc_gen_enumerate_families(c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
                                                   &set, &e) == TC_OK &&
                         tc_gen_add_threaded(set, c, 2, &e) == TC_OK);
-        int64_t na = c->tensor[TC_A].elements, nb = c->tensor[TC_B].elements,
-                nc = c->tensor[TC_C].elements;
-        double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL),
-               *C0 = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL),
-               *got = tc_rt_alloc(nc, NULL);
-        CU_ASSERT_FATAL(A && B && C0 && want && got);
+        operands o;
+        CU_ASSERT_FATAL(operands_new(c, &o) == 0);
+        int64_t nc = o.nc;
+        double *A = o.A, *B = o.B, *C0 = o.C0, *want = o.want, *got = o.got;
         uint64_t state = 4000 + (uint64_t)i;
-        tc_corpus_fill(A, na, &state);
-        tc_corpus_fill(B, nb, &state);
+        tc_corpus_fill(A, o.na, &state);
+        tc_corpus_fill(B, o.nb, &state);
         tc_corpus_fill(C0, nc, &state);
         for (int k = 0; k < set->count; k++) {
             const tc_algorithm *alg = set->alg[k];
@@ -262,11 +284,7 @@ static void test_parts(void)
             runs++;
             split_runs += alg->split > 1;
         }
-        tc_rt_free(A);
-        tc_rt_free(B);
-        tc_rt_free(C0);
-        tc_rt_free(want);
-        tc_rt_free(got);
+        operands_free(&o);
         tc_alg_set_free(set);
     }
     CU_ASSERT(runs > 2500 && split_runs > 500);
@@ -365,15 +383,13 @@ static void test_zero_alpha(void)
             tc_contraction c = corpus[i].c;
             c.alpha = 0.0;
             c.beta = betas[b];
-            int64_t na = c.tensor[TC_A].elements, nb = c.tensor[TC_B].elements;
-            int64_t nc = c.tensor[TC_C].elements;
-            double *A = tc_rt_alloc(na, NULL), *B = tc_rt_alloc(nb, NULL);
-            double *C0 = tc_rt_alloc(nc, NULL), *want = tc_rt_alloc(nc, NULL),
-                   *got = tc_rt_alloc(nc, NULL);
-            CU_ASSERT_FATAL(A && B && C0 && want && got);
+            operands o;
+            CU_ASSERT_FATAL(operands_new(&c, &o) == 0);
+            int64_t nc = o.nc;
+            double *A = o.A, *B = o.B, *C0 = o.C0, *want = o.want, *got = o.got;
             uint64_t state = 31 + (uint64_t)i;
-            fill_poisoned(A, na, &state);
-            fill_poisoned(B, nb, &state);
+            fill_poisoned(A, o.na, &state);
+            fill_poisoned(B, o.nb, &state);
             tc_corpus_fill(C0, nc, &state);
             if (c.beta == 0.0)
                 for (int64_t k = 0; k < nc; k += 2)
@@ -392,11 +408,7 @@ static void test_zero_alpha(void)
                                 corpus[i].text, c.beta, set->alg[a]->name);
                 }
             }
-            tc_rt_free(A);
-            tc_rt_free(B);
-            tc_rt_free(C0);
-            tc_rt_free(want);
-            tc_rt_free(got);
+            operands_free(&o);
         }
         tc_alg_set_free(set);
     }
