@@ -133,9 +133,51 @@ static tc_status compute_layout(tc_contraction *c, tc_error *err)
                                     x->name, c->index[x->index[k]].name);
             n = next;
         }
-        x->elements = n;
+        x->elements = x->span = n;
     }
     return TC_OK;
+}
+
+tc_status tc_contraction_set_strides(tc_contraction *c, int t, const int64_t *stride,
+                                     tc_error *err)
+{
+    tc_tensor *x = &c->tensor[t];
+    int64_t span = 1, least = 1;
+    for (int k = 0; k < x->rank; k++) {
+        int64_t size = c->index[x->index[k]].size, far;
+        if (stride[k] < least)
+            return tc_error_set(err, TC_EINPUT, x->index_line[k], x->index_column[k],
+                                "index '%s' of %s has stride %lld: tcgen takes strides "
+                                "starting at 1, each at least the one before times its size "
+                                "(%lld here)",
+                                c->index[x->index[k]].name, x->name, (long long)stride[k],
+                                (long long)least);
+        if (__builtin_mul_overflow(stride[k], size, &least) ||
+            __builtin_mul_overflow(stride[k], size - 1, &far) ||
+            __builtin_add_overflow(span, far, &span) ||
+            __builtin_mul_overflow(span, (int64_t)sizeof(double), &(int64_t){0}))
+            return tc_error_set(err, TC_EINPUT, x->line, x->column,
+                                "tensor %s is too large: its span in bytes overflows 64 bits "
+                                "(at index '%s')",
+                                x->name, c->index[x->index[k]].name);
+        if (k == 0 && stride[0] != 1)
+            return tc_error_set(err, TC_EINPUT, x->index_line[0], x->index_column[0],
+                                "index '%s' of %s has stride %lld: the first index of a "
+                                "tensor must have stride 1",
+                                c->index[x->index[0]].name, x->name, (long long)stride[0]);
+    }
+    for (int k = 0; k < x->rank; k++)
+        x->stride[k] = stride[k];
+    x->span = span;
+    return TC_OK;
+}
+
+int tc_contraction_strided(const tc_contraction *c)
+{
+    for (int t = 0; t < 3; t++)
+        if (c->tensor[t].span != c->tensor[t].elements)
+            return 1;
+    return 0;
 }
 
 tc_status tc_contraction_set_sizes(const tc_contraction *c,
@@ -219,7 +261,7 @@ void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out)
 
 int64_t tc_tensor_bytes(const tc_tensor *t)
 {
-    return t->elements * (int64_t)sizeof(double);
+    return t->span * (int64_t)sizeof(double);
 }
 
 double tc_contraction_flops(const tc_contraction *c)

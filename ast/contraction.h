@@ -42,6 +42,8 @@ typedef struct tc_tensor {
     int index[TC_MAX_RANK];     /* positions in tc_contraction.index */
     int64_t stride[TC_MAX_RANK];/* in elements; valid once sizes are set */
     int64_t elements;           /* product of sizes (1 for a scalar) */
+    int64_t span;               /* elements from its first to one past its
+                                   last: `elements` unless strided (a tile) */
     int line, column;           /* of the tensor's name */
     int index_line[TC_MAX_RANK], index_column[TC_MAX_RANK];
 } tc_tensor;
@@ -95,6 +97,22 @@ tc_status tc_contraction_set_sizes(const tc_contraction *c,
                                    tc_error *warning);
 
 /*
+ * Gives tensor t (TC_C, TC_A, TC_B) of *c, sizes set, the strides of a view
+ * into a larger array, one per index in the tensor's order, in elements:
+ * the first 1, each at least the one before times that index's size
+ * (column-major with gaps between columns, as a tile of a column-major
+ * array lies), so that every algorithm stays a loop nest around BLAS calls
+ * whose leading dimensions are these strides. Dense strides give the
+ * tensor back as it was. Errors (TC_EINPUT): a stride out of that order,
+ * named with its index; a span whose bytes overflow.
+ */
+tc_status tc_contraction_set_strides(tc_contraction *c, int t, const int64_t *stride,
+                                     tc_error *err);
+
+/* 1 when some tensor of c has strides other than its dense ones. */
+int tc_contraction_strided(const tc_contraction *c);
+
+/*
  * Row-major (C order) storage as tcgen's column-major model: the row-major
  * tensor X[i,j,k] is the column-major X[k,j,i], so *out is *c with every
  * tensor's index list reversed (strides recomputed when sizes are set;
@@ -116,7 +134,7 @@ void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out);
  */
 int tc_contraction_canonical(const tc_contraction *c, tc_contraction *out);
 
-/* Bytes of tensor t (elements * 8). Sizes must be set. */
+/* Bytes tensor t spans in memory (span * 8). Sizes must be set. */
 int64_t tc_tensor_bytes(const tc_tensor *t);
 
 /* Floating-point operations of the contraction, 2 * prod(all sizes). */

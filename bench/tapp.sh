@@ -5,7 +5,8 @@
 # alternating in one process (bench/tapp_overhead.c, median of REPS); then
 # TAPP_create_tensor_product (and destroy) of each product found in wisdom,
 # median of REPS. Writes bench/results/tapp.tsv, the median ratio (target
-# <= 1.02) and the median and max planning time from wisdom (target < 1 ms).
+# <= 1.02) and the median and max planning time from wisdom (target < 1 ms);
+# then the tile case (bench/tapp_tile.c) into bench/results/tapp_tile.tsv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
@@ -30,3 +31,18 @@ awk -F'\t' 'NR > 1 && !/^#/ { print $8 }' "$out" | sort -g | awk '{ r[++n] = $1 
     END { m = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
           printf "# %d contractions: planning a TAPP product found in wisdom median %.3f ms, max %.3f ms (target < 1 ms)\n", n, m, r[n] }' \
     | tee -a "$out"
+
+# The tile case: the CCSD ring term on tiles (a, b, e 32 of 128 virtual
+# orbitals; i, j, m 16 of 32 occupied), in place through the tiles'
+# strides against copying them out, the dense product and adding back
+# (bench/tapp_tile.c), three runs of 21 interleaved repetitions.
+tile=bench/results/tapp_tile.tsv
+cc -O2 -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Wpedantic -Werror -I. -Iinclude \
+    -o "$tmp/tapp_tile" bench/tapp_tile.c "$BUILD/libtcgen.a" -lhwloc -ldl -lm -lpthread
+printf 'run\tin_place_algorithm\tcopied_algorithm\tin_place_s\tcopied_s\tratio\n' > "$tile"
+for run in 1 2 3; do
+    printf '%s\t%s\n' "$run" "$("$tmp/tapp_tile" 128 32 32 16 "$REPS")" | tee -a "$tile"
+done
+awk -F'\t' 'NR > 1 && !/^#/ { print $6 }' "$tile" | sort -g | awk '{ r[++n] = $1 }
+    END { printf "# tile case, %d runs: copy-out + dense + add-back over in place, median %.3f, range %.3f-%.3f (target >= 1.3)\n", n, r[int((n + 1) / 2)], r[1], r[n] }' \
+    | tee -a "$tile"

@@ -640,6 +640,15 @@ static tc_status with_kept(builder *b, int nkept, const kdim *const *dims, tc_er
     return permute(b, looped, n, order, 0, used, err);
 }
 
+/* 1 when index i follows index `before` in x's memory without a gap
+ * (always without sizes); a strided tensor's (a tile's) may not. */
+static int continues(const tc_contraction *c, const tc_tensor *x, int before, int i)
+{
+    int p = tc_gen_position(x, before), q = tc_gen_position(x, i);
+    return q == p + 1 &&
+           (!c->has_sizes || x->stride[q] == x->stride[p] * c->index[before].size);
+}
+
 void tc_gen_role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int fuse,
                       kdims *out)
 {
@@ -652,8 +661,8 @@ void tc_gen_role_dims(const tc_contraction *c, tc_role role, int t1, int t2, int
         out->d[out->n++] = g;
         for (int q = p + 1; fuse && q < x->rank; q++) {
             int i = x->index[q];
-            if (c->index[i].role != role ||
-                tc_gen_position(y, i) != tc_gen_position(y, x->index[q - 1]) + 1)
+            if (c->index[i].role != role || !continues(c, x, x->index[q - 1], i) ||
+                !continues(c, y, x->index[q - 1], i))
                 break;
             g.idx[g.n++] = i;
             out->d[out->n++] = g;

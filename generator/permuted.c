@@ -27,8 +27,9 @@ static const tc_role tensor_blocks[3][3] = {
 /*
  * *p = *c with each tensor of the mask (bits 1 << tensor) reordered into
  * its blocks, each role's indices in the order of a holder that keeps its
- * layout (else of its first holder), strides recomputed. 0 when a tensor
- * of the mask would keep its order (nothing to permute).
+ * layout (else of its first holder), strides recomputed. 0 when a dense
+ * tensor of the mask would keep its order (nothing to permute; a strided
+ * one is packed).
  */
 static int permuted_layout(const tc_contraction *c, unsigned mask, tc_contraction *p)
 {
@@ -52,13 +53,15 @@ static int permuted_layout(const tc_contraction *c, unsigned mask, tc_contractio
                 if (c->index[from->index[q]].role == role)
                     x->index[k++] = from->index[q];
         }
-        if (memcmp(x->index, c->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0)
-            return 0;
+        if (memcmp(x->index, c->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0 &&
+            c->tensor[t].span == c->tensor[t].elements)
+            return 0; /* (a strided tensor kept in order is still packed) */
         int64_t stride = 1;
         for (int q = 0; q < x->rank; q++) {
             x->stride[q] = c->has_sizes ? stride : 0;
             stride *= c->index[x->index[q]].size;
         }
+        x->span = x->elements; /* a temporary: dense */
     }
     return 1;
 }
@@ -127,7 +130,9 @@ static int blocks_outermost(const builder *b, unsigned mask, tc_contraction *p)
             x->stride[q] = p->has_sizes ? stride : 0;
             stride *= p->index[x->index[q]].size;
         }
-        if (memcmp(x->index, b->orig->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0)
+        x->span = x->elements;
+        if (memcmp(x->index, b->orig->tensor[t].index, (size_t)x->rank * sizeof x->index[0]) == 0 &&
+            b->orig->tensor[t].span == b->orig->tensor[t].elements)
             return 0;
     }
     return 1;

@@ -22,8 +22,8 @@ static void fill(double *x, int64_t n, uint64_t seed)
 
 double tc_plan_measure_bytes(const tc_contraction *c)
 {
-    double e = (double)c->tensor[TC_A].elements + (double)c->tensor[TC_B].elements +
-               (double)c->tensor[TC_C].elements * (c->beta != 0.0 ? 2.0 : 1.0);
+    double e = (double)c->tensor[TC_A].span + (double)c->tensor[TC_B].span +
+               (double)c->tensor[TC_C].span * (c->beta != 0.0 ? 2.0 : 1.0);
     return e * (double)sizeof(double);
 }
 
@@ -49,15 +49,15 @@ static tc_status allocate(const tc_contraction *c, tensors *t, tc_error *err)
                             "measuring needs %.0f MiB for the tensors but only %lld MiB of "
                             "memory are available",
                             need / 1048576.0, (long long)(avail / 1048576));
-    int64_t nc = c->tensor[TC_C].elements;
-    if (!(t->a = tc_rt_alloc(c->tensor[TC_A].elements, err)) ||
-        !(t->b = tc_rt_alloc(c->tensor[TC_B].elements, err)) || !(t->c = tc_rt_alloc(nc, err)) ||
+    int64_t nc = c->tensor[TC_C].span;
+    if (!(t->a = tc_rt_alloc(c->tensor[TC_A].span, err)) ||
+        !(t->b = tc_rt_alloc(c->tensor[TC_B].span, err)) || !(t->c = tc_rt_alloc(nc, err)) ||
         (c->beta != 0.0 && !(t->c0 = tc_rt_alloc(nc, err)))) {
         release(t);
         return TC_ERESOURCE;
     }
-    fill(t->a, c->tensor[TC_A].elements, 1);
-    fill(t->b, c->tensor[TC_B].elements, 2);
+    fill(t->a, c->tensor[TC_A].span, 1);
+    fill(t->b, c->tensor[TC_B].span, 2);
     fill(t->c, nc, 3);
     if (t->c0)
         memcpy(t->c0, t->c, (size_t)nc * sizeof(double));
@@ -70,7 +70,7 @@ static tc_status run_once(const tc_contraction *c, const tc_algorithm *alg, cons
                           int *stopped, tc_error *err)
 {
     if (t->c0)
-        memcpy(t->c, t->c0, (size_t)c->tensor[TC_C].elements * sizeof(double));
+        memcpy(t->c, t->c0, (size_t)c->tensor[TC_C].span * sizeof(double));
     double t0 = tc_rt_now();
     tc_status st = tc_rt_execute_within(o->blas, alg, c, t->a, t->b, t->c, limit, stopped, err);
     *seconds = tc_rt_now() - t0;
@@ -188,7 +188,7 @@ tc_status tc_plan_measure_parts(const tc_contraction *c, const tc_algorithm *alg
         st = run_once(c, alg, &t, o, 0.0, &untimed, NULL, err);
     for (int r = 0; st == TC_OK && r < o->reps; r++) {
         if (t.c0)
-            memcpy(t.c, t.c0, (size_t)c->tensor[TC_C].elements * sizeof(double));
+            memcpy(t.c, t.c0, (size_t)c->tensor[TC_C].span * sizeof(double));
         double t0 = tc_rt_now();
         st = tc_rt_execute_parts(o->blas, alg, c, t.a, t.b, t.c, &runs[r], err);
         times[r] = tc_rt_now() - t0;

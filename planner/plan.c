@@ -51,7 +51,7 @@ static void wisdom_key(const tc_plan *p, tc_wisdom_entry *e)
     memset(e, 0, sizeof *e);
     tc_contraction_format(key, e->contraction, sizeof e->contraction);
     tc_contraction_format_sizes(key, e->sizes, sizeof e->sizes);
-    snprintf(e->layout, sizeof e->layout, "%s", p->flags & TC_ROW_MAJOR ? "row" : "col");
+    tc_plan_layout_format(key, p->flags, e->layout, sizeof e->layout); /* fits: 3 x 8 strides */
     plain_copy(e->blas, sizeof e->blas, p->blas->name);
     e->threads = p->blas->threads;
     plain_copy(e->machine, sizeof e->machine, p->machine);
@@ -417,6 +417,12 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
     p->flags = flags;
     p->user = *user;
+    if (tc_contraction_strided(user) && (flags & TC_ROW_MAJOR)) {
+        tc_error_set(err, TC_EUSAGE, 0, 0, "a contraction of strided tensors is planned "
+                                           "column-major");
+        free(p);
+        return NULL;
+    }
     if (tc_plan_workspace_limit(o, &p->workspace, &p->workspace_from, err) != TC_OK) {
         free(p);
         return NULL;

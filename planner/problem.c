@@ -1,8 +1,12 @@
 /* problem.c - a problem's text parsed for the planner (problem.h). */
 #include "planner/problem.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ast/error.h"
 #include "parser/parser.h"
 
 tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned flags,
@@ -32,5 +36,66 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
         tc_contraction_transpose(&c, storage);
     else
         *storage = c;
+    return TC_OK;
+}
+
+static const char tensor_letter[3] = {[TC_C] = 'C', [TC_A] = 'A', [TC_B] = 'B'};
+
+int tc_plan_layout_format(const tc_contraction *c, unsigned flags, char *buf, size_t n)
+{
+    size_t len = (size_t)snprintf(buf, n, "%s", flags & TC_ROW_MAJOR ? "row" : "col");
+    for (int t = TC_C; t <= TC_B && tc_contraction_strided(c) && len < n; t++) {
+        len += (size_t)snprintf(buf + len, n - len, ";%c=", tensor_letter[t]);
+        for (int k = 0; k < c->tensor[t].rank && len < n; k++)
+            len += (size_t)snprintf(buf + len, n - len, "%s%lld", k ? "," : "",
+                                    (long long)c->tensor[t].stride[k]);
+    }
+    return len < n;
+}
+
+/* One tensor's strides "X=s0,s1,..." at *p (moved past them) onto c. */
+static tc_status read_strides(const char *layout, const char **p, tc_contraction *c,
+                              tc_error *err)
+{
+    const char *q = *p;
+    int t = q[0] == 'C' ? TC_C : q[0] == 'A' ? TC_A : q[0] == 'B' ? TC_B : -1;
+    if (t < 0 || q[1] != '=')
+        return tc_error_set(err, TC_EINPUT, 1, (int)(q - layout) + 1,
+                            "expected C=, A= or B= and strides in the layout");
+    q += 2;
+    int64_t s[TC_MAX_RANK];
+    for (int k = 0; k < c->tensor[t].rank; k++) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(q, &end, 10);
+        if (end == q || errno || (k + 1 < c->tensor[t].rank ? *end != ',' : 0))
+            return tc_error_set(err, TC_EINPUT, 1, (int)(q - layout) + 1,
+                                "expected %d strides for %c in the layout",
+                                c->tensor[t].rank, tensor_letter[t]);
+        s[k] = v;
+        q = end + (*end == ',');
+    }
+    *p = q;
+    return tc_contraction_set_strides(c, t, s, err);
+}
+
+tc_status tc_plan_layout_read(const char *layout, tc_contraction *c, unsigned *flags,
+                              tc_error *err)
+{
+    *flags = strncmp(layout, "row", 3) == 0 ? TC_ROW_MAJOR : 0;
+    if (strncmp(layout, "col", 3) && strncmp(layout, "row", 3))
+        return tc_error_set(err, TC_EINPUT, 1, 1, "bad layout (use col or row)");
+    const char *p = layout + 3;
+    if (*p && *flags)
+        return tc_error_set(err, TC_EINPUT, 1, 4, "strides in the layout take col only");
+    while (*p == ';') {
+        p++;
+        tc_status s = read_strides(layout, &p, c, err);
+        if (s != TC_OK)
+            return s;
+    }
+    if (*p)
+        return tc_error_set(err, TC_EINPUT, 1, (int)(p - layout) + 1,
+                            "unexpected '%c' in the layout", *p);
     return TC_OK;
 }

@@ -22,4 +22,20 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
                           tc_contraction *user, tc_contraction *storage, int *which,
                           tc_error *err);
 
+/*
+ * A problem's layout as wisdom keys it: "col" or "row", and for strided
+ * tensors (tc_contraction_set_strides) each tensor's strides after it:
+ * "col;C=1,130,17160;A=1,40;B=1,9". c is the column-major form. 0 when
+ * it does not fit in n bytes.
+ */
+int tc_plan_layout_format(const tc_contraction *c, unsigned flags, char *buf, size_t n);
+
+/*
+ * Reads a layout tc_plan_layout_format wrote: *flags gets TC_ROW_MAJOR for
+ * "row", and the strides go onto *c (the column-major form; strides only
+ * with "col"). TC_EINPUT, with the column in the layout, otherwise.
+ */
+tc_status tc_plan_layout_read(const char *layout, tc_contraction *c, unsigned *flags,
+                              tc_error *err);
+
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "planner/plan.h"
+#include "planner/problem.h"
 #include "planner/tapp_impl.h"
 
 static const char *const tensor_name[4] = {"A", "B", "C", "D"};
@@ -125,10 +126,13 @@ static TAPP_error check_product(const tc_tapp_product *p, const int64_t *const i
 }
 
 /* t's plan modes: its distinct indices that another tensor has (in memory
- * order when the data is a dense column-major layout of them, else in
- * order of appearance), each with the sum of its modes' strides; the
- * indices only t has are summed out. direct: a double tensor whose plan
- * modes are its modes in a dense layout. */
+ * order when the data is a column-major layout of them, dense or with gaps
+ * as a tile has, else in order of appearance), each with the sum of its
+ * modes' strides; the indices only t has are summed out. direct: a double
+ * tensor the plan reads or writes where it lies, its strides the plan's
+ * (tc_contraction_set_strides: the first 1, each at least the one before
+ * times its extent; modes of extent 1 last, at the stride they would have
+ * there). */
 static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f64)
 {
     int repeated = 0;
@@ -147,25 +151,33 @@ static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f
             labels[(*n)++] = l, strides[j] = 0;
         strides[j] += t->stride[k];
     }
-    /* dense: sorted by stride, each the product of the extents before it */
-    int64_t expect = 1;
-    int64_t order_stride[TC_TAPP_MAX_MODES];
     t->elements = 1;
     for (int j = 0; j < t->nplan; j++)
         t->elements *= p->size[t->plan_label[j]];
     t->direct = f64 && !repeated && t->nsum == 0;
-    for (int j = 1; t->direct && j < t->nplan; j++) /* insertion sort by stride */
-        for (int i = j; i > 0 && t->plan_stride[i - 1] > t->plan_stride[i]; i--) {
+    if (!t->direct)
+        return;
+    /* sorted by stride, modes of extent 1 (whose stride is never used) last */
+    for (int j = 1; j < t->nplan; j++)
+        for (int i = j; i > 0; i--) {
+            int one_before = p->size[t->plan_label[i - 1]] == 1,
+                one_here = p->size[t->plan_label[i]] == 1;
+            if (!(one_before > one_here ||
+                  (one_before == one_here && t->plan_stride[i - 1] > t->plan_stride[i])))
+                break;
             int lb = t->plan_label[i];
             int64_t st = t->plan_stride[i];
             t->plan_label[i] = t->plan_label[i - 1], t->plan_stride[i] = t->plan_stride[i - 1];
             t->plan_label[i - 1] = lb, t->plan_stride[i - 1] = st;
         }
+    int64_t least = 1;
     for (int j = 0; t->direct && j < t->nplan; j++) {
         int64_t e = p->size[t->plan_label[j]];
-        order_stride[j] = t->plan_stride[j];
-        t->direct = e == 1 || order_stride[j] == expect;
-        expect *= e;
+        if (e == 1)
+            t->plan_stride[j] = least;
+        t->direct = j == 0 ? t->plan_stride[0] == 1 : t->plan_stride[j] >= least;
+        if (__builtin_mul_overflow(t->plan_stride[j], e, &least))
+            t->direct = 0;
     }
 }
 
@@ -195,6 +207,24 @@ static void contraction_text(const tc_tapp_product *p, char *text, size_t n, cha
             len += (size_t)snprintf(sizes + len, ns - len, "%sm%d=%lld", len ? "," : "", l,
                                     (long long)p->size[l]);
     }
+}
+
+/* The contraction planned, the tensors the plan reads or writes where
+ * they lie given their strides (a tile of a larger array is a view). */
+static tc_plan *plan(const tc_tapp_product *p, const char *text, const char *sizes,
+                     tc_error *err)
+{
+    static const int role[3] = {[TC_C] = TC_TAPP_D, [TC_A] = TC_TAPP_A, [TC_B] = TC_TAPP_B};
+    tc_contraction user, storage;
+    int which;
+    if (tc_plan_problem(text, sizes, 0, &user, &storage, &which, err) != TC_OK)
+        return NULL;
+    for (int t = TC_C; t <= TC_B; t++)
+        if (p->t[role[t]].direct &&
+            tc_contraction_set_strides(&user, t, p->t[role[t]].plan_stride, err) != TC_OK)
+            return NULL;
+    tc_plan_options o = tc_plan_options_default();
+    return tc_plan_create_with(&user, TC_ESTIMATE, &o, err);
 }
 
 static TAPP_error check_types(tc_tapp_product *p, const tc_tapp_info *const info[4],
@@ -242,7 +272,7 @@ static TAPP_error build(tc_tapp_product *p, const tc_tapp_info *const info[4],
     char text[1024], sizes[1024];
     tc_error err;
     contraction_text(p, text, sizeof text, sizes, sizeof sizes);
-    p->plan = tc_plan_create(text, sizes, TC_ESTIMATE, &err);
+    p->plan = plan(p, text, sizes, &err);
     if (!p->plan)
         return tc_tapp_fail(err.code == TC_ERESOURCE ? TC_TAPP_EMEMORY : TC_TAPP_EPLAN,
                             "%s with %s: %s", text, sizes, err.message);

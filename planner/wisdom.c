@@ -36,7 +36,7 @@
 #define HEADER "# tcgen wisdom 1"
 #define NFIELDS 9
 #define LINE_MAX_BYTES 4094 /* longer than any entry whose fields fit */
-#define KEY_MAX 3072        /* the six key fields of a tc_wisdom_entry fit */
+#define KEY_MAX 3712        /* the six key fields of a tc_wisdom_entry fit */
 #define CACHE_MAX_ALGORITHMS 200000 /* enumerations kept while reading a file */
 
 /* ---- the store: records in insertion order, indexed by key hash ---------- */
@@ -395,7 +395,7 @@ static int checker_has(checker *c, const char *contraction, const char *layout,
                        tc_error *err)
 {
     size_t lc = strlen(contraction), ll = strlen(layout), len = lc + ll + 2;
-    char key[1100];
+    char key[1700]; /* a contraction and a layout */
     if (len > sizeof key) {
         *st = tc_error_set(err, TC_EINPUT, 0, 0, "contraction too long");
         return -1;
@@ -469,7 +469,7 @@ static tc_status parse_entry(char **field, const int *col, int line, checker *ch
         bad = 0;
     else if (!take(e->sizes, sizeof e->sizes, field[1]))
         bad = 1;
-    else if (strcmp(field[2], "col") && strcmp(field[2], "row"))
+    else if (!take(e->layout, sizeof e->layout, field[2]))
         bad = 2;
     else if (!take(e->blas, sizeof e->blas, field[3]))
         bad = 3;
@@ -489,20 +489,22 @@ static tc_status parse_entry(char **field, const int *col, int line, checker *ch
                             field[bad],
                             bad == 2 ? " (use col or row)" :
                             bad == 8 ? " (use estimate or measure)" : "");
-    snprintf(e->layout, sizeof e->layout, "%s", field[2]);
     snprintf(e->origin, sizeof e->origin, "%s", field[8]);
     e->threads = (int)threads;
 
     /* The problem must be one tcgen can plan, and the algorithm one of its. */
     tc_contraction user, storage;
     tc_error sub;
-    unsigned flags = strcmp(e->layout, "row") == 0 ? TC_ROW_MAJOR : 0;
+    unsigned flags = strncmp(e->layout, "row", 3) == 0 ? TC_ROW_MAJOR : 0;
     int which;
     tc_status s = tc_plan_problem(e->contraction, e->sizes, flags, &user, &storage, &which,
                                   &sub);
     if (s != TC_OK)
         return tc_error_set(err, TC_EINPUT, line, col[which] + (sub.column ? sub.column - 1 : 0),
                             "%s", sub.message);
+    if (tc_plan_layout_read(e->layout, &storage, &flags, &sub) != TC_OK)
+        return tc_error_set(err, TC_EINPUT, line, col[2], "bad layout '%.60s': %s", e->layout,
+                            sub.message);
     char form[1024], sizes[1024];
     tc_contraction_format(&user, form, sizeof form);
     tc_contraction_format_sizes(&user, sizes, sizeof sizes);

@@ -7,7 +7,9 @@
  *   # any other line starting with '#' is a comment; blank lines are skipped
  *   CONTRACTION<TAB>SIZES<TAB>LAYOUT<TAB>BLAS<TAB>THREADS<TAB>MACHINE<TAB>ALGORITHM<TAB>SECONDS<TAB>ORIGIN
  * CONTRACTION is the normal form ("C[a,b,c] = A[a,i] * B[i,b,c]"), SIZES
- * "a=400,b=400,c=400,i=8" in index order, LAYOUT col or row, BLAS the
+ * "a=400,b=400,c=400,i=8" in index order, LAYOUT col or row, or for a
+ * problem over strided views (tiles) col and each tensor's strides,
+ * "col;C=1,130,17160;A=1,40;B=1,9" (tc_plan_layout_format), BLAS the
  * library's name, THREADS its thread count, MACHINE the signature of
  * tc_plan_machine_signature, ALGORITHM the chosen name, SECONDS its time,
  * ORIGIN estimate or measure. The first six fields are the key. Any
@@ -25,7 +27,8 @@
 typedef struct tc_wisdom_entry {
     char contraction[1024];
     char sizes[1024];
-    char layout[4];
+    char layout[640];  /* col or row; strided tensors' strides after col
+                          (tc_plan_layout_format) */
     char blas[64];
     int threads;
     char machine[512];

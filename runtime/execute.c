@@ -318,15 +318,25 @@ static void exec_node(run *r, const tc_node *n)
     }
 }
 
-/* C = beta * C over the whole of C; beta 0 writes 0 without reading C,
- * beta 1 leaves it alone. */
+/* C = beta * C over the whole of C (its elements, where it is a strided
+ * view); beta 0 writes 0 without reading C, beta 1 leaves it alone. */
 static void scale_c(const tc_contraction *c, double *C)
 {
-    int64_t nc = c->tensor[TC_C].elements;
+    const tc_tensor *x = &c->tensor[TC_C];
+    int64_t run = x->rank ? c->index[x->index[0]].size : 1, ix[TC_MAX_RANK] = {0}, off = 0;
     if (c->beta == 1.0)
         return;
-    for (int64_t e = 0; e < nc; e++)
-        C[e] = c->beta == 0.0 ? 0.0 : C[e] * c->beta;
+    for (int64_t e = 0; e < x->elements; e += run) { /* runs along the unit-stride index */
+        for (int64_t u = 0; u < run; u++)
+            C[off + u] = c->beta == 0.0 ? 0.0 : C[off + u] * c->beta;
+        for (int k = 1; k < x->rank; k++) {
+            off += x->stride[k];
+            if (++ix[k] < c->index[x->index[k]].size)
+                break;
+            off -= ix[k] * x->stride[k];
+            ix[k] = 0;
+        }
+    }
 }
 
 tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,

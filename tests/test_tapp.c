@@ -17,6 +17,7 @@
 
 #include "planner/plan.h"
 #include "planner/tapp_impl.h"
+#include "planner/wisdom.h"
 #include "tapp.h"
 #include "tcgen.h"
 #include "tests/helpers_corpus.h"
@@ -212,6 +213,47 @@ static void test_products(void)
     check(diag, 1.0, 0.0, 0, "A broadcast along a mode of stride 0");
 }
 
+/* Tiles of larger double arrays are read and written where they lie (the
+ * plan given their strides), not packed; a tile whose first mode is not
+ * unit-stride, or whose modes overlap, is packed. */
+static void test_tiles_in_place(void)
+{
+    const int64_t r[4] = {'a', 'b', 'i', 'j'}, t[4] = {'a', 'e', 'i', 'm'},
+                  w[4] = {'m', 'b', 'e', 'j'};
+    const int64_t er[4] = {4, 5, 3, 2}, et[4] = {4, 6, 3, 3}, ew[4] = {3, 5, 6, 2};
+    tview v[4] = {view(4, t, et, 'T'), view(4, w, ew, 'T'), view(4, r, er, 'T'),
+                  view(4, r, er, 'T')};
+    TAPP_tensor_info in[4];
+    for (int x = 0; x < 4; x++)
+        in[x] = info_of(&v[x]);
+    TAPP_tensor_product p = 0;
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, TAPP_IDENTITY, in[0], v[0].idx,
+                                                     TAPP_IDENTITY, in[1], v[1].idx,
+                                                     TAPP_IDENTITY, in[2], v[2].idx,
+                                                     TAPP_IDENTITY, in[3], v[3].idx,
+                                                     TAPP_DEFAULT_PREC), 0);
+    const tc_tapp_product *q = (const tc_tapp_product *)p;
+    CU_ASSERT(q->t[TC_TAPP_A].direct && q->t[TC_TAPP_B].direct && q->t[TC_TAPP_D].direct);
+    CU_ASSERT(tc_contraction_strided(&q->plan->c));
+    TAPP_destroy_tensor_product(p);
+    check(v, 0.5, 1.0, 1, "ring on tiles, in place");
+    check(v, 2.0, 0.0, 0, "ring on tiles, beta 0");
+    v[0].stride[0] = 2, v[0].span *= 2; /* every other element: packed */
+    TAPP_destroy_tensor_info(in[0]);
+    in[0] = info_of(&v[0]);
+    CU_ASSERT_EQUAL_FATAL(TAPP_create_tensor_product(&p, 0, TAPP_IDENTITY, in[0], v[0].idx,
+                                                     TAPP_IDENTITY, in[1], v[1].idx,
+                                                     TAPP_IDENTITY, in[2], v[2].idx,
+                                                     TAPP_IDENTITY, in[3], v[3].idx,
+                                                     TAPP_DEFAULT_PREC), 0);
+    q = (const tc_tapp_product *)p;
+    CU_ASSERT(!q->t[TC_TAPP_A].direct && q->t[TC_TAPP_B].direct);
+    TAPP_destroy_tensor_product(p);
+    check(v, 1.0, 1.0, 1, "ring, A every other element");
+    for (int x = 0; x < 4; x++)
+        TAPP_destroy_tensor_info(in[x]);
+}
+
 /* Float tensors: converted to double, the double plan run, rounded back. */
 static void test_float(void)
 {
@@ -252,13 +294,13 @@ static void test_float(void)
  * D = beta C; batches run each product. */
 /* The ring term's product (dense, column-major, in place) created
  * (*p) and run on the data of seed 9 (D's result in *d, malloc'ed). */
-static void ring_product(TAPP_tensor_product *p, double **d)
+static void ring_product(TAPP_tensor_product *p, double **d, char order, int64_t *span)
 {
     const int64_t aeim[4] = {'a', 'e', 'i', 'm'}, mbej[4] = {'m', 'b', 'e', 'j'},
                   abij[4] = {'a', 'b', 'i', 'j'};
     const int64_t e_aeim[4] = {9, 8, 4, 5}, e_mbej[4] = {5, 7, 8, 3}, e_abij[4] = {9, 7, 4, 3};
-    tview v[3] = {view(4, aeim, e_aeim, 'F'), view(4, mbej, e_mbej, 'F'),
-                  view(4, abij, e_abij, 'F')};
+    tview v[3] = {view(4, aeim, e_aeim, order), view(4, mbej, e_mbej, order),
+                  view(4, abij, e_abij, order)};
     TAPP_tensor_info in[3];
     double *x[3];
     uint64_t st = 9;
@@ -274,24 +316,28 @@ static void ring_product(TAPP_tensor_product *p, double **d)
                                                      TAPP_IDENTITY, in[2], v[2].idx,
                                                      TAPP_DEFAULT_PREC), 0);
     double alpha = -0.5, beta = 1.0;
-    CU_ASSERT_EQUAL(TAPP_execute_product(*p, 0, NULL, &alpha, x[0], x[1], &beta, x[2], x[2]), 0);
+    CU_ASSERT_EQUAL(TAPP_execute_product(*p, 0, NULL, &alpha, x[0] + v[0].offset,
+                                         x[1] + v[1].offset, &beta, x[2] + v[2].offset,
+                                         x[2] + v[2].offset), 0);
     for (int t = 0; t < 3; t++)
         TAPP_destroy_tensor_info(in[t]);
     free(x[0]);
     free(x[1]);
     *d = x[2];
+    *span = v[2].span;
 }
 
 /* A product found in wisdom builds its plan's algorithm alone (the
  * issue's "planning from wisdom under 1 ms"), and it is the ranked one:
  * the same name, the same D to the bit. */
-static void test_from_wisdom(void)
+static void from_wisdom(char order)
 {
     tc_wisdom_forget();
     TAPP_tensor_product p1, p2;
     double *d1, *d2;
-    ring_product(&p1, &d1);
-    ring_product(&p2, &d2);
+    int64_t span;
+    ring_product(&p1, &d1, order, &span);
+    ring_product(&p2, &d2, order, &span);
     const tc_plan *ranked = ((const tc_tapp_product *)p1)->plan;
     const tc_plan *remembered = ((const tc_tapp_product *)p2)->plan;
     CU_ASSERT_STRING_EQUAL(tc_plan_origin(ranked), "estimate");
@@ -299,12 +345,27 @@ static void test_from_wisdom(void)
     CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(remembered), tc_plan_algorithm(ranked));
     CU_ASSERT(ranked->set->count > 100);
     CU_ASSERT_EQUAL(remembered->set->count, 1);
-    CU_ASSERT_EQUAL(memcmp(d1, d2, 9 * 7 * 4 * 3 * sizeof *d1), 0);
+    CU_ASSERT_EQUAL(memcmp(d1, d2, (size_t)span * sizeof *d1), 0);
+    /* a tile's strides are part of the key, and read back */
+    char *w = tc_wisdom_export_string(NULL);
+    CU_ASSERT_FATAL(w != NULL);
+    CU_ASSERT_EQUAL(strstr(w, "\tcol;C=1,11,99,594;A=1,11,110,660;B=1,7,63,630\t") != NULL,
+                    order == 'T');
+    tc_wisdom_forget();
+    CU_ASSERT_EQUAL(tc_wisdom_import_string(w, NULL), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    free(w);
     free(d1);
     free(d2);
     TAPP_destroy_tensor_product(p1);
     TAPP_destroy_tensor_product(p2);
     tc_wisdom_forget();
+}
+
+static void test_from_wisdom(void)
+{
+    from_wisdom('F');
+    from_wisdom('T'); /* tiles: their own entry */
 }
 
 static void test_edges(void)
@@ -498,6 +559,7 @@ int tc_suite_tapp(void)
     CU_pSuite s = CU_add_suite("tapp", NULL, NULL);
     if (!s || !CU_add_test(s, "products against loops: layouts, tiles, in place, Hadamard",
                            test_products) ||
+        !CU_add_test(s, "tiles read and written in place", test_tiles_in_place) ||
         !CU_add_test(s, "alpha 0, an extent 0, batches", test_edges) ||
         !CU_add_test(s, "a product found in wisdom: its algorithm alone, as ranked",
                      test_from_wisdom) ||

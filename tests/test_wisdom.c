@@ -422,6 +422,34 @@ static void test_nul_and_control_bytes(void)
     tc_wisdom_forget();
 }
 
+/* Layouts: a tile's strides after col are read (and must be a tile's);
+ * anything else is refused at the layout's column. */
+static void test_layouts(void)
+{
+    static const char *const refused[] = {
+        "diag", "row;C=1,4,16", "col;C=1,4", "col;C=1,4,16;D=1", "col;C=1,3,16",
+        "col;C=1,4,16;A=2,9", "col;C=1,4,16x"};
+    char text[2048], path[400];
+    size_t col = strlen(TEXT) + strlen("\ta=4,b=4,c=3,i=5\t") + 1;
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        int len = snprintf(text, sizeof text,
+                           HEADER "%s\ta=4,b=4,c=3,i=5\t%s\topenblas\t1\tm1\t%s\t0.001\testimate\n",
+                           TEXT, refused[k], alg[0]);
+        expect_refused(refused[k], text, (size_t)len, 2, (int)col);
+    }
+    int len = snprintf(text, sizeof text,
+                       HEADER "%s\ta=4,b=4,c=3,i=5\tcol;C=1,5,20;A=1,6;B=1,7,30\topenblas\t1\tm1"
+                              "\t%s\t0.001\testimate\n",
+                       TEXT, alg[0]);
+    tmp_path("tile.wisdom", path, sizeof path);
+    CU_ASSERT_EQUAL_FATAL(write_bytes(path, text, (size_t)len), 0);
+    tc_wisdom_forget();
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_wisdom_import_file(path, &err), TC_OK);
+    CU_ASSERT_EQUAL(tc_wisdom_count(), 1);
+    tc_wisdom_forget();
+}
+
 /* ---- 5. many entries -------------------------------------------------- */
 
 #define MANY 20000
@@ -571,6 +599,7 @@ int tc_suite_wisdom(void)
         !CU_add_test(s, "a failed write leaves the file intact", test_write_failure) ||
         !CU_add_test(s, "NUL and control bytes refused, located",
                      test_nul_and_control_bytes) ||
+        !CU_add_test(s, "layouts with a tile's strides read, others refused", test_layouts) ||
         !CU_add_test(s, "20000 entries, duplicates replace", test_many_entries) ||
         !CU_add_test(s, "err == NULL everywhere", test_null_err) ||
         !CU_add_test(s, "wisdom as text between processes", test_string_round_trip))
