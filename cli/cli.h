@@ -44,6 +44,7 @@ typedef struct tc_cli {
     const char *candidates;     /* --candidates N: algorithms --measure runs */
     const char *wisdom;         /* --wisdom FILE: decisions read and added */
     const char *layout;         /* --layout row|col */
+    const char *strides;        /* --strides 'C=1,40,1800;A=1,40': views (tiles) */
     int generic;                /* --generic: sizes as parameters */
     const char *repeat;         /* --repeat N: independent predictions (predict) */
     const char *fortran;        /* --fortran FILE: Fortran interface of the emitted C */

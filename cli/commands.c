@@ -18,7 +18,7 @@ const tc_command tc_commands[] = {
      "index's role (free_a, free_b, contracted, batch) and size, and each\n"
      "tensor's indices, column-major strides (in elements) and bytes.\n",
      tc_cmd_parse,
-     "-f -o --format"},
+     "-f -o --format --strides"},
     {"list", "list CONTRACTION [SIZES] [--kernels dgemm,dger,dgemv,daxpy,ddot] "
              "[--family paper|all]",
      "Lists every algorithm that computes the contraction as a loop nest around\n"
@@ -38,7 +38,7 @@ const tc_command tc_commands[] = {
      "                     'A^kjC^-dgemm' (copies 'C^@j,A^'), 'cA^d(ab)-dgemm';\n"
      "                     a second '#' line counts the algorithms per family\n",
      tc_cmd_list,
-     "-f -o --format --kernels --layout --family --workspace"},
+     "-f -o --format --kernels --layout --family --workspace --strides"},
     {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
              "[--layout col|row]",
      "Writes the named algorithm (see 'tcgen list') as one C99 function\n"
@@ -70,9 +70,15 @@ const tc_command tc_commands[] = {
      "  --cache-size BYTES    last-level cache size for the 5/4 truncation\n"
      "  --flush clflush|remote  evict beyond-cache operands by flushing their lines\n"
      "                        (default) or by touching 5/4 of the cache, as in the paper\n"
-     "  --sweep SPEC, --plot FILE   over a range of sizes, drawn (see compare)\n",
+     "  --sweep SPEC, --plot FILE   over a range of sizes, drawn (see compare)\n"
+     "  --strides 'C=1,130,17160;A=1,40'   tensors as views of larger arrays (tiles):\n"
+     "                        each tensor's strides (named as written, or C, A, B) in\n"
+     "                        elements, one per index,\n"
+     "                        the first 1, each at least the one before times its\n"
+     "                        size; the others dense (also parse, list, measure,\n"
+     "                        compare, explain; emitted C takes dense tensors)\n",
      tc_cmd_predict,
-     "-f -o --format --kernels --family --sweep --plot --repeat " PREDICT_OPTIONS},
+     "-f -o --format --kernels --family --sweep --plot --repeat --strides " PREDICT_OPTIONS},
     {"measure", "measure CONTRACTION SIZES [--kernels K,...] [--algorithm NAME] [--reps N] "
                 "[--time-limit S]",
      "Runs every algorithm (or those --kernels or --algorithm select) on real\n"
@@ -85,7 +91,7 @@ const tc_command tc_commands[] = {
      "refused. --sweep and --plot as for compare.\n",
      tc_cmd_measure,
      "-f -o --format --kernels --family --algorithm --sweep --plot --reps --time-limit --blas "
-     "--threads --workspace"},
+     "--threads --workspace --strides"},
     {"compare", "compare CONTRACTION SIZES [--sweep SPEC] [--plot FILE.svg|.png]",
      "Predicts and measures every algorithm and prints, fastest measured first,\n"
      "name, kernel, predicted_s, measured_s and error_pct ((predicted -\n"
@@ -102,7 +108,7 @@ const tc_command tc_commands[] = {
      "Options of predict and measure apply (--reps sets both).\n",
      tc_cmd_compare,
      "-f -o --format --kernels --family --algorithm --sweep --plot --time-limit --repeat "
-     PREDICT_OPTIONS},
+     "--strides " PREDICT_OPTIONS},
     {"explain", "explain CONTRACTION SIZES NAME [--measure] [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"
@@ -118,7 +124,7 @@ const tc_command tc_commands[] = {
      "              table alone)\n"
      "Options as for predict.\n",
      tc_cmd_explain,
-     "-f -o --format --algorithm --measure " PREDICT_OPTIONS},
+     "-f -o --format --algorithm --measure --strides " PREDICT_OPTIONS},
     {"info", "info [--measure] [--rules] [--cache-size BYTES] [--blas B] [--threads N]",
      "Shows what predictions are built on: each data cache level (size, line,\n"
      "associativity, logical CPUs sharing it) from hwloc, else Linux sysfs, else\n"

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "planner/problem.h"
 
 #include "ast/error.h"
 #include "generator/generator.h"
@@ -112,6 +113,17 @@ static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *
                             cli->command[0] ? cli->command : "");
     if (tc_contraction_set_sizes(&c, &sizes, out, &err, &warning) != TC_OK)
         return tc_cli_fail(&err, NULL);
+    if (cli->strides) { /* read as a wisdom layout's strides are */
+        char layout[1024];
+        unsigned flags;
+        snprintf(layout, sizeof layout, "col;%s", cli->strides);
+        if (tc_plan_layout_read(layout, out, &flags, &err) != TC_OK) {
+            err.column = err.column > 4 ? err.column - 4 : 0, err.line = 0;
+            return tc_cli_failf(TC_EUSAGE, "usage: --strides '%s': %s (e.g. "
+                                           "'C=1,40,1800;A=1,40', the first stride 1)",
+                                cli->strides, err.message);
+        }
+    }
     if (warning.code != TC_OK && !cli->allow_unused) { /* a typo for another index? */
         size_t n = strlen(warning.message);
         snprintf(warning.message + n, sizeof warning.message - n, " (--allow-unused accepts it)");

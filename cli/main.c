@@ -128,6 +128,7 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--wisdom", offsetof(tc_cli, wisdom)}, {"--layout", offsetof(tc_cli, layout)},
         {"--repeat", offsetof(tc_cli, repeat)}, {"--fortran", offsetof(tc_cli, fortran)},
         {"--family", offsetof(tc_cli, family)}, {"--workspace", offsetof(tc_cli, workspace)},
+        {"--strides", offsetof(tc_cli, strides)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
@@ -295,6 +296,9 @@ static int check_options(const tc_cli *cli, const tc_command *cmd)
         return usage_error("unknown command '%s'", cli->positional[0]);
     if (cli->layout && tc_cli_layout(cli, &row_major))
         return TC_EUSAGE;
+    if (cli->strides && cli->layout && row_major)
+        return usage_error("'--strides' views are column-major: not with '--layout %s'",
+                           cli->layout);
     int rc = cli->plot ? tc_cli_plot_check(cli->plot) : 0;
     if (rc)
         return rc;

@@ -58,11 +58,22 @@ static tc_status read_strides(const char *layout, const char **p, tc_contraction
                               tc_error *err)
 {
     const char *q = *p;
-    int t = q[0] == 'C' ? TC_C : q[0] == 'A' ? TC_A : q[0] == 'B' ? TC_B : -1;
-    if (t < 0 || q[1] != '=')
+    int t = -1;
+    size_t n = 0;
+    for (int x = TC_C; x <= TC_B && t < 0; x++) { /* the tensor's name, or its role's letter */
+        n = strlen(c->tensor[x].name);
+        if (strncmp(q, c->tensor[x].name, n) == 0 && q[n] == '=')
+            t = x;
+    }
+    for (int x = TC_C; x <= TC_B && t < 0; x++)
+        if (q[0] == tensor_letter[x] && q[1] == '=')
+            t = x, n = 1;
+    if (t < 0)
         return tc_error_set(err, TC_EINPUT, 1, (int)(q - layout) + 1,
-                            "expected C=, A= or B= and strides in the layout");
-    q += 2;
+                            "expected a tensor (%s, %s, %s; or C, A, B) and '=' at '%.20s'",
+                            c->tensor[TC_C].name, c->tensor[TC_A].name, c->tensor[TC_B].name,
+                            q);
+    q += n + 1;
     int64_t s[TC_MAX_RANK];
     for (int k = 0; k < c->tensor[t].rank; k++) {
         char *end;
@@ -70,8 +81,8 @@ static tc_status read_strides(const char *layout, const char **p, tc_contraction
         long long v = strtoll(q, &end, 10);
         if (end == q || errno || (k + 1 < c->tensor[t].rank ? *end != ',' : 0))
             return tc_error_set(err, TC_EINPUT, 1, (int)(q - layout) + 1,
-                                "expected %d strides for %c in the layout",
-                                c->tensor[t].rank, tensor_letter[t]);
+                                "expected %d strides for %s, comma-separated",
+                                c->tensor[t].rank, c->tensor[t].name);
         s[k] = v;
         q = end + (*end == ',');
     }
@@ -96,6 +107,6 @@ tc_status tc_plan_layout_read(const char *layout, tc_contraction *c, unsigned *f
     }
     if (*p)
         return tc_error_set(err, TC_EINPUT, 1, (int)(p - layout) + 1,
-                            "unexpected '%c' in the layout", *p);
+                            "unexpected '%c' after the strides", *p);
     return TC_OK;
 }

@@ -33,7 +33,8 @@ int tc_plan_layout_format(const tc_contraction *c, unsigned flags, char *buf, si
 /*
  * Reads a layout tc_plan_layout_format wrote: *flags gets TC_ROW_MAJOR for
  * "row", and the strides go onto *c (the column-major form; strides only
- * with "col"). TC_EINPUT, with the column in the layout, otherwise.
+ * with "col"), each tensor named by its role's letter (C, A, B) or its own
+ * name. TC_EINPUT, with the column in the layout, otherwise.
  */
 tc_status tc_plan_layout_read(const char *layout, tc_contraction *c, unsigned *flags,
                               tc_error *err);

@@ -377,4 +377,19 @@ grep -q "for c in 0..24, split over 2 threads (at most 12 each, BLAS on one)" "$
     || bad "explain c-dgemm@2: the split loop not shown"
 expect 1 "no algorithm named 'ic-dger@2'" -- emit "$P" a=b=c=24,i=8 --algorithm ic-dger@2
 
+# --strides: tensors as views of larger arrays (tiles), by name or role letter.
+expect 0 "" -- parse "$P" a=b=c=4,i=3 --strides 'C=1,6,36;B=1,5,30' --format tsv
+grep -q "^tensor	C	output	-	a,b,c	1,6,36	1040$" "$tmp/out" && ok \
+    || bad "parse --strides: C's strides and bytes not shown"
+expect 2 "index 'b' of B has stride 2" -- parse "$P" a=b=c=4,i=3 --strides 'B=1,2,30'
+expect 2 "expected 3 strides for B" -- list "$P" a=b=c=4,i=3 --strides 'B=1,5'
+expect 2 "'--strides' is not an option of the main job" -- "$P" a=b=c=4,i=3 --strides 'B=1,5,30'
+expect 2 "'--strides' is not an option of 'tcgen emit'" -- emit "$P" a=b=c=4,i=3 \
+    --algorithm '(bc)-dgemm' --strides 'B=1,5,30'
+# a gap between b and c in B and C: no (bc) group; the algorithms still run
+expect 0 "" -- list "$P" a=b=c=4,i=3 --strides 'B=1,3,13;C=1,4,17'
+grep -q "(bc)" "$tmp/out" && bad "list --strides: (bc) fused across a gap" || ok
+expect 0 "" -- measure "$P" a=b=c=4,i=3 --strides 'B=1,3,13;C=1,4,17' --reps 1 --format tsv
+[ "$(grep -vc '^#' "$tmp/out")" -gt 10 ] && ok || bad "measure --strides: too few algorithms"
+
 finish "cli"
