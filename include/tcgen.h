@@ -14,6 +14,7 @@
 #ifndef TCGEN_H
 #define TCGEN_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #ifdef __cplusplus
@@ -112,6 +113,37 @@ typedef struct tc_plan tc_plan;
  */
 TC_API tc_plan *tc_plan_create(const char *contraction, const char *sizes, unsigned flags,
                                tc_error *err);
+
+/*
+ * A tensor given by its modes instead of a string: nmode labels (any
+ * integers; a label in two tensors is one index), their extents and
+ * their strides in elements (stride NULL: dense column-major in mode
+ * order). tcgen plans over a view in place when its strides, sorted,
+ * start at 1 and each reach at least the one before times its extent:
+ * a dense tensor in any mode order (row-major too), or a tile of a larger
+ * column-major array, whose gaps become BLAS's leading dimensions.
+ */
+typedef struct tc_tensor_desc {
+    int nmode;              /* 0 to 8 */
+    const int64_t *label;   /* nmode labels */
+    const int64_t *extent;  /* nmode extents, at least 1 */
+    const int64_t *stride;  /* nmode strides, or NULL */
+} tc_tensor_desc;
+
+/*
+ * Plans C = alpha * A * B + beta * C over views (beta 0 or 1 here;
+ * tc_execute_scaled takes any alpha and beta at run time). A label in A
+ * and B but not C is contracted; in all three, a batch index; a label in
+ * one tensor, or twice in one, is refused (TC_EINPUT, naming the tensor,
+ * mode and label), as are strides outside the form above. Otherwise as
+ * tc_plan_create: wisdom first (the views' strides are part of its key),
+ * else ranked as the flags say (TC_ROW_MAJOR is refused: a view carries
+ * its layout). tc_execute then takes the address of each tensor's first
+ * element (every label 0). A plan over views with gaps is not emitted.
+ */
+TC_API tc_plan *tc_plan_create_views(const tc_tensor_desc *C, const tc_tensor_desc *A,
+                                     const tc_tensor_desc *B, double alpha, double beta,
+                                     unsigned flags, tc_error *err);
 
 /*
  * C = alpha * A * B + beta * C by the plan's algorithm (beta is 0 for "=",

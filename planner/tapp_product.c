@@ -12,6 +12,7 @@
 #include "planner/plan.h"
 #include "planner/problem.h"
 #include "planner/tapp_impl.h"
+#include "planner/views.h"
 
 static const char *const tensor_name[4] = {"A", "B", "C", "D"};
 
@@ -129,10 +130,8 @@ static TAPP_error check_product(const tc_tapp_product *p, const int64_t *const i
  * order when the data is a column-major layout of them, dense or with gaps
  * as a tile has, else in order of appearance), each with the sum of its
  * modes' strides; the indices only t has are summed out. direct: a double
- * tensor the plan reads or writes where it lies, its strides the plan's
- * (tc_contraction_set_strides: the first 1, each at least the one before
- * times its extent; modes of extent 1 last, at the stride they would have
- * there). */
+ * tensor the plan reads or writes where it lies, its modes sorted by
+ * stride (tc_plan_view_order). */
 static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f64)
 {
     int repeated = 0;
@@ -154,31 +153,9 @@ static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f
     t->elements = 1;
     for (int j = 0; j < t->nplan; j++)
         t->elements *= p->size[t->plan_label[j]];
-    t->direct = f64 && !repeated && t->nsum == 0;
-    if (!t->direct)
-        return;
-    /* sorted by stride, modes of extent 1 (whose stride is never used) last */
-    for (int j = 1; j < t->nplan; j++)
-        for (int i = j; i > 0; i--) {
-            int one_before = p->size[t->plan_label[i - 1]] == 1,
-                one_here = p->size[t->plan_label[i]] == 1;
-            if (!(one_before > one_here ||
-                  (one_before == one_here && t->plan_stride[i - 1] > t->plan_stride[i])))
-                break;
-            int lb = t->plan_label[i];
-            int64_t st = t->plan_stride[i];
-            t->plan_label[i] = t->plan_label[i - 1], t->plan_stride[i] = t->plan_stride[i - 1];
-            t->plan_label[i - 1] = lb, t->plan_stride[i - 1] = st;
-        }
-    int64_t least = 1;
-    for (int j = 0; t->direct && j < t->nplan; j++) {
-        int64_t e = p->size[t->plan_label[j]];
-        if (e == 1)
-            t->plan_stride[j] = least;
-        t->direct = j == 0 ? t->plan_stride[0] == 1 : t->plan_stride[j] >= least;
-        if (__builtin_mul_overflow(t->plan_stride[j], e, &least))
-            t->direct = 0;
-    }
+    int bad;
+    t->direct = f64 && !repeated && t->nsum == 0 &&
+                tc_plan_view_order(t->nplan, t->plan_label, t->plan_stride, p->size, &bad);
 }
 
 /* "C[m0,m1] += A[m0,m2] * B[m2,m1]" and "m0=4,m1=5,m2=6" for tcgen. */
