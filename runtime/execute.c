@@ -318,7 +318,7 @@ static void exec_node(run *r, const tc_node *n)
     }
 }
 
-/* C = beta * C over the whole of C (its elements, where it is a strided
+/* C = beta * C over all of C (its elements, where it is a strided
  * view); beta 0 writes 0 without reading C, beta 1 leaves it alone. */
 static void scale_c(const tc_contraction *c, double *C)
 {
