@@ -1,7 +1,8 @@
 /*
  * test_strided.c - contractions over strided views (tc_contraction_set_strides:
  * tiles of larger arrays, gaps between columns): every algorithm of every
- * corpus contraction executed in place on such views with OpenBLAS,
+ * corpus contraction (and its loops split over 2 threads) executed in
+ * place on such views with OpenBLAS,
  * compared with the naive reference on the same views (1e-12 relative),
  * the gaps never written; dimensions fused only where every tensor holding
  * them is contiguous; the strides refused and the span.
@@ -100,12 +101,15 @@ static double *view_new(const tc_contraction *c, int t, uint64_t *state)
     return x;
 }
 
-/* Every algorithm of the strided *c executed on its views; the failures. */
+/* Every algorithm of the strided *c executed on its views, and every loop
+ * of them split over 2 threads (tc_gen_add_threaded); the failures. */
 static int check_strided(const tc_contraction *c, const char *text, uint64_t seed, int *nrun)
 {
     tc_algorithm_set *set = NULL;
     tc_error e;
-    if (tc_gen_enumerate_families(c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK) {
+    if (tc_gen_enumerate_families(c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK ||
+        tc_gen_add_threaded(set, c, 2, &e) != TC_OK) {
+        tc_alg_set_free(set);
         fprintf(stderr, "\n  %s: %s\n", text, e.message);
         return 1;
     }
