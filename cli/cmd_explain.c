@@ -54,10 +54,27 @@ static void node_name(const tc_mb_case *cs, const tc_contraction *c, char *buf, 
         snprintf(buf, n, "copy T%d -> %s", t, slice);
 }
 
+/* The tensors that are views with gaps (--strides): their strides, and
+ * how far their elements spread. */
+static void print_views(FILE *out, const tc_contraction *c)
+{
+    for (int t = TC_C; t <= TC_B; t++) {
+        const tc_tensor *x = &c->tensor[t];
+        if (x->span == x->elements)
+            continue;
+        fprintf(out, "%s a view: strides ", x->name);
+        for (int k = 0; k < x->rank; k++)
+            fprintf(out, "%s%lld", k ? "," : "", (long long)x->stride[k]);
+        fprintf(out, " (its %lld elements spread over %lld)\n", (long long)x->elements,
+                (long long)x->span);
+    }
+}
+
 static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction *c,
                        const tc_cli_predictor *p, double total)
 {
     char how[256], name[128], setup[512], op[96], kernels[TC_ERROR_MESSAGE_MAX];
+    print_views(out, c);
     tc_alg_print(a->alg, c, out);
     tc_plan_setup_describe(p, how, sizeof how);
     fprintf(out, "\n%s\n", how);

@@ -389,6 +389,10 @@ expect 2 "'--strides' is not an option of 'tcgen emit'" -- emit "$P" a=b=c=4,i=3
 # a gap between b and c in B and C: no (bc) group; the algorithms still run
 expect 0 "" -- list "$P" a=b=c=4,i=3 --strides 'B=1,3,13;C=1,4,17'
 grep -q "(bc)" "$tmp/out" && bad "list --strides: (bc) fused across a gap" || ok
+expect 0 "" -- explain "$P" a=b=c=4,i=3 --strides 'B=1,3,13' --algorithm b-dgemm --reps 1 \
+    --format table
+grep -q "^B a view: strides 1,3,13 (its 48 elements spread over 51)$" "$tmp/out" && ok \
+    || bad "explain --strides: B's view not shown"
 expect 0 "" -- measure "$P" a=b=c=4,i=3 --strides 'B=1,3,13;C=1,4,17' --reps 1 --format tsv
 [ "$(grep -vc '^#' "$tmp/out")" -gt 10 ] && ok || bad "measure --strides: too few algorithms"
 
