@@ -108,7 +108,8 @@ static tc_status order_modes(const tc_tensor_desc *const d[3], views *v, tc_erro
                                 "views whose strides, sorted, start at 1 and each reach the "
                                 "one before times its extent (a dense tensor, or a tile of a "
                                 "larger column-major array)", k, tensor_name[t],
-                                (long long)v->value[l], (long long)d[t]->stride[k]);
+                                (long long)v->value[l],
+                                (long long)(d[t]->stride ? d[t]->stride[k] : 0));
         }
     }
     return TC_OK;
@@ -129,17 +130,18 @@ static tc_status problem_text(const views *v, double beta, char *text, size_t n,
             return tc_error_set(err, TC_EINPUT, 0, 0, "label %lld is in one tensor only: "
                                 "reductions over one operand are not supported",
                                 (long long)v->value[l]);
-        ls += (size_t)snprintf(sizes + ls, ls < ns ? ns - ls : 0, "%sx%d=%lld", l ? "," : "",
-                               l, (long long)v->size[l]);
+        if (ls < ns)
+            ls += (size_t)snprintf(sizes + ls, ns - ls, "%sx%d=%lld", l ? "," : "", l,
+                                   (long long)v->size[l]);
     }
-    for (int t = 0; t < 3; t++) {
-        len += (size_t)snprintf(text + len, len < n ? n - len : 0, "%s%s[",
+    for (int t = 0; t < 3 && len < n; t++) {
+        len += (size_t)snprintf(text + len, n - len, "%s%s[",
                                 t == 0 ? "" : t == 1 ? (beta != 0.0 ? " += " : " = ") : " * ",
                                 tensor_name[t]);
-        for (int k = 0; k < v->n[t]; k++)
-            len += (size_t)snprintf(text + len, len < n ? n - len : 0, "%sx%d", k ? "," : "",
-                                    v->order[t][k]);
-        len += (size_t)snprintf(text + len, len < n ? n - len : 0, "]");
+        for (int k = 0; k < v->n[t] && len < n; k++)
+            len += (size_t)snprintf(text + len, n - len, "%sx%d", k ? "," : "", v->order[t][k]);
+        if (len < n)
+            len += (size_t)snprintf(text + len, n - len, "]");
     }
     if (len >= n || ls >= ns)
         return tc_error_set(err, TC_EINPUT, 0, 0, "tc_plan_create_views: problem too large");
