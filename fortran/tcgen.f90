@@ -19,7 +19,10 @@
 ! tcgen_execute take them as assumed-size arrays, so an array of any rank
 ! is passed as it is (sequence association: a non-contiguous section is
 ! copied in and out by the compiler). A rank-0 tensor (a scalar) is passed
-! as an array of one element.
+! as an array of one element. A plan made by tc_plan_create_views over a
+! tile of a larger array takes the tile's first element instead (x(2, 2)
+! for x(2:6, 2:5)): sequence association then starts there, and the plan
+! reads and writes the tile through the array's strides.
 !
 ! The sizes tcgen plans for are text ("a=b=c=400,i=8"), as in C. Statuses
 ! are integer(c_int), compared with the TC_* constants; planning flags are
@@ -79,10 +82,22 @@ module tcgen
     character(kind=c_char) :: message(TC_ERROR_MESSAGE_MAX) = c_null_char
   end type tc_error
 
+  ! struct tc_tensor_desc: a tensor as nmode labels, extents and strides
+  ! (each the c_loc of an integer(c_int64_t), target array of nmode;
+  ! stride c_null_ptr: dense column-major), for tc_plan_create_views. A
+  ! tile of a larger array, x(i0:i1, j0:j1, ...), has the strides of x;
+  ! tc_execute then takes the tile's first element, x(i0, j0, ...).
+  type, bind(C), public :: tc_tensor_desc
+    integer(c_int) :: nmode = 0
+    type(c_ptr) :: label = c_null_ptr
+    type(c_ptr) :: extent = c_null_ptr
+    type(c_ptr) :: stride = c_null_ptr
+  end type tc_tensor_desc
+
   ! ---- the C functions -------------------------------------------------
 
   public :: tc_version, tc_status_name
-  public :: tc_plan_create, tc_execute, tc_execute_scaled, tc_plan_algorithm
+  public :: tc_plan_create, tc_plan_create_views, tc_execute, tc_execute_scaled, tc_plan_algorithm
   public :: tc_plan_predicted_seconds
   public :: tc_plan_origin, tc_plan_destroy
   public :: tc_plan_create_within, tc_plan_workspace_bytes, tc_release_workspace
@@ -110,6 +125,17 @@ module tcgen
       integer(c_int), value :: flags
       type(tc_error), intent(inout) :: err
     end function tc_plan_create
+
+    ! tc_plan *tc_plan_create_views(const tc_tensor_desc *C, const tc_tensor_desc *A,
+    !     const tc_tensor_desc *B, double alpha, double beta, unsigned flags, tc_error *err)
+    type(c_ptr) function tc_plan_create_views(C, A, B, alpha, beta, flags, err) &
+        bind(C, name='tc_plan_create_views')
+      import :: c_ptr, c_int, c_double, tc_tensor_desc, tc_error
+      type(tc_tensor_desc), intent(in) :: C, A, B
+      real(c_double), value :: alpha, beta
+      integer(c_int), value :: flags
+      type(tc_error), intent(inout) :: err
+    end function tc_plan_create_views
 
     ! tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C)
     integer(c_int) function tc_execute(p, A, B, C) bind(C, name='tc_execute')

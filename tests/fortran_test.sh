@@ -2,7 +2,8 @@
 # fortran_test.sh - tcgen from Fortran, as a program uses it:
 #   1. module tcgen (fortran/tcgen.f90, built by make into $BUILD/fortran and
 #      $BUILD/libtcgen_fortran.a): tests/fortran/library.f90 plans and
-#      executes on allocatable arrays in both layouts, reads the algorithm,
+#      executes on allocatable arrays in both layouts and on tiles of larger
+#      arrays (tc_plan_create_views), reads the algorithm,
 #      moves wisdom through a string and a file, provokes errors and prints
 #      their messages; the source is standard Fortran 2008 as well;
 #   2. the checked wrappers --fortran writes: tests/fortran/checked.f90
@@ -60,6 +61,8 @@ if compile "$tmp/library.log" "tests/fortran/library.f90 does not build" \
         "library: tcgen_error_message of a bad contraction"
     grep -q "^error: no wisdom for C\[a,b,c\] = A\[a,d\] \* B\[d,b,c\]" "$tmp/library.out" && ok \
         || bad "library: the TC_WISDOM_ONLY message: $(grep '^error' "$tmp/library.out")"
+    grep -q "^error: mode 1 of A (label 2) has stride 4: tcgen takes views" "$tmp/library.out" \
+        && ok || bad "library: the overlapping view's message: $(grep '^error' "$tmp/library.out")"
     head -n 1 "$tmp/lib.wisdom" 2>/dev/null | grep -qx '# tcgen wisdom 1' && ok \
         || bad "library: tcgen_wisdom_export_file wrote no wisdom file"
 fi
