@@ -57,7 +57,8 @@ def cases(path):
 def suite(cases_):
     """Every case in Fortran order (the TCCG layout) with out given, then the
     same memory as C-ordered arrays (subscripts reversed), as arbitrary
-    transposes, as strided views (copied), and with out not given."""
+    transposes, as strided views (copied), as tiles of larger arrays (in
+    place), and with out not given."""
     for name, a, b, c, size in cases_:
         sub = "%s,%s->%s" % (a, b, c)
         A = data([size[i] for i in a], "F")
@@ -89,6 +90,25 @@ def suite(cases_):
         tcgen.einsum(sub, va, vb, out=vc)
         say(close(vc, np.einsum(sub, va, vb), va, vb, sub) and not big_c[1::2].any(),
             "%s: strided views" % name)
+        # tiles of larger arrays (gaps between columns): planned where they lie
+        inner = tuple(slice(1, -1) for _ in range(8))
+        ta = data([size[i] + 2 for i in a], "F")[inner[:len(a)]]
+        tb = data([size[i] + 2 for i in b], "F")[inner[:len(b)]]
+        big_t = np.zeros([size[i] + 2 for i in c], order="F")
+        tc_ = big_t[inner[:len(c)]]
+        tcgen.einsum(sub, ta, tb, out=tc_)
+        p = tcgen.cached(sub, ta, tb, tc_)
+        rim = big_t.copy()
+        rim[inner[:len(c)]] = 0
+        say(close(tc_, np.einsum(sub, ta, tb), ta, tb, sub) and not rim.any() and
+            isinstance(p, tcgen.Plan) and p.views,
+            "%s: tiles in place (%s)" % (name, getattr(p, "algorithm", p)))
+        # the tiles' plan on dense arrays: copied into its layout, gaps and all
+        if isinstance(p, tcgen.Plan):
+            da, db = np.ascontiguousarray(ta), np.ascontiguousarray(tb)
+            r = p(da, db)
+            say(close(r, np.einsum(sub, da, db), da, db, sub),
+                "%s: a tile plan on dense arrays" % name)
 
 
 def same_order_c(cases_):

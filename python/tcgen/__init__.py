@@ -27,10 +27,13 @@ What was decided, and why:
   C order, Fortran order, or any transpose of those. tcgen is given the
   operand's indices in memory order, fastest first, as a column-major
   tensor (one convention, so no TC_ROW_MAJOR: a C-ordered operand's
-  indices are simply written reversed). Operands with gaps or negative
-  strides are copied (the copy walks memory forward); an out that is not
-  dense, or that shares memory with an input, is written through a
-  temporary copied back. A new result follows Fortran order when both
+  indices are simply written reversed). A tile of a larger array (a
+  slice such as ``x[2:34, 4:36]``: gaps between its columns, its fastest
+  axis of unit stride) is used in place too, planned with its strides
+  (tc_plan_create_views; ``Plan.views`` says so). Other layouts (a
+  fastest stride other than one element, negative strides) are copied
+  (the copy walks memory forward); an out that is neither, or that shares
+  memory with an input, is written through a temporary copied back. A new result follows Fortran order when both
   operands are Fortran-ordered, C order otherwise.
 * The plan cache: a call is looked up by its subscripts as written, the
   three arrays' shapes, strides and dtypes, alpha and whether beta is 0,

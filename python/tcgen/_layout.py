@@ -1,7 +1,8 @@
 """Memory orders: how an array's axes lie in memory, so that any dense
 array (C order, Fortran order, or any transpose of them) is handed to
-tcgen in place, with its indices named in memory order, and only arrays
-with gaps or negative strides are copied.
+tcgen in place, with its indices named in memory order; a view with gaps
+between its columns (a tile of a larger array) is handed in place with
+its strides (view_order); only other layouts are copied.
 
 An order is a permutation of the axes from the slowest-varying to the
 fastest: arr.transpose(order) is C-contiguous. tcgen is always given
@@ -48,3 +49,29 @@ def strides(shape, order):
         st[axis] = step
         step *= shape[axis]
     return tuple(st)
+
+
+def view_order(arr):
+    """The order of arr's axes when arr is a view tcgen plans over in place
+    (tc_plan_create_views): its fastest axis of size above 1 at stride one
+    element, each slower one at least the faster one's stride times its
+    extent (a tile of a larger array); None otherwise."""
+    if not arr.flags.aligned or arr.itemsize != 8:
+        return None
+    order = copy_order(arr)
+    least = 8
+    for axis in reversed(order):
+        n, st = arr.shape[axis], arr.strides[axis]
+        if n == 1:
+            continue
+        if st % 8 or (st != 8 if least == 8 else st < least):
+            return None
+        least = st * n
+    return order
+
+
+def like(shape, strides):
+    """A new float64 array of `shape` with `strides` (bytes, positive): its
+    gaps allocated too."""
+    span = 1 + sum((n - 1) * st // 8 for n, st in zip(shape, strides))
+    return np.lib.stride_tricks.as_strided(np.empty(max(span, 1)), shape, strides)

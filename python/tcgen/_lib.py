@@ -94,12 +94,23 @@ def load():
         % _repository_library())
 
 
+class Desc(ctypes.Structure):
+    """struct tc_tensor_desc: a tensor as labels, extents and strides."""
+    _fields_ = [("nmode", ctypes.c_int),
+                ("label", ctypes.POINTER(ctypes.c_int64)),
+                ("extent", ctypes.POINTER(ctypes.c_int64)),
+                ("stride", ctypes.POINTER(ctypes.c_int64))]
+
+
 def _prototypes(lib):
     P = ctypes.c_void_p
     S = ctypes.c_char_p
     E = ctypes.POINTER(Error)
+    D = ctypes.POINTER(Desc)
     protos = {
         "tc_version": (S, []),
+        "tc_plan_create_views": (P, [D, D, D, ctypes.c_double, ctypes.c_double, ctypes.c_uint,
+                                     E]),
         "tc_status_name": (S, [ctypes.c_int]),
         "tc_plan_create": (P, [S, S, ctypes.c_uint, E]),
         "tc_execute": (ctypes.c_int, [P, P, P, P]),

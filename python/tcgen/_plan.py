@@ -20,14 +20,16 @@ class Plan:
     ``alpha * einsum(a, b) + beta * out`` (``out`` if given, else a new
     array laid out as planned). Arrays laid out as planned are used in
     place; others (another memory order, gaps, negative strides) are
-    copied into the plan's order on each call, and so is an out that is
+    copied into the plan's layout on each call, and so is an out that is
     not, through a temporary. Immutable: threads may call one plan at once.
 
     Attributes: ``subscripts`` (explicit, 'ij,jk->ik'), ``shapes`` (of a,
     b and out), ``orders`` (each operand's memory order, slowest axis
     first), ``alpha``, ``beta``, ``contraction`` and ``sizes`` (what tcgen
-    was given), ``algorithm``, ``predicted_seconds`` and ``origin``
-    ('estimate', 'measure' or 'wisdom')."""
+    was given), ``views`` (True when an operand with gaps, a tile of a
+    larger array, was planned where it lies: tc_plan_create_views),
+    ``algorithm``, ``predicted_seconds`` and ``origin`` ('estimate',
+    'measure' or 'wisdom')."""
 
     def __init__(self, labels, size, orders, alpha, beta, effort="estimate", strides=None):
         if effort not in EFFORTS:
@@ -51,10 +53,16 @@ class Plan:
                               for k in range(3))
         self._base_c = [self.shapes[2][k] for k in self.orders[2]]
         self._inverse_c = _layout.inverse(self.orders[2])
+        # views: an operand with gaps planned where it lies (tc_plan_create_views)
+        self.views = any(self._strides[k] != _layout.strides(self.shapes[k], self.orders[k])
+                         for k in range(3))
         _wisdom.start()
         err = _lib.Error()
-        handle = _lib.lib.tc_plan_create(self.contraction.encode(), self.sizes.encode(),
-                                         EFFORTS[effort], ctypes.byref(err))
+        if self.views:
+            handle = self._create_views(labels, EFFORTS[effort], err)
+        else:
+            handle = _lib.lib.tc_plan_create(self.contraction.encode(), self.sizes.encode(),
+                                             EFFORTS[effort], ctypes.byref(err))
         if not handle:
             raise err.exception("tcgen cannot plan %s with %s" % (self.contraction, self.sizes))
         self._handle = handle
@@ -63,6 +71,21 @@ class Plan:
         self.predicted_seconds = _lib.lib.tc_plan_predicted_seconds(handle)
         self.origin = _lib.lib.tc_plan_origin(handle).decode()
         self.workspace_bytes = _lib.lib.tc_plan_workspace_bytes(handle)
+
+    def _create_views(self, labels, flags, err):
+        """tc_plan_create_views over the three operands' labels, shapes and
+        strides (in elements)."""
+        keep, desc = [], []
+        for t, shape, st in zip(labels, self.shapes, self._strides):
+            n = len(t)
+            arrays = [(ctypes.c_int64 * max(n, 1))(*v) for v in
+                      ([ord(ch) for ch in t], shape, [x // 8 for x in st])]
+            keep.append(arrays)
+            desc.append(_lib.Desc(n, *arrays))
+        return _lib.lib.tc_plan_create_views(ctypes.byref(desc[2]), ctypes.byref(desc[0]),
+                                             ctypes.byref(desc[1]), self.alpha,
+                                             1.0 if self.beta != 0.0 else 0.0, flags,
+                                             ctypes.byref(err))
 
     def __repr__(self):
         return "<tcgen.Plan %s shapes %s: %s, %s, predicted %.3g s>" % (
@@ -93,9 +116,19 @@ class Plan:
         """arr itself when it is laid out as planned, else a copy that is."""
         if arr.strides == self._strides[k] and arr.flags.aligned:
             return arr
+        if self.views:  # the copy takes the planned strides, gaps and all
+            copy = _layout.like(arr.shape, self._strides[k])
+            copy[...] = arr
+            return copy
         if arr.flags.aligned and _layout.dense_order(arr) == self.orders[k]:
             return arr
         return np.ascontiguousarray(arr.transpose(self.orders[k]))
+
+    def _new_out(self):
+        """A new out laid out as planned."""
+        if self.views:
+            return _layout.like(self.shapes[2], self._strides[2])
+        return np.empty(self._base_c).transpose(self._inverse_c)
 
     def run(self, a, b, out, beta):
         """The call without the checks: float64 arrays of the planned shapes,
@@ -104,12 +137,13 @@ class Plan:
         pa = self._operand(0, a)
         pb = self._operand(1, b)
         if out is None:
-            target = np.empty(self._base_c).transpose(self._inverse_c)
-        elif (out.strides == self._strides[2] or _layout.dense_order(out) == self.orders[2]) \
+            target = self._new_out()
+        elif (out.strides == self._strides[2] or
+              (not self.views and _layout.dense_order(out) == self.orders[2])) \
                 and out.flags.aligned and not _may_share(out, a) and not _may_share(out, b):
             target = out
         else:
-            target = np.empty(self._base_c).transpose(self._inverse_c)
+            target = self._new_out()
             if beta != 0.0:
                 target[...] = out
         if beta != 0.0 and beta != 1.0:
@@ -157,6 +191,7 @@ def choose_orders(arrays, ndims, order=None):
             strides.append(None)
             continue
         dense = _layout.dense_order(arr) if arr.flags.aligned else None
+        view = _layout.view_order(arr) if dense is None else None
         orders.append(dense if dense is not None else _layout.copy_order(arr))
-        strides.append(arr.strides if dense is not None else None)
+        strides.append(arr.strides if dense is not None or view is not None else None)
     return orders, strides
