@@ -19,14 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 
 #include "planner/tapp_impl.h" /* the products' plans, to name their algorithms */
 #include "tapp.h"
 #include "tcgen.h"
-
-#define HUGE_PAGE (2u << 20)
 
 static double now(void)
 {
@@ -59,10 +56,9 @@ static int array_new(array *x, const int64_t full[4], const int64_t tile[4], int
         s *= full[k], d *= tile[k];
     }
     x->n = (size_t)s;
-    if (posix_memalign((void **)&x->data, HUGE_PAGE, x->n * sizeof *x->data))
+    x->data = malloc(x->n * sizeof *x->data);
+    if (!x->data)
         return -1;
-    if (getenv("TILE_HUGE") && atoi(getenv("TILE_HUGE")))
-        madvise(x->data, x->n * sizeof *x->data, MADV_HUGEPAGE);
     for (size_t e = 0; e < x->n; e++)
         x->data[e] = (double)((e * 2654435761u) % 1000) / 1000.0 - 0.5;
     x->origin = x->data + off;

@@ -117,12 +117,10 @@ static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *
         char layout[1024];
         unsigned flags;
         snprintf(layout, sizeof layout, "col;%s", cli->strides);
-        if (tc_plan_layout_read(layout, out, &flags, &err) != TC_OK) {
-            err.column = err.column > 4 ? err.column - 4 : 0, err.line = 0;
+        if (tc_plan_layout_read(layout, out, &flags, &err) != TC_OK)
             return tc_cli_failf(TC_EUSAGE, "usage: --strides '%s': %s (e.g. "
                                            "'C=1,40,1800;A=1,40', the first stride 1)",
                                 cli->strides, err.message);
-        }
     }
     if (warning.code != TC_OK && !cli->allow_unused) { /* a typo for another index? */
         size_t n = strlen(warning.message);

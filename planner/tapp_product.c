@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "planner/plan.h"
-#include "planner/problem.h"
 #include "planner/tapp_impl.h"
 #include "planner/views.h"
 
@@ -158,50 +157,21 @@ static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f
                 tc_plan_view_order(t->nplan, t->plan_label, t->plan_stride, p->size, &bad);
 }
 
-/* "C[m0,m1] += A[m0,m2] * B[m2,m1]" and "m0=4,m1=5,m2=6" for tcgen. */
-static void contraction_text(const tc_tapp_product *p, char *text, size_t n, char *sizes,
-                             size_t ns)
+/* The contraction planned as tcgen.h's views (tc_plan_create_views): each
+ * tensor's plan modes as labels, with its strides where the plan reads or
+ * writes it in place (direct), else dense, as it is packed. */
+static tc_plan *plan(const tc_tapp_product *p, tc_error *err)
 {
     static const int role[3] = {TC_TAPP_D, TC_TAPP_A, TC_TAPP_B};
-    static const char *const name[3] = {"C", "A", "B"};
-    size_t len = 0;
+    int64_t label[3][TC_TAPP_MAX_MODES], extent[3][TC_TAPP_MAX_MODES];
+    tc_tensor_desc d[3];
     for (int r = 0; r < 3; r++) {
         const tc_tapp_tensor *t = &p->t[role[r]];
-        len += (size_t)snprintf(text + len, n - len, "%s%s[", r == 1 ? " += " : r ? " * " : "",
-                                name[r]);
-        for (int j = 0; j < t->nplan && len < n; j++)
-            len += (size_t)snprintf(text + len, n - len, "%sm%d", j ? "," : "", t->plan_label[j]);
-        len += len < n ? (size_t)snprintf(text + len, n - len, "]") : 0;
+        for (int j = 0; j < t->nplan; j++)
+            label[r][j] = t->plan_label[j], extent[r][j] = p->size[t->plan_label[j]];
+        d[r] = (tc_tensor_desc){t->nplan, label[r], extent[r], t->direct ? t->plan_stride : NULL};
     }
-    len = 0;
-    sizes[0] = '\0';
-    for (int l = 0; l < p->nlabel && len < ns; l++) { /* the indices the plan has */
-        int used = 0;
-        for (int r = 0; r < 3; r++)
-            for (int j = 0; j < p->t[role[r]].nplan; j++)
-                used |= p->t[role[r]].plan_label[j] == l;
-        if (used)
-            len += (size_t)snprintf(sizes + len, ns - len, "%sm%d=%lld", len ? "," : "", l,
-                                    (long long)p->size[l]);
-    }
-}
-
-/* The contraction planned, the tensors the plan reads or writes where
- * they lie given their strides (a tile of a larger array is a view). */
-static tc_plan *plan(const tc_tapp_product *p, const char *text, const char *sizes,
-                     tc_error *err)
-{
-    static const int role[3] = {[TC_C] = TC_TAPP_D, [TC_A] = TC_TAPP_A, [TC_B] = TC_TAPP_B};
-    tc_contraction user, storage;
-    int which;
-    if (tc_plan_problem(text, sizes, 0, &user, &storage, &which, err) != TC_OK)
-        return NULL;
-    for (int t = TC_C; t <= TC_B; t++)
-        if (p->t[role[t]].direct &&
-            tc_contraction_set_strides(&user, t, p->t[role[t]].plan_stride, err) != TC_OK)
-            return NULL;
-    tc_plan_options o = tc_plan_options_default();
-    return tc_plan_create_with(&user, TC_ESTIMATE, &o, err);
+    return tc_plan_create_views(&d[0], &d[1], &d[2], 1.0, 1.0, TC_ESTIMATE, err);
 }
 
 static TAPP_error check_types(tc_tapp_product *p, const tc_tapp_info *const info[4],
@@ -246,13 +216,11 @@ static TAPP_error build(tc_tapp_product *p, const tc_tapp_info *const info[4],
             p->elementwise &= extent_in(&p->t[TC_TAPP_D], p->t[x].plan_label[j]) >= 0;
     if (e || p->empty || p->elementwise)
         return e;
-    char text[1024], sizes[1024];
     tc_error err;
-    contraction_text(p, text, sizeof text, sizes, sizeof sizes);
-    p->plan = plan(p, text, sizes, &err);
+    p->plan = plan(p, &err);
     if (!p->plan)
         return tc_tapp_fail(err.code == TC_ERESOURCE ? TC_TAPP_EMEMORY : TC_TAPP_EPLAN,
-                            "%s with %s: %s", text, sizes, err.message);
+                            "planning the product: %s", err.message);
     return TC_TAPP_OK;
 }
 
