@@ -198,9 +198,15 @@ double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c)
     return c_permuted(alg) ? 0.0 : c->beta;
 }
 
+void tc_alg_kernel_beta_complex(const tc_algorithm *alg, const tc_contraction *c, double out[2])
+{
+    out[0] = c_permuted(alg) ? 0.0 : c->beta;
+    out[1] = c_permuted(alg) ? 0.0 : c->beta_im;
+}
+
 int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c)
 {
-    return c->beta != 1.0 && !tc_alg_kernel_owns_beta(alg);
+    return (c->beta != 1.0 || c->beta_im != 0.0) && !tc_alg_kernel_owns_beta(alg);
 }
 
 int tc_alg_permuted_temps(const tc_algorithm *alg)
@@ -223,9 +229,10 @@ int64_t tc_alg_temp_bytes(const tc_algorithm *alg)
     for (int t = 0; t < alg->ntemps; t++) {
         int64_t e = alg->temp[t].elements;
         int64_t copies = tc_alg_temp_per_thread(alg, t) ? alg->split : 1;
-        if (e > (INT64_MAX - total) / (int64_t)sizeof(double) / copies)
+        int64_t bytes = tc_type_row_of(alg->type)->bytes;
+        if (e > (INT64_MAX - total) / bytes / copies)
             return INT64_MAX;
-        total += e * copies * (int64_t)sizeof(double);
+        total += e * copies * bytes;
     }
     return total;
 }

@@ -150,6 +150,7 @@ typedef struct tc_permutation {
  */
 typedef struct tc_call {
     tc_kernel kernel;
+    tc_type type;       /* of its operands: which BLAS routine (sgemm, zgemm) */
     int trans_a, trans_b;
     int64_t m, n, k;
     tc_dim dim_m, dim_n, dim_k;
@@ -209,6 +210,7 @@ typedef struct tc_algorithm {
      * the temporaries filled inside that loop (ast/split.c); named
      * "NAME@P". 0: one thread runs the loops (BLAS threads inside calls). */
     int split;
+    tc_type type;           /* of the elements (the contraction's) */
     /* 1 when every BLAS dimension, leading dimension and increment fits in
      * an int (always 1 without sizes). When 0, why[] says which does not,
      * and tc_rt_execute / tc_emit_c refuse the algorithm with TC_EINPUT. */
@@ -250,6 +252,8 @@ int tc_alg_kernel_owns_beta(const tc_algorithm *alg);
  * computed in a temporary (the permuted family; the copy back applies
  * the contraction's beta). */
 double tc_alg_kernel_beta(const tc_algorithm *alg, const tc_contraction *c);
+/* The same as {real, imaginary}: a complex beta (tc_contraction.beta_im). */
+void tc_alg_kernel_beta_complex(const tc_algorithm *alg, const tc_contraction *c, double out[2]);
 /* 1 when running alg needs that pass over C (beta != 1, not owned). */
 int tc_alg_needs_beta_pass(const tc_algorithm *alg, const tc_contraction *c);
 

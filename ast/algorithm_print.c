@@ -56,7 +56,7 @@ static void print_call(FILE *out, const tc_contraction *c, const tc_call *k)
     tc_dim_format(c, &k->dim_n, dotted(c), bn, sizeof bn);
     tc_dim_format(c, &k->dim_k, dotted(c), bk, sizeof bk);
     const char *const dim[3] = {bm, bn, bk};
-    fprintf(out, "%s", tc_kernel_name(k->kernel));
+    fprintf(out, "%s", tc_kernel_type_name(k->kernel, c->type));
     if ((unsigned)k->kernel < TC_KERNEL_COUNT)
         tc_kernel_print_rows[k->kernel].print(out, c, k, dim);
     fputc('\n', out);
@@ -145,7 +145,7 @@ void tc_alg_print(const tc_algorithm *alg, const tc_contraction *c, FILE *out)
 {
     struct print_ctx p = {alg, c, out};
     fprintf(out, "algorithm %s (kernel %s)%s%s\n", alg->name,
-            tc_kernel_name(alg->kernel), alg->fits_int ? "" : " unusable: ",
+            tc_kernel_type_name(alg->kernel, alg->type), alg->fits_int ? "" : " unusable: ",
             alg->fits_int ? "" : alg->why);
     tc_alg_walk(alg, print_node, &p);
 }

@@ -126,7 +126,7 @@ static tc_status compute_layout(tc_contraction *c, tc_error *err)
             int64_t next;
             x->stride[k] = n;
             if (__builtin_mul_overflow(n, c->index[x->index[k]].size, &next) ||
-                __builtin_mul_overflow(next, (int64_t)sizeof(double), &(int64_t){0}))
+                __builtin_mul_overflow(next, (int64_t)tc_type_row_of(c->type)->bytes, &(int64_t){0}))
                 return tc_error_set(err, TC_EINPUT, x->line, x->column,
                                     "tensor %s is too large: its size in bytes "
                                     "overflows 64 bits (at index '%s')",
@@ -155,7 +155,7 @@ tc_status tc_contraction_set_strides(tc_contraction *c, int t, const int64_t *st
         if (__builtin_mul_overflow(stride[k], size, &least) ||
             __builtin_mul_overflow(stride[k], size - 1, &far) ||
             __builtin_add_overflow(span, far, &span) ||
-            __builtin_mul_overflow(span, (int64_t)sizeof(double), &(int64_t){0}))
+            __builtin_mul_overflow(span, (int64_t)tc_type_row_of(c->type)->bytes, &(int64_t){0}))
             return tc_error_set(err, TC_EINPUT, x->line, x->column,
                                 "tensor %s is too large: its span in bytes overflows 64 bits "
                                 "(at index '%s')",
@@ -259,9 +259,24 @@ void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out)
     *out = r;
 }
 
-int64_t tc_tensor_bytes(const tc_tensor *t)
+int64_t tc_tensor_bytes(const tc_contraction *c, int t)
 {
-    return t->span * (int64_t)sizeof(double);
+    return c->tensor[t].span * (int64_t)tc_type_row_of(c->type)->bytes;
+}
+
+tc_status tc_contraction_set_type(tc_contraction *c, tc_type type, tc_error *err)
+{
+    if ((unsigned)type >= TC_TYPE_COUNT)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "no element type %d", (int)type);
+    int64_t bytes = tc_type_row_of(type)->bytes;
+    for (int t = 0; c->has_sizes && t < 3; t++)
+        if (c->tensor[t].span > INT64_MAX / bytes)
+            return tc_error_set(err, TC_EINPUT, c->tensor[t].line, c->tensor[t].column,
+                                "tensor %s is too large: its span in bytes overflows 64 "
+                                "bits in %s",
+                                c->tensor[t].name, tc_type_row_of(type)->c_name);
+    c->type = type;
+    return TC_OK;
 }
 
 double tc_contraction_flops(const tc_contraction *c)

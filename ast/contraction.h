@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ast/type.h"
 #include "tcgen.h"
 
 #define TC_MAX_INDICES 16 /* distinct indices in one contraction */
@@ -54,6 +55,10 @@ typedef struct tc_contraction {
     tc_index index[TC_MAX_INDICES];
     double alpha;               /* scalar factor, 1 if none given */
     double beta;                /* 0 for '=', 1 for '+=' */
+    double alpha_im, beta_im;   /* their imaginary parts (complex types;
+                                   0 from the parser) */
+    tc_type type;               /* of every element: double unless set
+                                   (tc_contraction_set_type) */
     int has_sizes;              /* 1 once every index has a size */
 } tc_contraction;
 
@@ -134,8 +139,16 @@ void tc_contraction_transpose(const tc_contraction *c, tc_contraction *out);
  */
 int tc_contraction_canonical(const tc_contraction *c, tc_contraction *out);
 
-/* Bytes tensor t spans in memory (span * 8). Sizes must be set. */
-int64_t tc_tensor_bytes(const tc_tensor *t);
+/* Bytes tensor t (TC_C, TC_A, TC_B) of c spans in memory (its span times
+ * the type's element bytes). Sizes must be set. */
+int64_t tc_tensor_bytes(const tc_contraction *c, int t);
+
+/*
+ * Makes c's elements of type `type` (float, double, complex): before or
+ * after sizes and strides, which are in elements whatever the type. With
+ * sizes set, TC_EINPUT when a tensor's bytes overflow in that type.
+ */
+tc_status tc_contraction_set_type(tc_contraction *c, tc_type type, tc_error *err);
 
 /* Floating-point operations of the contraction, 2 * prod(all sizes). */
 double tc_contraction_flops(const tc_contraction *c);

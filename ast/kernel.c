@@ -8,7 +8,7 @@
 
 const tc_kernel_row tc_kernel_table[TC_KERNEL_COUNT] = {
     [TC_KERNEL_DDOT] = {
-        .name = {"ddot"},
+        .name = {[TC_TYPE_D] = "ddot", [TC_TYPE_S] = "sdot", [TC_TYPE_Z] = "zdotu", [TC_TYPE_C] = "cdotu"},
         .arg_role = {"x", "y", "the C element += alpha x.y"},
         .arg_rank = {1, 1, 0},
         .nkept = 1, .kept = {TC_KEPT_CONTRACTED},
@@ -16,7 +16,7 @@ const tc_kernel_row tc_kernel_table[TC_KERNEL_COUNT] = {
         .applies_beta = 1,
     },
     [TC_KERNEL_DAXPY] = {
-        .name = {"daxpy"},
+        .name = {[TC_TYPE_D] = "daxpy", [TC_TYPE_S] = "saxpy", [TC_TYPE_Z] = "zaxpy", [TC_TYPE_C] = "caxpy"},
         .arg_role = {"the factor (an element of the other input)", "x", "y (the C slice)"},
         .arg_rank = {0, 1, 1},
         .nkept = 1, .kept = {TC_KEPT_FREE},
@@ -24,7 +24,7 @@ const tc_kernel_row tc_kernel_table[TC_KERNEL_COUNT] = {
         .one_pass = 1,
     },
     [TC_KERNEL_DGEMV] = {
-        .name = {"dgemv"},
+        .name = {[TC_TYPE_D] = "dgemv", [TC_TYPE_S] = "sgemv", [TC_TYPE_Z] = "zgemv", [TC_TYPE_C] = "cgemv"},
         .arg_role = {"the matrix (the free index's owner)", "x", "y (the C slice)"},
         .arg_rank = {2, 1, 1},
         .nkept = 2, .kept = {TC_KEPT_FREE, TC_KEPT_CONTRACTED},
@@ -32,7 +32,7 @@ const tc_kernel_row tc_kernel_table[TC_KERNEL_COUNT] = {
         .applies_beta = 1,
     },
     [TC_KERNEL_DGER] = {
-        .name = {"dger"},
+        .name = {[TC_TYPE_D] = "dger", [TC_TYPE_S] = "sger", [TC_TYPE_Z] = "zgeru", [TC_TYPE_C] = "cgeru"},
         .arg_role = {"x", "y", "the matrix (the C slice)"},
         .arg_rank = {1, 1, 2},
         .nkept = 2, .kept = {TC_KEPT_FREE_A, TC_KEPT_FREE_B},
@@ -40,7 +40,7 @@ const tc_kernel_row tc_kernel_table[TC_KERNEL_COUNT] = {
         .one_pass = 1,
     },
     [TC_KERNEL_DGEMM] = {
-        .name = {"dgemm"},
+        .name = {[TC_TYPE_D] = "dgemm", [TC_TYPE_S] = "sgemm", [TC_TYPE_Z] = "zgemm", [TC_TYPE_C] = "cgemm"},
         .arg_role = {"A", "B", "C"},
         .arg_rank = {2, 2, 2},
         .nkept = 3, .kept = {TC_KEPT_FREE_A, TC_KEPT_FREE_B, TC_KEPT_CONTRACTED},
@@ -57,14 +57,25 @@ const tc_kernel_row *tc_kernel_row_of(tc_kernel k)
 
 const char *tc_kernel_name(tc_kernel k)
 {
-    return (unsigned)k < TC_KERNEL_COUNT ? tc_kernel_table[k].name[TC_PRECISION_DOUBLE] : "?";
+    return tc_kernel_type_name(k, TC_TYPE_D);
 }
 
-int tc_kernel_from_name(const char *name)
+const char *tc_kernel_type_name(tc_kernel k, tc_type t)
+{
+    return (unsigned)k < TC_KERNEL_COUNT && (unsigned)t < TC_TYPE_COUNT
+               ? tc_kernel_table[k].name[t]
+               : "?";
+}
+
+int tc_kernel_from_name(const char *name, tc_type *type)
 {
     for (int k = 0; k < TC_KERNEL_COUNT; k++)
-        if (strcmp(tc_kernel_table[k].name[TC_PRECISION_DOUBLE], name) == 0)
-            return k;
+        for (int t = 0; t < TC_TYPE_COUNT; t++)
+            if (strcmp(tc_kernel_table[k].name[t], name) == 0) {
+                if (type)
+                    *type = (tc_type)t;
+                return k;
+            }
     return -1;
 }
 
@@ -76,7 +87,7 @@ size_t tc_kernel_list(char *buf, size_t n)
     for (int k = 0; k < TC_KERNEL_COUNT; k++) {
         if (k)
             tc_text_put(buf, n, &len, ", ");
-        tc_text_put(buf, n, &len, tc_kernel_table[k].name[TC_PRECISION_DOUBLE]);
+        tc_text_put(buf, n, &len, tc_kernel_table[k].name[TC_TYPE_D]);
     }
     return len;
 }

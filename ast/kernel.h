@@ -13,8 +13,10 @@
  * and runtime/blas.c binds the BLAS symbol (tc_blas). Adding a kernel is a
  * value of tc_kernel, a row in each of those tables and its BLAS binding.
  *
- * Precision: names are data per precision (TC_PRECISION_COUNT columns), so
- * single and complex rows add columns, not code.
+ * Types: a row names its BLAS routine per element type (ast/type.h), so
+ * float and complex are columns, not code: "sgemm", "dgemm", "cgemm",
+ * "zgemm" are one kernel. The complex dot and rank-1 update are the
+ * unconjugated ones (cdotu, zgeru): a contraction conjugates nothing.
  */
 #ifndef TC_AST_KERNEL_H
 #define TC_AST_KERNEL_H
@@ -22,6 +24,7 @@
 #include <stdint.h>
 
 #include "ast/contraction.h"
+#include "ast/type.h"
 
 /* BLAS level order; bit (1u << kernel) in a kernel mask. The enumeration
  * builds and sorts kernels in this order (the highest first). */
@@ -35,12 +38,6 @@ typedef enum tc_kernel {
 } tc_kernel;
 
 #define TC_KERNEL_MASK_ALL ((1u << TC_KERNEL_COUNT) - 1u)
-
-/* The element types a kernel row names its BLAS routine for. */
-typedef enum tc_precision {
-    TC_PRECISION_DOUBLE = 0,
-    TC_PRECISION_COUNT
-} tc_precision;
 
 /* The role of a kernel dimension the enumeration chooses: one index (or,
  * fused, a group) of a role. TC_KEPT_FREE is a free index of A or of B
@@ -56,7 +53,8 @@ typedef enum tc_kept_role {
 enum { TC_BLAS_M = 1, TC_BLAS_N = 2, TC_BLAS_K = 4 };
 
 typedef struct tc_kernel_row {
-    const char *name[TC_PRECISION_COUNT]; /* "ddot": the CBLAS routine is cblas_<name> */
+    const char *name[TC_TYPE_COUNT]; /* per tc_type: "ddot", "zdotu" (the CBLAS
+                                        routine is cblas_<name>, cblas_zdotu_sub) */
     const char *arg_role[3]; /* tc_call.arg[0..2], as algorithm.h describes them */
     int arg_rank[3];         /* their kept dimensions: 0 scalar, 1 vector, 2 matrix */
     int nkept;               /* kernel dimensions chosen (1..3) ... */
@@ -78,11 +76,14 @@ extern const tc_kernel_row tc_kernel_table[TC_KERNEL_COUNT];
 /* The row of kernel k (NULL when k is not a kernel). */
 const tc_kernel_row *tc_kernel_row_of(tc_kernel k);
 
-/* "ddot", "daxpy", "dgemv", "dger", "dgemm" (double precision); "?" when
- * k is not a kernel. */
+/* "ddot", "daxpy", "dgemv", "dger", "dgemm" (double precision, the name
+ * the kernel goes by in messages); "?" when k is not a kernel. */
 const char *tc_kernel_name(tc_kernel k);
-/* The kernel named `name`, or -1. */
-int tc_kernel_from_name(const char *name);
+/* Its name in type t: "sgemm", "zgeru"; what algorithm names hold. */
+const char *tc_kernel_type_name(tc_kernel k, tc_type t);
+/* The kernel named `name` in any type ("zgemm" is dgemm's kernel), or -1;
+ * *type (if not NULL) gets the type it names. */
+int tc_kernel_from_name(const char *name, tc_type *type);
 /* "ddot, daxpy, dgemv, dger, dgemm": every kernel, in table order.
  * snprintf semantics. */
 size_t tc_kernel_list(char *buf, size_t n);

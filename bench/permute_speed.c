@@ -151,7 +151,7 @@ static void run(const shape *e, const int *perm, int kind, const double *src, do
     for (int d = 0; d < e->rank; d++)
         p.dst_stride[perm[d]] = s, s *= e->extent[perm[d]];
     memcpy(dst, src, n * sizeof *dst);
-    tc_rt_permute(&p, src, dst, 0.0, 0, 1);
+    tc_rt_permute(&p, TC_TYPE_D, src, dst, 0.0, 0, 1);
     naive(&p, src, dst);
     for (int r = 0; r < reps; r++) {
         double t0, t1;
@@ -162,7 +162,7 @@ static void run(const shape *e, const int *perm, int kind, const double *src, do
         t[r] = t1 - t0;
         flush(src, n), flush(dst, n);
         t0 = now();
-        tc_rt_permute(&p, src, dst, 0.0, 0, 1);
+        tc_rt_permute(&p, TC_TYPE_D, src, dst, 0.0, 0, 1);
         t1 = now();
         t[reps + r] = t1 - t0;
         flush(src, n), flush(dst, n);

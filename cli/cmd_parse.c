@@ -65,7 +65,7 @@ static void print_json(const tc_contraction *c, const char *form, FILE *out)
             fputc('[', out);
             for (int k = 0; k < x->rank; k++)
                 fprintf(out, "%s%" PRId64, k ? ", " : "", x->stride[k]);
-            fprintf(out, "], \"bytes\": %" PRId64 "}", tc_tensor_bytes(x));
+            fprintf(out, "], \"bytes\": %" PRId64 "}", tc_tensor_bytes(c, t));
         } else {
             fputs("null, \"bytes\": null}", out);
         }
@@ -101,7 +101,7 @@ static int print_rows(const tc_contraction *c, const char *form, const tc_cli *c
         join_indices(c, x, idx, sizeof idx);
         join_strides(c, x, str, sizeof str);
         if (c->has_sizes)
-            snprintf(bytes, sizeof bytes, "%" PRId64, tc_tensor_bytes(x));
+            snprintf(bytes, sizeof bytes, "%" PRId64, tc_tensor_bytes(c, k));
         bad |= tc_table_addf(t, "tensor\t%s\t%s\t-\t%s\t%s\t%s", x->name, tensor_roles[k], idx,
                              str, bytes);
     }

@@ -99,7 +99,7 @@ int tc_cli_name_kernel(const char *name)
     if (tc_alg_split_name(name, base, sizeof base))
         name = base;
     const char *dash = strrchr(name, '-');
-    return tc_kernel_from_name(dash ? dash + 1 : name);
+    return tc_kernel_from_name(dash ? dash + 1 : name, NULL);
 }
 
 int tc_cli_fail_enumerate(const tc_error *err)

@@ -29,7 +29,7 @@ tc_status tc_gen_parse_kernels(const char *list, const char *what, unsigned *mas
                                 (int)(len > 31 ? 31 : len), p, what, names);
         memcpy(word, p, len);
         word[len] = '\0';
-        int k = tc_kernel_from_name(word);
+        int k = tc_kernel_from_name(word, NULL);
         if (k < 0)
             return tc_error_set(err, TC_EUSAGE, 0, 0,
                                 "unknown kernel '%s' in %s (choose from %s)", word, what, names);
@@ -107,6 +107,7 @@ static void make_call(const builder *b, const tc_operand op[3], tc_call *k)
 {
     memset(k, 0, sizeof *k);
     k->kernel = b->kernel;
+    k->type = b->c->type;
     k->arg[2] = op[TC_C];
     tc_kernel_gen_rows[b->kernel].build(b->c, b->dim, op, k);
     k->m = k->dim_m.extent;
@@ -288,6 +289,7 @@ static tc_algorithm *new_nest(const builder *b, const int *order, int nloops)
     if (!alg)
         return NULL;
     alg->family = b->family;
+    alg->type = b->c->type;
     alg->nkept = b->nkept;
     memcpy(alg->kept, b->dim, sizeof alg->kept);
     alg->nloops = nloops;
@@ -453,7 +455,7 @@ static void make_name(const builder *b, const int *order, int nloops, const int 
     name_groups(b, name, n, &len);
     if (len)
         tc_text_put(name, n, &len, "-");
-    tc_text_put(name, n, &len, tc_kernel_name(b->kernel));
+    tc_text_put(name, n, &len, tc_kernel_type_name(b->kernel, b->c->type));
 }
 
 /* Finding by name: 0 when no candidate of the current choice, its loops
@@ -471,7 +473,7 @@ static int may_be_named(const builder *b, const int *looped, int n, const char *
     name_marks(b, head, sizeof head, &hl);
     name_groups(b, tail, sizeof tail, &tl);
     tc_text_put(tail, sizeof tail, &tl, "-");
-    tc_text_put(tail, sizeof tail, &tl, tc_kernel_name(b->kernel));
+    tc_text_put(tail, sizeof tail, &tl, tc_kernel_type_name(b->kernel, b->c->type));
     if (len + 1 >= TC_GEN_NAME_MAX || hl + 1 >= sizeof head || tl + 1 >= sizeof tail)
         return 1; /* too long to judge */
     if (len < hl + tl || strncmp(name, head, hl) != 0 || strcmp(name + len - tl, tail) != 0)

@@ -17,7 +17,7 @@ static int other(int t)
 
 static const char *cblas(const tc_call *k)
 {
-    return tc_kernel_table[k->kernel].name[TC_PRECISION_DOUBLE];
+    return tc_kernel_table[k->kernel].name[TC_TYPE_D];
 }
 
 /* ---- building --------------------------------------------------------- */

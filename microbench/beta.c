@@ -103,14 +103,15 @@ double tc_mb_sampler_call_floor(tc_mb_sampler *s, tc_kernel kernel)
     one.m = one.n = one.k = 1;
     for (int a = 0; a < 3; a++)
         one.arg[a].ld = 1;
-    void (*call)(const tc_blas *, const tc_call *, double, double, double *, double *,
-                 double *) = tc_kernel_run_rows[kernel].call;
+    void (*call)(const tc_blas *, const tc_call *, const double *, const double *, void *,
+                 void *, void *) = tc_kernel_run_rows[kernel].call;
+    static const double plus[2] = {1.0, 0.0}, minus[2] = {-1.0, 0.0};
     double p0[1] = {0.5}, p1[1] = {0.25}, p2[1] = {0.125}, best = 0.0;
     int saved = tc_rt_blas_enter(b, b->threads);
     for (int r = 0; r < TC_MB_FLOOR_BATCHES; r++) {
         double t0 = tc_rt_now();
         for (int i = 0; i < TC_MB_FLOOR_CALLS; i++) /* alternating: outputs stay bounded */
-            call(b, &one, i % 2 ? 1.0 : -1.0, 1.0, p0, p1, p2);
+            call(b, &one, i % 2 ? plus : minus, plus, p0, p1, p2);
         double t = (tc_rt_now() - t0) / TC_MB_FLOOR_CALLS;
         if (t > 0.0 && (best == 0.0 || t < best))
             best = t;

@@ -238,9 +238,9 @@ static void call_node(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe
         if (node->kind == TC_NODE_KERNEL)
             tc_rt_call_beta(s->o.blas, node->call, alpha, cs->beta, at[0], at[1], at[2]);
         else if (node->kind == TC_NODE_PERMUTE)
-            tc_rt_permutation(node->perm, at[0], at[1], 0.0, s->o.blas->threads);
+            tc_rt_permutation(node->perm, TC_TYPE_D, at[0], at[1], NULL, s->o.blas->threads);
         else
-            tc_rt_copy(node->copy, at[0], at[1]);
+            tc_rt_copy(node->copy, TC_TYPE_D, at[0], at[1]);
     }
 }
 

@@ -332,7 +332,7 @@ static tc_status tensors_fit(const tc_contraction *c, tc_error *err)
     const double gib = 1024.0 * 1024.0 * 1024.0;
     double bytes[3], need = 0.0;
     for (int t = 0; t < 3; t++)
-        need += bytes[t] = (double)tc_tensor_bytes(&c->tensor[t]);
+        need += bytes[t] = (double)tc_tensor_bytes(c, t);
     int64_t avail = tc_rt_memory_available();
     if (avail < 0 || need <= (double)avail)
         return TC_OK;

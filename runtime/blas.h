@@ -33,6 +33,28 @@ typedef struct tc_blas {
     void (*dgemm)(int layout, int transa, int transb, int m, int n, int k,
                   double alpha, const double *a, int lda, const double *b,
                   int ldb, double beta, double *c, int ldc);
+    /* float */
+    float (*sdot)(int n, const float *x, int incx, const float *y, int incy);
+    void (*saxpy)(int n, float alpha, const float *x, int incx, float *y, int incy);
+    void (*sgemv)(int layout, int trans, int m, int n, float alpha, const float *a, int lda,
+                  const float *x, int incx, float beta, float *y, int incy);
+    void (*sger)(int layout, int m, int n, float alpha, const float *x, int incx,
+                 const float *y, int incy, float *a, int lda);
+    void (*sgemm)(int layout, int transa, int transb, int m, int n, int k, float alpha,
+                  const float *a, int lda, const float *b, int ldb, float beta, float *c,
+                  int ldc);
+    /* complex, [0] float complex (c), [1] double complex (z): scalars and
+     * elements by pointer, as CBLAS takes them; the unconjugated dot and
+     * rank-1 update */
+    void (*xdotu_sub[2])(int n, const void *x, int incx, const void *y, int incy, void *dot);
+    void (*xaxpy[2])(int n, const void *alpha, const void *x, int incx, void *y, int incy);
+    void (*xgemv[2])(int layout, int trans, int m, int n, const void *alpha, const void *a,
+                     int lda, const void *x, int incx, const void *beta, void *y, int incy);
+    void (*xgeru[2])(int layout, int m, int n, const void *alpha, const void *x, int incx,
+                     const void *y, int incy, void *a, int lda);
+    void (*xgemm[2])(int layout, int transa, int transb, int m, int n, int k, const void *alpha,
+                     const void *a, int lda, const void *b, int ldb, const void *beta, void *c,
+                     int ldc);
     void (*dcopy)(int n, const double *x, int incx, double *y, int incy);
     void (*dscal)(int n, double alpha, double *x, int incx);
     char kernels[32];   /* OpenBLAS: the kernel set it runs ("Haswell"), else "" */

@@ -15,13 +15,16 @@
 typedef struct run {
     const tc_blas *blas;
     const tc_algorithm *alg;
-    double alpha;
-    double beta;       /* given to the first contracted iteration's calls
+    /* scalars as {real, imaginary}: complex types read both */
+    double alpha[2];
+    double beta[2];    /* given to the first contracted iteration's calls
                           when the kernel owns beta (tc_alg_kernel_owns_beta);
                           1 otherwise, and C was scaled before the loops */
     uint32_t contracted; /* bit i: index i is contracted and looped */
-    double c_beta;       /* the contraction's beta (C permuted back) */
-    double *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
+    double c_beta[2];    /* the contraction's beta (C permuted back) */
+    tc_type type;        /* of every element */
+    int64_t bytes;       /* of one element: offsets below are in bytes */
+    char *base[TC_BASE_TEMP + TC_MAX_TEMPS]; /* C, A, B, temporaries */
     int64_t value[TC_MAX_INDICES];             /* current loop index values */
     double deadline;   /* CLOCK_MONOTONIC seconds; 0: none */
     unsigned calls;    /* kernel calls since the last look at the clock */
@@ -32,8 +35,9 @@ typedef struct run {
     tc_rt_parts *parts;  /* each part's time is added here, or NULL */
     /* The kernel's operands are not recomputed per call: kp[] holds their
      * addresses at the current loop values, and each loop steps them by
-     * kstep[its index][] (how far each operand moves per iteration). */
-    double *kp[3];
+     * kstep[its index][] (how far each operand moves per iteration, in
+     * bytes). */
+    char *kp[3];
     int64_t kstep[TC_MAX_INDICES][3];
 } run;
 
@@ -59,20 +63,20 @@ static void add_part(tc_rt_parts *parts, const tc_node *n, double t0)
     parts->seconds[i] += dt;
 }
 
-static double *address(const run *r, const tc_operand *op)
+static char *address(const run *r, const tc_operand *op)
 {
-    double *p = r->base[op->base];
+    char *p = r->base[op->base];
     for (int d = 0; d < op->ndep; d++)
-        p += op->dep_stride[d] * r->value[op->dep[d]];
+        p += op->dep_stride[d] * r->value[op->dep[d]] * r->bytes;
     return p;
 }
 
 /* The tensor side of permutation p: its block at the block loops' values. */
-static double *block_address(const run *r, const tc_permutation *p)
+static char *block_address(const run *r, const tc_permutation *p)
 {
-    double *at = r->base[p->tensor];
+    char *at = r->base[p->tensor];
     for (int d = 0; d < p->ndep; d++)
-        at += p->dep_stride[d] * r->value[p->dep[d]];
+        at += p->dep_stride[d] * r->value[p->dep[d]] * r->bytes;
     return at;
 }
 
@@ -86,64 +90,88 @@ static tc_permute reversed(const tc_permute *v)
 }
 
 /*
- * A slice copy (its view has two dimensions; beta 0) as a plain double loop,
+ * A slice copy (its view has two dimensions; beta 0) as a plain loop,
  * dimension 0 inner, four elements at a time: the loop the emitted file
  * writes for it, at the speed it runs once compiled. Through
  * tc_rt_permute (its view set-up and recursion per call) the 9600 copies
  * of a 20 x 24 slice with no stride-1 dimension took 3.6 ms against 1.7,
  * and the algorithm ran 20 % slower in the executor (and in its
- * prediction, which times this copy) than emitted.
+ * prediction, which times this copy) than emitted. One loop per element
+ * size: 4 (float), 8 (double, float complex), 16 (double complex) bytes.
  */
-static void copy_slice(const tc_permute *v, const double *src, double *dst)
-{
-    int64_t n0 = v->extent[0], s0 = v->src_stride[0], d0 = v->dst_stride[0];
-    int64_t n1 = v->extent[1], s1 = v->src_stride[1], d1 = v->dst_stride[1];
-    for (int64_t j = 0; j < n1; j++) {
-        const double *s = src + j * s1;
-        double *d = dst + j * d1;
-        int64_t i = 0;
-        for (; i + 4 <= n0; i += 4, s += 4 * s0, d += 4 * d0) {
-            double x0 = s[0], x1 = s[s0], x2 = s[2 * s0], x3 = s[3 * s0];
-            d[0] = x0, d[d0] = x1, d[2 * d0] = x2, d[3 * d0] = x3;
-        }
-        for (; i < n0; i++, s += s0, d += d0)
-            *d = *s;
+typedef struct { double re, im; } pair16;
+#define COPY_SLICE(NAME, T)                                                                     \
+    static void NAME(const tc_permute *v, const T *src, T *dst)                                 \
+    {                                                                                           \
+        int64_t n0 = v->extent[0], s0 = v->src_stride[0], d0 = v->dst_stride[0];               \
+        int64_t n1 = v->extent[1], s1 = v->src_stride[1], d1 = v->dst_stride[1];               \
+        for (int64_t j = 0; j < n1; j++) {                                                      \
+            const T *s = src + j * s1;                                                          \
+            T *d = dst + j * d1;                                                                \
+            int64_t i = 0;                                                                      \
+            for (; i + 4 <= n0; i += 4, s += 4 * s0, d += 4 * d0) {                             \
+                T x0 = s[0], x1 = s[s0], x2 = s[2 * s0], x3 = s[3 * s0];                        \
+                d[0] = x0, d[d0] = x1, d[2 * d0] = x2, d[3 * d0] = x3;                          \
+            }                                                                                   \
+            for (; i < n0; i++, s += s0, d += d0)                                               \
+                *d = *s;                                                                        \
+        }                                                                                       \
     }
+COPY_SLICE(copy_slice4, float)
+COPY_SLICE(copy_slice8, double)
+COPY_SLICE(copy_slice16, pair16)
+
+static void copy_slice(const tc_permute *v, int bytes, const void *src, void *dst)
+{
+    if (bytes == 8)
+        copy_slice8(v, src, dst);
+    else if (bytes == 4)
+        copy_slice4(v, src, dst);
+    else
+        copy_slice16(v, src, dst);
 }
 
-void tc_rt_copy(const tc_copy *cp, double *slice, double *temp)
+void tc_rt_copy(const tc_copy *cp, tc_type type, void *slice, void *temp)
 {
     assert(cp->view.rank == 2);
+    int bytes = tc_type_row_of(type)->bytes;
     if (cp->dir == TC_COPY_IN) {
-        copy_slice(&cp->view, slice, temp);
+        copy_slice(&cp->view, bytes, slice, temp);
     } else {
         tc_permute back = reversed(&cp->view);
-        copy_slice(&back, temp, slice);
+        copy_slice(&back, bytes, temp, slice);
     }
 }
 
-void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta,
-                       int threads)
+void tc_rt_permutation(const tc_permutation *p, tc_type type, void *tensor, void *temp,
+                       const double *beta, int threads)
 {
     if (p->dir == TC_COPY_IN) {
-        tc_rt_permute(&p->view, tensor, temp, 0.0, p->written, threads);
-    } else {
-        tc_permute back = reversed(&p->view);
-        tc_rt_permute(&back, temp, tensor, beta, p->written, threads);
+        tc_rt_permute(&p->view, type, tensor, temp, 0.0, p->written, threads);
+        return;
     }
+    tc_permute back = reversed(&p->view);
+    double b = beta ? beta[0] : 0.0;
+    if (beta && beta[1] != 0.0) { /* complex beta: the block scaled first, then added to */
+        tc_permute block = back;
+        memcpy(block.src_stride, block.dst_stride, sizeof block.src_stride);
+        tc_rt_scale(&block, type, tensor, beta);
+        b = 1.0;
+    }
+    tc_rt_permute(&back, type, temp, tensor, b, p->written, threads);
 }
 
-void tc_rt_call(const tc_blas *b, const tc_call *k, double alpha, double *p0, double *p1,
-                double *p2)
+void tc_rt_call(const tc_blas *b, const tc_call *k, double alpha, void *p0, void *p1, void *p2)
 {
     tc_rt_call_beta(b, k, alpha, 1.0, p0, p1, p2);
 }
 
-void tc_rt_call_beta(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                     double *p1, double *p2)
+void tc_rt_call_beta(const tc_blas *b, const tc_call *k, double alpha, double beta, void *p0,
+                     void *p1, void *p2)
 {
+    const double a[2] = {alpha, 0.0}, be[2] = {beta, 0.0};
     if ((unsigned)k->kernel < TC_KERNEL_COUNT)
-        tc_kernel_run_rows[k->kernel].call(b, k, alpha, beta, p0, p1, p2);
+        tc_kernel_run_rows[k->kernel].call(b, k, a, be, p0, p1, p2);
 }
 
 /* How far an operand moves when loop index i advances by one. */
@@ -201,24 +229,25 @@ static int run_perfect_nest(run *r, const tc_node *n)
         return 0;
     const tc_call *k = t->call;
     const tc_blas *b = r->blas;
-    const double alpha = r->alpha, beta = r->beta;
+    static const double one[2] = {1.0, 0.0};
     const int first = outer_first(r);
+    const tc_kernel_run_row *row = &tc_kernel_run_rows[k->kernel];
     memcpy(x.p, r->kp, sizeof x.p);
     if (r->deadline > 0) { /* measuring: look at the clock now and then */
         do {
-            tc_rt_call_beta(b, k, alpha, tc_rt_nest_beta(&x, first, beta), x.p[0], x.p[1],
-                            x.p[2]);
+            row->call(b, k, r->alpha, first && !(x.moved & x.contracted) ? r->beta : one,
+                      x.p[0], x.p[1], x.p[2]);
             check_deadline(r);
         } while (!r->stopped && tc_rt_nest_advance(&x));
         return 1;
     }
-    const tc_kernel_run_row *row = &tc_kernel_run_rows[k->kernel];
     if (row->nest) {
-        row->nest(b, k, alpha, beta, first, &x);
+        row->nest(b, k, r->alpha, r->beta, first, &x);
         return 1;
     }
     do
-        row->call(b, k, alpha, tc_rt_nest_beta(&x, first, beta), x.p[0], x.p[1], x.p[2]);
+        row->call(b, k, r->alpha, first && !(x.moved & x.contracted) ? r->beta : one, x.p[0],
+                  x.p[1], x.p[2]);
     while (tc_rt_nest_advance(&x));
     return 1;
 }
@@ -228,7 +257,7 @@ static void exec_list(run *r, const tc_node *n);
 /* Loop n's iterations [lo, hi), its body each time. */
 static void exec_iterations(run *r, const tc_node *n, int64_t lo, int64_t hi)
 {
-    double *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
+    char *saved[3] = {r->kp[0], r->kp[1], r->kp[2]};
     const int64_t *step = r->kstep[n->index];
     for (int a = 0; a < 3; a++)
         r->kp[a] += lo * step[a];
@@ -247,7 +276,7 @@ static void exec_iterations(run *r, const tc_node *n, int64_t lo, int64_t hi)
 typedef struct split {
     const run *from;
     const tc_node *loop;
-    double *own[TC_MAX_SPLIT][TC_MAX_TEMPS];
+    char *own[TC_MAX_SPLIT][TC_MAX_TEMPS];
     int stopped[TC_MAX_SPLIT];
 } split;
 
@@ -303,58 +332,51 @@ static void exec_node(run *r, const tc_node *n)
             exec_iterations(r, n, 0, n->extent);
         break;
     case TC_NODE_COPY: /* slices overwrite */
-        tc_rt_copy(n->copy, address(r, &n->copy->slice),
+        tc_rt_copy(n->copy, r->type, address(r, &n->copy->slice),
                    r->base[TC_BASE_TEMP + n->copy->temp]);
         break;
     case TC_NODE_PERMUTE: /* C goes back with beta */
-        tc_rt_permutation(n->perm, block_address(r, n->perm),
+        tc_rt_permutation(n->perm, r->type, block_address(r, n->perm),
                           r->base[TC_BASE_TEMP + n->perm->temp], r->c_beta, r->threads);
         break;
     case TC_NODE_KERNEL:
-        tc_rt_call_beta(r->blas, n->call, r->alpha, outer_first(r) ? r->beta : 1.0,
-                        r->kp[0], r->kp[1], r->kp[2]);
+        tc_kernel_run_rows[n->call->kernel].call(
+            r->blas, n->call, r->alpha, outer_first(r) ? r->beta : (const double[2]){1.0, 0.0},
+            r->kp[0], r->kp[1], r->kp[2]);
         check_deadline(r);
         break;
     }
 }
 
-/* C = beta * C over all of C (its elements, where it is a strided
- * view); beta 0 writes 0 without reading C, beta 1 leaves it alone. */
-static void scale_c(const tc_contraction *c, double *C)
+/* C = beta * C over all of C (its view, where it is strided): the
+ * contraction's beta, by tc_rt_scale. */
+static void scale_c(const tc_contraction *c, void *C)
 {
     const tc_tensor *x = &c->tensor[TC_C];
-    int64_t run = x->rank ? c->index[x->index[0]].size : 1, ix[TC_MAX_RANK] = {0}, off = 0;
-    if (c->beta == 1.0)
-        return;
-    for (int64_t e = 0; e < x->elements; e += run) { /* runs along the unit-stride index */
-        for (int64_t u = 0; u < run; u++)
-            C[off + u] = c->beta == 0.0 ? 0.0 : C[off + u] * c->beta;
-        for (int k = 1; k < x->rank; k++) {
-            off += x->stride[k];
-            if (++ix[k] < c->index[x->index[k]].size)
-                break;
-            off -= ix[k] * x->stride[k];
-            ix[k] = 0;
-        }
+    tc_permute v = {.rank = x->rank};
+    for (int k = 0; k < x->rank; k++) {
+        v.extent[k] = c->index[x->index[k]].size;
+        v.src_stride[k] = v.dst_stride[k] = x->stride[k];
     }
+    tc_rt_scale(&v, c->type, C, (const double[2]){c->beta, c->beta_im});
 }
 
 tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
-                        const tc_contraction *c, const double *A,
-                        const double *B, double *C, tc_error *err)
+                        const tc_contraction *c, const void *A,
+                        const void *B, void *C, tc_error *err)
 {
     return tc_rt_execute_within(blas, alg, c, A, B, C, 0.0, NULL, err);
 }
 
 static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
-                                const tc_contraction *c, const double *A, const double *B,
-                                double *C, double limit_s, int *stopped, tc_rt_parts *parts,
+                                const tc_contraction *c, const void *A, const void *B,
+                                void *C, double limit_s, int *stopped, tc_rt_parts *parts,
                                 tc_error *err);
 
 /* The BLAS's thread count for the algorithm's calls, set and restored. */
 static tc_status execute_set(const tc_blas *blas, const tc_algorithm *alg,
-                             const tc_contraction *c, const double *A, const double *B,
-                             double *C, double limit_s, int *stopped, tc_rt_parts *parts,
+                             const tc_contraction *c, const void *A, const void *B,
+                             void *C, double limit_s, int *stopped, tc_rt_parts *parts,
                              tc_error *err)
 {
     /* a split loop's threads call BLAS on one thread each */
@@ -366,15 +388,15 @@ static tc_status execute_set(const tc_blas *blas, const tc_algorithm *alg,
 
 /* The library's thread count set for tcgen's calls, and restored. */
 tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
-                               const tc_contraction *c, const double *A, const double *B,
-                               double *C, double limit_s, int *stopped, tc_error *err)
+                               const tc_contraction *c, const void *A, const void *B,
+                               void *C, double limit_s, int *stopped, tc_error *err)
 {
     return execute_set(blas, alg, c, A, B, C, limit_s, stopped, NULL, err);
 }
 
 tc_status tc_rt_execute_parts(const tc_blas *blas, const tc_algorithm *alg,
-                              const tc_contraction *c, const double *A, const double *B,
-                              double *C, tc_rt_parts *parts, tc_error *err)
+                              const tc_contraction *c, const void *A, const void *B,
+                              void *C, tc_rt_parts *parts, tc_error *err)
 {
     return execute_set(blas, alg, c, A, B, C, 0.0, NULL, parts, err);
 }
@@ -386,9 +408,10 @@ static void give_temps(run *r, split *sp)
 {
     const tc_algorithm *alg = r->alg;
     for (int t = 0; t < alg->ntemps; t++) {
-        tc_rt_scratch_give(r->base[TC_BASE_TEMP + t], alg->temp[t].elements);
+        int64_t words = tc_type_words(alg->type, alg->temp[t].elements);
+        tc_rt_scratch_give((double *)(void *)r->base[TC_BASE_TEMP + t], words);
         for (int j = 0; j < alg->split; j++)
-            tc_rt_scratch_give(sp->own[j][t], alg->temp[t].elements);
+            tc_rt_scratch_give((double *)(void *)sp->own[j][t], words);
     }
 }
 
@@ -402,8 +425,9 @@ static tc_status take_temps(run *r, split *sp, tc_error *err)
     for (int t = 0; t < alg->ntemps; t++) {
         int own = tc_alg_temp_per_thread(alg, t);
         for (int j = 0; j < (own ? alg->split : 1); j++) {
-            double **slot = own ? &sp->own[j][t] : &r->base[TC_BASE_TEMP + t];
-            *slot = tc_rt_scratch_take(alg->temp[t].elements, err);
+            char **slot = own ? &sp->own[j][t] : &r->base[TC_BASE_TEMP + t];
+            *slot = (char *)tc_rt_scratch_take(tc_type_words(alg->type, alg->temp[t].elements),
+                                               err);
             if (!*slot) {
                 give_temps(r, sp);
                 return TC_ERESOURCE;
@@ -414,8 +438,8 @@ static tc_status take_temps(run *r, split *sp, tc_error *err)
 }
 
 static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
-                                const tc_contraction *c, const double *A, const double *B,
-                                double *C, double limit_s, int *stopped, tc_rt_parts *parts,
+                                const tc_contraction *c, const void *A, const void *B,
+                                void *C, double limit_s, int *stopped, tc_rt_parts *parts,
                                 tc_error *err)
 {
     if (!blas || !alg || !c || !A || !B || !C)
@@ -426,7 +450,8 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     if (!alg->fits_int)
         return tc_error_set(err, TC_EINPUT, 0, 0, "cannot execute %s: %s", alg->name,
                             alg->why);
-    if (c->alpha == 0.0) { /* C = beta * C, A and B not read: 0 * Inf is no NaN here */
+    if (c->alpha == 0.0 && c->alpha_im == 0.0) { /* C = beta * C, A and B not read: 0 * Inf
+                                                    is no NaN here */
         scale_c(c, C);
         if (stopped)
             *stopped = 0;
@@ -436,14 +461,16 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     memset(&r, 0, sizeof r);
     r.blas = blas;
     r.alg = alg;
-    r.alpha = c->alpha;
+    r.alpha[0] = c->alpha, r.alpha[1] = c->alpha_im;
+    r.type = c->type;
+    r.bytes = tc_type_row_of(c->type)->bytes;
     r.deadline = limit_s > 0 ? tc_rt_now() + limit_s : 0.0;
     r.parts = parts;
     r.threads = blas->threads;
     /* The executor only reads A and B; the table is shared with C. */
     r.base[TC_C] = C;
-    r.base[TC_A] = (double *)(uintptr_t)A;
-    r.base[TC_B] = (double *)(uintptr_t)B;
+    r.base[TC_A] = (char *)(uintptr_t)A;
+    r.base[TC_B] = (char *)(uintptr_t)B;
     split sp;
     if (take_temps(&r, &sp, err) != TC_OK)
         return TC_ERESOURCE;
@@ -451,12 +478,12 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     for (int a = 0; a < 3; a++) {
         r.kp[a] = r.base[k->arg[a].base]; /* every loop value is 0 */
         for (int i = 0; i < c->nindex; i++)
-            r.kstep[i][a] = step_of(&k->arg[a], i);
+            r.kstep[i][a] = step_of(&k->arg[a], i) * r.bytes;
     }
-    r.beta = 1.0;
-    r.c_beta = c->beta;
+    r.beta[0] = 1.0;
+    r.c_beta[0] = c->beta, r.c_beta[1] = c->beta_im;
     if (tc_alg_kernel_owns_beta(alg)) {
-        r.beta = tc_alg_kernel_beta(alg, c);
+        tc_alg_kernel_beta_complex(alg, c, r.beta); /* 0 or the contraction's */
         for (int l = 0; l < alg->nloops; l++)
             if (c->index[alg->loop[l]].role == TC_ROLE_CONTRACTED)
                 r.contracted |= 1u << alg->loop[l];

@@ -8,7 +8,8 @@
 
 /*
  * C = alpha * A * B + beta * C by algorithm alg of contraction c (sizes
- * set), column-major. Beta is applied by the kernel calls of the first
+ * set), column-major, the tensors' elements of c->type (alpha and beta
+ * complex with c->alpha_im and c->beta_im for complex types). Beta is applied by the kernel calls of the first
  * contracted iteration where the kernel owns it (tc_alg_kernel_owns_beta),
  * else by one pass over C before the loops; beta 0 never reads C, so
  * garbage and NaN there do not survive. Alpha 0 (BLAS's convention) is
@@ -21,8 +22,8 @@
  * temporary); C is then unchanged unless the error is TC_ERESOURCE.
  */
 tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
-                        const tc_contraction *c, const double *A,
-                        const double *B, double *C, tc_error *err);
+                        const tc_contraction *c, const void *A,
+                        const void *B, void *C, tc_error *err);
 
 /*
  * tc_rt_execute that gives up once limit_s seconds have passed (0: no
@@ -30,8 +31,8 @@ tc_status tc_rt_execute(const tc_blas *blas, const tc_algorithm *alg,
  * is then 1 and C holds a partial result.
  */
 tc_status tc_rt_execute_within(const tc_blas *blas, const tc_algorithm *alg,
-                               const tc_contraction *c, const double *A, const double *B,
-                               double *C, double limit_s, int *stopped, tc_error *err);
+                               const tc_contraction *c, const void *A, const void *B,
+                               void *C, double limit_s, int *stopped, tc_error *err);
 
 /*
  * The time an execution spent in each part of its algorithm, for `tcgen
@@ -53,29 +54,31 @@ typedef struct tc_rt_parts {
 /* tc_rt_execute that adds each part's time to *parts (zeroed by the
  * caller); C is computed the same way. */
 tc_status tc_rt_execute_parts(const tc_blas *blas, const tc_algorithm *alg,
-                              const tc_contraction *c, const double *A, const double *B,
-                              double *C, tc_rt_parts *parts, tc_error *err);
+                              const tc_contraction *c, const void *A, const void *B,
+                              void *C, tc_rt_parts *parts, tc_error *err);
 
 /*
  * One kernel call of k on operands at p0, p1, p2 (k->arg[i] gives their
  * shapes, leading dimensions and increments), accumulating with alpha.
  * The caller checks that the algorithm fits_int.
  */
-void tc_rt_call(const tc_blas *blas, const tc_call *k, double alpha, double *p0,
-                double *p1, double *p2);
+void tc_rt_call(const tc_blas *blas, const tc_call *k, double alpha, void *p0, void *p1,
+                void *p2);
 /* The same call scaling the output by beta first (ddot, dgemv, dgemm; beta
  * 0 ignores what the output held). daxpy and dger have no beta: 1 only. */
 void tc_rt_call_beta(const tc_blas *blas, const tc_call *k, double alpha, double beta,
-                     double *p0, double *p1, double *p2);
+                     void *p0, void *p1, void *p2);
 
-/* One slice copy: gathers the slice at `slice` into the column-major
- * temporary at `temp` (TC_COPY_IN), or scatters it back (TC_COPY_OUT). */
-void tc_rt_copy(const tc_copy *cp, double *slice, double *temp);
+/* One slice copy of elements of `type`: gathers the slice at `slice` into
+ * the column-major temporary at `temp` (TC_COPY_IN), or scatters it back
+ * (TC_COPY_OUT). */
+void tc_rt_copy(const tc_copy *cp, tc_type type, void *slice, void *temp);
 /* One permutation by its view: the tensor's block at `tensor` into the
  * temporary at `temp` (TC_COPY_IN), or back (TC_COPY_OUT) as tensor =
- * temp + beta * tensor (0: overwrite); split over `threads` threads, as
+ * temp + beta * tensor (beta {real, imaginary}; NULL
+ * or 0: overwrite); split over `threads` threads, as
  * tcgen's BLAS calls run (tc_blas.threads), where it is large. */
-void tc_rt_permutation(const tc_permutation *p, double *tensor, double *temp, double beta,
-                       int threads);
+void tc_rt_permutation(const tc_permutation *p, tc_type type, void *tensor, void *temp,
+                       const double *beta, int threads);
 
 #endif

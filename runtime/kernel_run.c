@@ -1,10 +1,35 @@
 /* kernel_run.c - the kernel table's execute rows (kernel_run.h): each
- * kernel's call through the BLAS table. */
+ * kernel's call through the BLAS table, in the call's type (float and
+ * double by value, complex by pointer, as CBLAS takes them). */
 #include "runtime/kernel_run.h"
+
+#include <complex.h>
 
 static int trans(int t)
 {
     return t ? TC_CBLAS_TRANS : TC_CBLAS_NO_TRANS;
+}
+
+/* The complex routines' column: 0 float complex, 1 double complex. */
+static int zcol(const tc_call *k)
+{
+    return k->type == TC_TYPE_Z;
+}
+
+/* A complex scalar {re, im} in the call's type, for CBLAS's pointers. */
+typedef union scalar {
+    float complex c;
+    double complex z;
+} scalar;
+
+static scalar to_scalar(const tc_call *k, const double *s)
+{
+    scalar x;
+    if (zcol(k))
+        x.z = CMPLX(s[0], s[1]);
+    else
+        x.c = CMPLXF((float)s[0], (float)s[1]);
+    return x;
 }
 
 /* The ddot update: beta 0 writes the element without reading it, so a NaN
@@ -14,69 +39,154 @@ static inline void dot_update(double *c, double alpha, double dot, double beta)
     *c = beta == 0.0 ? alpha * dot : beta == 1.0 ? *c + alpha * dot : alpha * dot + beta * *c;
 }
 
-static void call_ddot(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                      double *p1, double *p2)
+static inline void sdot_update(float *c, double alpha, float dot, double beta)
 {
-    dot_update(p2, alpha, b->ddot((int)k->n, p0, (int)k->arg[0].ld, p1, (int)k->arg[1].ld),
-               beta);
+    *c = beta == 0.0   ? (float)alpha * dot
+         : beta == 1.0 ? *c + (float)alpha * dot
+                       : (float)alpha * dot + (float)beta * *c;
 }
 
-static void nest_ddot(const tc_blas *b, const tc_call *k, double alpha, double beta, int first,
-                      tc_rt_nest *x)
+/* c = alpha * dot + beta * c in complex, beta {0, 0} not reading c. */
+static void xdot_update(const tc_call *k, void *c, const double *alpha, const void *dot,
+                        const double *beta)
 {
+    const int zero = beta[0] == 0.0 && beta[1] == 0.0;
+    if (zcol(k)) {
+        double complex *z = c, a = CMPLX(alpha[0], alpha[1]), b = CMPLX(beta[0], beta[1]);
+        *z = zero ? a * *(const double complex *)dot : a * *(const double complex *)dot + b * *z;
+    } else {
+        float complex *z = c, a = CMPLXF((float)alpha[0], (float)alpha[1]),
+                      b = CMPLXF((float)beta[0], (float)beta[1]);
+        *z = zero ? a * *(const float complex *)dot : a * *(const float complex *)dot + b * *z;
+    }
+}
+
+static void call_dot(const tc_blas *b, const tc_call *k, const double *alpha, const double *beta,
+                     void *p0, void *p1, void *p2)
+{
+    const int n = (int)k->n, l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld;
+    if (k->type == TC_TYPE_D) {
+        dot_update(p2, alpha[0], b->ddot(n, p0, l0, p1, l1), beta[0]);
+    } else if (k->type == TC_TYPE_S) {
+        sdot_update(p2, alpha[0], b->sdot(n, p0, l0, p1, l1), beta[0]);
+    } else {
+        double complex dot; /* room for either complex */
+        b->xdotu_sub[zcol(k)](n, p0, l0, p1, l1, &dot);
+        xdot_update(k, p2, alpha, &dot, beta);
+    }
+}
+
+static void nest_dot(const tc_blas *b, const tc_call *k, const double *alpha, const double *beta,
+                     int first, tc_rt_nest *x)
+{
+    if (k->type != TC_TYPE_D) { /* the tuned nest is double's */
+        static const double one[2] = {1.0, 0.0};
+        do
+            call_dot(b, k, alpha, first && !(x->moved & x->contracted) ? beta : one, x->p[0],
+                     x->p[1], x->p[2]);
+        while (tc_rt_nest_advance(x));
+        return;
+    }
     double (*ddot)(int, const double *, int, const double *, int) = b->ddot;
     const int l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld, kn = (int)k->n;
     do
-        dot_update(x->p[2], alpha, ddot(kn, x->p[0], l0, x->p[1], l1),
-                   tc_rt_nest_beta(x, first, beta));
+        dot_update((double *)x->p[2], alpha[0],
+                   ddot(kn, (double *)x->p[0], l0, (double *)x->p[1], l1),
+                   tc_rt_nest_beta(x, first, beta[0]));
     while (tc_rt_nest_advance(x));
 }
 
-static void call_daxpy(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                       double *p1, double *p2)
+static void call_axpy(const tc_blas *b, const tc_call *k, const double *alpha,
+                      const double *beta, void *p0, void *p1, void *p2)
 {
     (void)beta;
-    b->daxpy((int)k->n, alpha * *p0, p1, (int)k->arg[1].ld, p2, (int)k->arg[2].ld);
+    const int n = (int)k->n, l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld;
+    if (k->type == TC_TYPE_D) {
+        b->daxpy(n, alpha[0] * *(double *)p0, p1, l1, p2, l2);
+    } else if (k->type == TC_TYPE_S) {
+        b->saxpy(n, (float)alpha[0] * *(float *)p0, p1, l1, p2, l2);
+    } else { /* the factor is alpha times an element of the other input */
+        scalar f = to_scalar(k, alpha);
+        if (zcol(k))
+            f.z *= *(double complex *)p0;
+        else
+            f.c *= *(float complex *)p0;
+        b->xaxpy[zcol(k)](n, &f, p1, l1, p2, l2);
+    }
 }
 
-static void nest_daxpy(const tc_blas *b, const tc_call *k, double alpha, double beta, int first,
-                       tc_rt_nest *x)
+static void nest_axpy(const tc_blas *b, const tc_call *k, const double *alpha,
+                      const double *beta, int first, tc_rt_nest *x)
 {
-    (void)beta, (void)first;
+    (void)first;
+    if (k->type != TC_TYPE_D) {
+        do
+            call_axpy(b, k, alpha, beta, x->p[0], x->p[1], x->p[2]);
+        while (tc_rt_nest_advance(x));
+        return;
+    }
     void (*daxpy)(int, double, const double *, int, double *, int) = b->daxpy;
     const int l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld, kn = (int)k->n;
     do
-        daxpy(kn, alpha * *x->p[0], x->p[1], l1, x->p[2], l2);
+        daxpy(kn, alpha[0] * *(double *)x->p[0], (double *)x->p[1], l1, (double *)x->p[2], l2);
     while (tc_rt_nest_advance(x));
 }
 
-static void call_dgemv(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                       double *p1, double *p2)
+static void call_gemv(const tc_blas *b, const tc_call *k, const double *alpha,
+                      const double *beta, void *p0, void *p1, void *p2)
 {
-    b->dgemv(TC_CBLAS_COL_MAJOR, trans(k->trans_a), (int)k->m, (int)k->n, alpha, p0,
-             (int)k->arg[0].ld, p1, (int)k->arg[1].ld, beta, p2, (int)k->arg[2].ld);
+    const int m = (int)k->m, n = (int)k->n, l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld,
+              l2 = (int)k->arg[2].ld, t = trans(k->trans_a);
+    if (k->type == TC_TYPE_D) {
+        b->dgemv(TC_CBLAS_COL_MAJOR, t, m, n, alpha[0], p0, l0, p1, l1, beta[0], p2, l2);
+    } else if (k->type == TC_TYPE_S) {
+        b->sgemv(TC_CBLAS_COL_MAJOR, t, m, n, (float)alpha[0], p0, l0, p1, l1, (float)beta[0],
+                 p2, l2);
+    } else {
+        scalar a = to_scalar(k, alpha), be = to_scalar(k, beta);
+        b->xgemv[zcol(k)](TC_CBLAS_COL_MAJOR, t, m, n, &a, p0, l0, p1, l1, &be, p2, l2);
+    }
 }
 
-static void call_dger(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                      double *p1, double *p2)
+static void call_ger(const tc_blas *b, const tc_call *k, const double *alpha,
+                     const double *beta, void *p0, void *p1, void *p2)
 {
     (void)beta;
-    b->dger(TC_CBLAS_COL_MAJOR, (int)k->m, (int)k->n, alpha, p0, (int)k->arg[0].ld, p1,
-            (int)k->arg[1].ld, p2, (int)k->arg[2].ld);
+    const int m = (int)k->m, n = (int)k->n, l0 = (int)k->arg[0].ld, l1 = (int)k->arg[1].ld,
+              l2 = (int)k->arg[2].ld;
+    if (k->type == TC_TYPE_D) {
+        b->dger(TC_CBLAS_COL_MAJOR, m, n, alpha[0], p0, l0, p1, l1, p2, l2);
+    } else if (k->type == TC_TYPE_S) {
+        b->sger(TC_CBLAS_COL_MAJOR, m, n, (float)alpha[0], p0, l0, p1, l1, p2, l2);
+    } else {
+        scalar a = to_scalar(k, alpha);
+        b->xgeru[zcol(k)](TC_CBLAS_COL_MAJOR, m, n, &a, p0, l0, p1, l1, p2, l2);
+    }
 }
 
-static void call_dgemm(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                       double *p1, double *p2)
+static void call_gemm(const tc_blas *b, const tc_call *k, const double *alpha,
+                      const double *beta, void *p0, void *p1, void *p2)
 {
-    b->dgemm(TC_CBLAS_COL_MAJOR, trans(k->trans_a), trans(k->trans_b), (int)k->m, (int)k->n,
-             (int)k->k, alpha, p0, (int)k->arg[0].ld, p1, (int)k->arg[1].ld, beta, p2,
-             (int)k->arg[2].ld);
+    const int m = (int)k->m, n = (int)k->n, kk = (int)k->k, l0 = (int)k->arg[0].ld,
+              l1 = (int)k->arg[1].ld, l2 = (int)k->arg[2].ld, ta = trans(k->trans_a),
+              tb = trans(k->trans_b);
+    if (k->type == TC_TYPE_D) {
+        b->dgemm(TC_CBLAS_COL_MAJOR, ta, tb, m, n, kk, alpha[0], p0, l0, p1, l1, beta[0], p2,
+                 l2);
+    } else if (k->type == TC_TYPE_S) {
+        b->sgemm(TC_CBLAS_COL_MAJOR, ta, tb, m, n, kk, (float)alpha[0], p0, l0, p1, l1,
+                 (float)beta[0], p2, l2);
+    } else {
+        scalar a = to_scalar(k, alpha), be = to_scalar(k, beta);
+        b->xgemm[zcol(k)](TC_CBLAS_COL_MAJOR, ta, tb, m, n, kk, &a, p0, l0, p1, l1, &be, p2,
+                          l2);
+    }
 }
 
 const tc_kernel_run_row tc_kernel_run_rows[TC_KERNEL_COUNT] = {
-    [TC_KERNEL_DDOT] = {call_ddot, nest_ddot},
-    [TC_KERNEL_DAXPY] = {call_daxpy, nest_daxpy},
-    [TC_KERNEL_DGEMV] = {call_dgemv, NULL},
-    [TC_KERNEL_DGER] = {call_dger, NULL},
-    [TC_KERNEL_DGEMM] = {call_dgemm, NULL},
+    [TC_KERNEL_DDOT] = {call_dot, nest_dot},
+    [TC_KERNEL_DAXPY] = {call_axpy, nest_axpy},
+    [TC_KERNEL_DGEMV] = {call_gemv, NULL},
+    [TC_KERNEL_DGER] = {call_ger, NULL},
+    [TC_KERNEL_DGEMM] = {call_gemm, NULL},
 };

@@ -23,8 +23,9 @@ typedef struct tc_rt_nest {
     uint32_t contracted;                  /* bit l: level l is a contracted index */
     uint32_t moved;                       /* bit l: level l is past iteration 0 */
     int64_t extent[TC_MAX_INDICES], count[TC_MAX_INDICES];
-    const int64_t *step[TC_MAX_INDICES]; /* how far each operand moves per level */
-    double *p[3];                         /* the kernel's operands now */
+    const int64_t *step[TC_MAX_INDICES]; /* how far each operand moves per level,
+                                            in bytes */
+    char *p[3];                           /* the kernel's operands now */
 } tc_rt_nest;
 
 /* Moves to the next call: steps the innermost level, carrying outwards.
@@ -56,14 +57,16 @@ static inline double tc_rt_nest_beta(const tc_rt_nest *x, int first_outside, dou
     return first_outside && !(x->moved & x->contracted) ? beta : 1.0;
 }
 
+/* Rows take alpha and beta as {real, imaginary} (the imaginary part read
+ * for complex calls only) and operands of the call's type (k->type). */
 typedef struct tc_kernel_run_row {
     /* One call on operands at p0, p1, p2, the output scaled by beta first
      * where the kernel applies one (tc_rt_call_beta). */
-    void (*call)(const tc_blas *b, const tc_call *k, double alpha, double beta, double *p0,
-                 double *p1, double *p2);
+    void (*call)(const tc_blas *b, const tc_call *k, const double *alpha, const double *beta,
+                 void *p0, void *p1, void *p2);
     /* Every call of the nest *x from its current position (NULL: the
      * executor calls `call` per iteration). */
-    void (*nest)(const tc_blas *b, const tc_call *k, double alpha, double beta,
+    void (*nest)(const tc_blas *b, const tc_call *k, const double *alpha, const double *beta,
                  int first_outside, tc_rt_nest *x);
 } tc_kernel_run_row;
 

@@ -27,17 +27,26 @@
 #include <stdint.h>
 
 #include "ast/algorithm.h" /* tc_permute */
+#include "ast/type.h"
 
 /*
- * dst = src + beta * dst over the view p. beta 0 writes dst without reading
+ * dst = src + beta * dst over the view p, elements of `type` (strides in
+ * elements; complex elements as their two reals, with beta real: a
+ * complex beta is tc_rt_scale first). beta 0 writes dst without reading
  * it (NaN there does not survive). The views must not overlap. Extents of 0
  * copy nothing. threads > 1: a copy of TCGEN_PERMUTE_SPLIT elements or
  * more is split over that many threads (tc_rt_parallel), each taking
  * whole slices of its outermost dimensions (an emitted file splits it the
  * same way with OpenMP).
  */
-void tc_rt_permute(const tc_permute *p, const double *src, double *dst, double beta,
+void tc_rt_permute(const tc_permute *p, tc_type type, const void *src, void *dst, double beta,
                    int64_t written, int threads);
+
+/* x = beta * x over the view p's destination side (elements of `type`,
+ * beta {real, imaginary}): beta 0 writes 0 without reading x, 1 leaves it
+ * alone. The beta pass over C, and a complex beta before a permutation
+ * adds into C. */
+void tc_rt_scale(const tc_permute *p, tc_type type, void *x, const double *beta);
 
 /* 1 when tc_rt_permute writes a view of `elements` with streaming stores
  * (its destination then is in memory after it, not in the caches). */

@@ -5,6 +5,8 @@
  */
 #include "runtime/reference.h"
 
+#include <complex.h>
+
 /* Per-index strides of one tensor (0 where the tensor lacks the index). */
 static void index_strides(const tc_contraction *c, int t, int64_t s[TC_MAX_INDICES])
 {
@@ -63,8 +65,45 @@ static int setup(odometer *o, const tc_contraction *c, int in_c,
     return empty;
 }
 
-void tc_rt_reference(const tc_contraction *c, const double *A,
-                     const double *B, double *C)
+/* Element `off` of x, of c's type, as a complex double; and back. */
+static double complex load(const tc_contraction *c, const void *x, int64_t off)
+{
+    switch (c->type) {
+    case TC_TYPE_S: return ((const float *)x)[off];
+    case TC_TYPE_C: return ((const float complex *)x)[off];
+    case TC_TYPE_Z: return ((const double complex *)x)[off];
+    default: return ((const double *)x)[off];
+    }
+}
+
+static void store(const tc_contraction *c, void *x, int64_t off, double complex v)
+{
+    switch (c->type) {
+    case TC_TYPE_S: ((float *)x)[off] = (float)creal(v); break;
+    case TC_TYPE_C: ((float complex *)x)[off] = (float complex)v; break;
+    case TC_TYPE_Z: ((double complex *)x)[off] = v; break;
+    default: ((double *)x)[off] = creal(v); break;
+    }
+}
+
+/* alpha * sum + beta * C at off; beta 0 overwrites (NaN or Inf in C must
+ * not survive), alpha 0 reads only C (BLAS: A and B not read). Real types
+ * in real arithmetic, so double's results are those of plain doubles. */
+static void update(const tc_contraction *c, void *C, int64_t off, double complex sum)
+{
+    const double complex alpha = CMPLX(c->alpha, c->alpha_im), beta = CMPLX(c->beta, c->beta_im);
+    const int zero_beta = c->beta == 0.0 && c->beta_im == 0.0;
+    if (!tc_type_row_of(c->type)->is_complex) {
+        double a = c->alpha, b = c->beta, x = creal(sum);
+        store(c, C, off, b == 0.0 ? (a == 0.0 ? 0.0 : a * x)
+                         : a == 0.0 ? b * creal(load(c, C, off)) : a * x + b * creal(load(c, C, off)));
+        return;
+    }
+    double complex v = c->alpha == 0.0 && c->alpha_im == 0.0 ? 0.0 : alpha * sum;
+    store(c, C, off, zero_beta ? v : v + beta * load(c, C, off));
+}
+
+void tc_rt_reference(const tc_contraction *c, const void *A, const void *B, void *C)
 {
     int64_t s[3][TC_MAX_INDICES];
     odometer outer, inner;
@@ -73,24 +112,24 @@ void tc_rt_reference(const tc_contraction *c, const double *A,
     if (setup(&outer, c, 1, s))
         return;
     int no_terms = setup(&inner, c, 0, s);
+    const int zero_alpha = c->alpha == 0.0 && c->alpha_im == 0.0;
+    const int real = !tc_type_row_of(c->type)->is_complex;
 
     int64_t off[3] = {0, 0, 0};
     do {
-        double sum = 0.0;
-        if (c->alpha == 0.0) { /* BLAS: C = beta * C, A and B not read */
-            C[off[TC_C]] = c->beta == 0.0 ? 0.0 : c->beta * C[off[TC_C]];
-            continue;
-        }
-        if (!no_terms) {
+        double complex sum = 0.0;
+        double rsum = 0.0; /* real types: plain doubles */
+        if (!zero_alpha && !no_terms) {
             int64_t ioff[3] = {off[0], off[1], off[2]};
-            do
-                sum += A[ioff[TC_A]] * B[ioff[TC_B]];
-            while (advance(&inner, ioff));
+            if (real)
+                do
+                    rsum += creal(load(c, A, ioff[TC_A])) * creal(load(c, B, ioff[TC_B]));
+                while (advance(&inner, ioff));
+            else
+                do
+                    sum += load(c, A, ioff[TC_A]) * load(c, B, ioff[TC_B]);
+                while (advance(&inner, ioff));
         }
-        /* beta == 0 overwrites: NaN or Inf in C must not survive */
-        if (c->beta == 0.0)
-            C[off[TC_C]] = c->alpha * sum;
-        else
-            C[off[TC_C]] = c->alpha * sum + c->beta * C[off[TC_C]];
+        update(c, C, off[TC_C], real ? rsum : sum);
     } while (advance(&outer, off));
 }

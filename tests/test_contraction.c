@@ -63,7 +63,7 @@ static void test_overflow(void)
     memset(&s, 0, sizeof s);
     CU_ASSERT_EQUAL(tc_parse_sizes("a=2147483648,b=2,i=536870911", 1, &s, &err), TC_OK);
     CU_ASSERT_EQUAL(tc_contraction_set_sizes(&c, &s, &out, &err, NULL), TC_OK);
-    CU_ASSERT_EQUAL(tc_tensor_bytes(&out.tensor[TC_A]), (int64_t)2147483648 * 536870911 * 8);
+    CU_ASSERT_EQUAL(tc_tensor_bytes(&out, TC_A), (int64_t)2147483648 * 536870911 * 8);
 }
 
 /* A size for an index the contraction does not use: an error located at

@@ -672,8 +672,10 @@ static void test_errors_and_limits(void)
     unsigned mask = 0;
     CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,dgemv", "--kernels", &mask, &e), TC_OK);
     CU_ASSERT_EQUAL(mask, (1u << TC_KERNEL_DGEMM) | (1u << TC_KERNEL_DGEMV));
-    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,sgemm", "--kernels", &mask, &e), TC_EUSAGE);
-    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "sgemm"));
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("zgemm,sger", "--kernels", &mask, &e), TC_OK);
+    CU_ASSERT_EQUAL(mask, (1u << TC_KERNEL_DGEMM) | (1u << TC_KERNEL_DGER)); /* any type's name */
+    CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,hgemm", "--kernels", &mask, &e), TC_EUSAGE);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "hgemm"));
     CU_ASSERT_EQUAL(tc_gen_parse_kernels("", "--kernels", &mask, &e), TC_EUSAGE);
     CU_ASSERT_EQUAL(tc_gen_parse_kernels("dgemm,", "--kernels", &mask, &e), TC_EUSAGE);
 
@@ -995,7 +997,13 @@ static void test_tables(void)
     for (int k = 0; k < TC_KERNEL_COUNT; k++) {
         const tc_kernel_row *row = tc_kernel_row_of((tc_kernel)k);
         CU_ASSERT_PTR_NOT_NULL_FATAL(row);
-        CU_ASSERT_EQUAL(tc_kernel_from_name(tc_kernel_name((tc_kernel)k)), k);
+        for (int t = 0; t < TC_TYPE_COUNT; t++) { /* every type's name, its own */
+            tc_type back = TC_TYPE_COUNT;
+            const char *name = tc_kernel_type_name((tc_kernel)k, (tc_type)t);
+            CU_ASSERT_EQUAL(tc_kernel_from_name(name, &back), k);
+            CU_ASSERT_EQUAL(back, t);
+            CU_ASSERT_EQUAL(name[0], tc_type_row_of((tc_type)t)->letter);
+        }
         CU_ASSERT(row->nkept >= 1 && row->nkept <= 3);
         CU_ASSERT(row->blas_dims != 0);
     }

@@ -73,7 +73,7 @@ static void test_roles_and_strides(void)
     CU_ASSERT_EQUAL(b->stride[2], 18);
     CU_ASSERT_EQUAL(b->stride[3], 36);
     CU_ASSERT_EQUAL(b->elements, 252);
-    CU_ASSERT_EQUAL(tc_tensor_bytes(b), 2016);
+    CU_ASSERT_EQUAL(tc_tensor_bytes(&c, TC_B), 2016);
 
     parse_sized("C[a,z] = A[a,i,z] * B[i,z]", "a=2,i=3,z=4", &c);
     CU_ASSERT_EQUAL(c.index[tc_contraction_find_index(&c, "z")].role, TC_ROLE_BATCH);

@@ -57,7 +57,7 @@ static void check_at(const tc_permute *p, double beta, int shift, int src_shift,
         for (int i = 0; i < p->rank && ++idx[i] == p->extent[i]; i++)
             idx[i] = 0;
     }
-    tc_rt_permute(p, src, dst, beta, 0, threads);
+    tc_rt_permute(p, TC_TYPE_D, src, dst, beta, 0, threads);
     int64_t bad = 0;
     for (int64_t i = 0; i < nd; i++)
         bad += !(dst[i] == want[i] || (isnan(dst[i]) && isnan(want[i])));
@@ -212,10 +212,10 @@ static void test_empty_and_scalar(void)
 {
     double src[4] = {1, 2, 3, 4}, dst[4] = {9, 9, 9, 9};
     tc_permute p = {.rank = 2, .extent = {0, 4}, .src_stride = {1, 1}, .dst_stride = {4, 1}};
-    tc_rt_permute(&p, src, dst, 0.0, 0, 1);
+    tc_rt_permute(&p, TC_TYPE_D, src, dst, 0.0, 0, 1);
     CU_ASSERT_EQUAL(dst[0], 9.0); /* nothing to copy: dst untouched */
     tc_permute s = {.rank = 0};
-    tc_rt_permute(&s, src + 2, dst, 2.0, 0, 1);
+    tc_rt_permute(&s, TC_TYPE_D, src + 2, dst, 2.0, 0, 1);
     CU_ASSERT_EQUAL(dst[0], 3.0 + 2.0 * 9.0);
     CU_ASSERT_EQUAL(dst[1], 9.0);
 }

@@ -219,7 +219,7 @@ static void test_refused(void)
     CU_ASSERT(tc_contraction_strided(&s));
     CU_ASSERT_EQUAL(s.tensor[TC_A].span, 1 + 5 + 2 * 10);
     CU_ASSERT_EQUAL(s.tensor[TC_A].elements, 18);
-    CU_ASSERT_EQUAL(tc_tensor_bytes(&s.tensor[TC_A]), 26 * 8);
+    CU_ASSERT_EQUAL(tc_tensor_bytes(&s, TC_A), 26 * 8);
 }
 
 int tc_suite_strided(void)

@@ -1,0 +1,230 @@
+/*
+ * test_types.c - float, double, float complex and double complex: every
+ * algorithm of every corpus contraction (and its loops split over 2
+ * threads) executed in each type through OpenBLAS's s, d, c and z kernels,
+ * with beta 0 (C holding NaN that must not survive), 1 and a third value
+ * (complex for complex types, with a complex alpha), on dense tensors and
+ * on tiles with gaps (dense C of beta 0 all NaN; the gaps compared too,
+ * so a gap written fails); each compared with the naive reference in the same
+ * type within 100 units of the type's epsilon times the contraction
+ * length. Plus the type table, the kernel names per type and the bytes.
+ */
+#include <CUnit/CUnit.h>
+#include <complex.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ast/kernel.h"
+#include "generator/generator.h"
+#include "runtime/blas.h"
+#include "runtime/execute.h"
+#include "runtime/memory.h"
+#include "runtime/reference.h"
+#include "tests/helpers_corpus.h"
+
+static tc_blas *blas;
+
+static int suite_init(void)
+{
+    tc_error e;
+    return tc_rt_blas_load("openblas", 1, &blas, &e) == TC_OK ? 0 : -1;
+}
+
+static int suite_clean(void)
+{
+    tc_rt_blas_unload(blas);
+    return 0;
+}
+
+/* Reals per element, and the element's bytes. */
+static int reals(tc_type t)
+{
+    return tc_type_row_of(t)->is_complex ? 2 : 1;
+}
+
+/* n elements of type t, each real random in [-1, 1) (nan: all NaN). */
+static void *typed_new(tc_type t, int64_t n, uint64_t *state, int nan)
+{
+    int64_t r = n * reals(t);
+    double *x = tc_rt_alloc(tc_type_words(TC_TYPE_D, r), NULL);
+    if (!x)
+        return NULL;
+    tc_corpus_fill(x, r, state);
+    for (int64_t k = 0; nan && k < r; k++)
+        x[k] = NAN;
+    if (tc_type_row_of(t)->bytes / reals(t) == 4) { /* to floats, in place, front to back */
+        float *f = (float *)(void *)x;
+        for (int64_t k = 0; k < r; k++)
+            f[k] = (float)x[k];
+    }
+    return x;
+}
+
+/* Largest |got - want| over n elements of type t relative to max(1, max
+ * |want|), NaN counting as infinite. */
+static double typed_relerr(tc_type t, const void *got, const void *want, int64_t n)
+{
+    double err = 0.0, big = 1.0;
+    const int single = tc_type_row_of(t)->bytes / reals(t) == 4;
+    for (int64_t k = 0; k < n * reals(t); k++) {
+        double g = single ? ((const float *)got)[k] : ((const double *)got)[k];
+        double w = single ? ((const float *)want)[k] : ((const double *)want)[k];
+        double d = fabs(g - w);
+        if (isnan(d))
+            return INFINITY;
+        err = d > err ? d : err;
+        big = fabs(w) > big ? fabs(w) : big;
+    }
+    return err / big;
+}
+
+/* The contraction length: the product of the contracted sizes. */
+static double length(const tc_contraction *c)
+{
+    double n = 1.0;
+    for (int i = 0; i < c->nindex; i++)
+        if (c->index[i].role == TC_ROLE_CONTRACTED)
+            n *= (double)c->index[i].size;
+    return n;
+}
+
+/* Every algorithm of c (type and scalars set) against the reference; the
+ * failures. */
+static int check_type(const tc_contraction *c, const char *text, uint64_t seed, int *nrun)
+{
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    if (tc_gen_enumerate_families(c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK ||
+        tc_gen_add_threaded(set, c, 2, &e) != TC_OK) {
+        tc_alg_set_free(set);
+        fprintf(stderr, "\n  %s: %s\n", text, e.message);
+        return 1;
+    }
+    uint64_t state = seed;
+    const tc_type t = c->type;
+    const int64_t nc = c->tensor[TC_C].span, bytes = tc_type_row_of(t)->bytes;
+    const int zero_beta = c->beta == 0.0 && c->beta_im == 0.0;
+    void *A = typed_new(t, c->tensor[TC_A].span, &state, 0),
+         *B = typed_new(t, c->tensor[TC_B].span, &state, 0),
+         *C0 = typed_new(t, nc, &state, zero_beta && !tc_contraction_strided(c)), *want = typed_new(t, nc, &state, 0),
+         *got = typed_new(t, nc, &state, 0);
+    int bad = !A || !B || !C0 || !want || !got;
+    if (!bad) {
+        memcpy(want, C0, (size_t)(nc * bytes));
+        tc_rt_reference(c, A, B, want);
+    }
+    const double tol = 100.0 * tc_type_row_of(t)->epsilon * length(c);
+    for (int i = 0; !bad && i < set->count; i++) {
+        const tc_algorithm *alg = set->alg[i];
+        memcpy(got, C0, (size_t)(nc * bytes));
+        tc_status s = tc_rt_execute(blas, alg, c, A, B, got, &e);
+        double err = s == TC_OK ? typed_relerr(t, got, want, nc) : INFINITY;
+        (*nrun)++;
+        if (!(err <= tol)) {
+            fprintf(stderr, "\n  %s, %s, beta %g%+gi: %s: %s (relative error %g)\n", text,
+                    tc_type_row_of(t)->c_name, c->beta, c->beta_im, alg->name,
+                    s == TC_OK ? "wrong result" : e.message, err);
+            bad++;
+        }
+    }
+    tc_rt_free(A);
+    tc_rt_free(B);
+    tc_rt_free(C0);
+    tc_rt_free(want);
+    tc_rt_free(got);
+    tc_alg_set_free(set);
+    return bad;
+}
+
+/* *c with gaps between every tensor's columns (1 to 3 elements). */
+static void with_gaps(tc_contraction *c)
+{
+    for (int t = TC_C; t <= TC_B; t++) {
+        const tc_tensor *x = &c->tensor[t];
+        int64_t s[TC_MAX_RANK], least = 1;
+        for (int k = 0; k < x->rank; k++) {
+            s[k] = k == 0 ? 1 : least + 1 + (k + t) % 3;
+            least = s[k] * c->index[x->index[k]].size;
+        }
+        CU_ASSERT_EQUAL(tc_contraction_set_strides(c, t, s, NULL), TC_OK);
+    }
+}
+
+static void test_corpus(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), runs = 0;
+    static const double betas[3][2] = {{0.0, 0.0}, {1.0, 0.0}, {-0.5, 0.75}};
+    for (int t = 0; t < TC_TYPE_COUNT; t++)
+        for (int i = 0; i < n; i++) {
+            tc_contraction c = corpus[i].c;
+            const double *beta = betas[(i + t) % 3];
+            CU_ASSERT_EQUAL_FATAL(tc_contraction_set_type(&c, (tc_type)t, NULL), TC_OK);
+            c.beta = beta[0];
+            c.alpha = 0.75;
+            if (tc_type_row_of((tc_type)t)->is_complex)
+                c.beta_im = beta[1], c.alpha_im = -1.25;
+            if (i % 4 == 3)
+                with_gaps(&c);
+            CU_ASSERT_EQUAL(check_type(&c, corpus[i].text, 9000 + (uint64_t)(i + 100 * t), &runs),
+                            0);
+        }
+    CU_ASSERT(runs > 10000);
+    fprintf(stderr, "[%d contractions x 4 types, %d executions]\n", n, runs);
+}
+
+/* The table: letters, bytes, names per type, and what the names parse to. */
+static void test_table(void)
+{
+    static const char letters[] = "sdcz";
+    static const int bytes[] = {4, 8, 8, 16};
+    for (int k = 0; k < 4; k++) {
+        int t = tc_type_from_letter(letters[k]);
+        CU_ASSERT_FATAL(t >= 0);
+        CU_ASSERT_EQUAL(tc_type_from_letter((char)(letters[k] - 'a' + 'A')), t);
+        CU_ASSERT_EQUAL(tc_type_row_of((tc_type)t)->bytes, bytes[k]);
+        CU_ASSERT_EQUAL(tc_type_words((tc_type)t, 3), (3 * bytes[k] + 7) / 8);
+    }
+    CU_ASSERT_EQUAL(tc_type_from_letter('h'), -1);
+    CU_ASSERT_STRING_EQUAL(tc_kernel_type_name(TC_KERNEL_DGER, TC_TYPE_Z), "zgeru");
+    CU_ASSERT_STRING_EQUAL(tc_kernel_type_name(TC_KERNEL_DDOT, TC_TYPE_C), "cdotu");
+    CU_ASSERT_STRING_EQUAL(tc_kernel_type_name(TC_KERNEL_DGEMM, TC_TYPE_S), "sgemm");
+}
+
+/* Names, bytes and the overflow check follow the type. */
+static void test_contraction(void)
+{
+    tc_contraction c;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(
+        tc_corpus_parse("C[a,b] = A[a,i] * B[i,b]", "a=3,b=4,i=5", &c, NULL, 0), 0);
+    CU_ASSERT_EQUAL(tc_tensor_bytes(&c, TC_A), 15 * 8);
+    CU_ASSERT_EQUAL(tc_contraction_set_type(&c, TC_TYPE_Z, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_tensor_bytes(&c, TC_A), 15 * 16);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_EQUAL_FATAL(
+        tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &e), TC_OK);
+    int gemm = 0;
+    for (int i = 0; i < set->count; i++) {
+        CU_ASSERT_EQUAL(set->alg[i]->type, TC_TYPE_Z);
+        CU_ASSERT_PTR_NULL(strstr(set->alg[i]->name, "-d")); /* no double kernel named */
+        gemm += strcmp(set->alg[i]->name, "zgemm") == 0 || strstr(set->alg[i]->name, "-zgemm");
+    }
+    CU_ASSERT(gemm > 0);
+    tc_alg_set_free(set);
+    /* 2^59 elements fit in double's bytes, not in double complex's */
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a] = A[a,i] * B[i]", "a=1,i=576460752303423488",
+                                          &c, NULL, 0), 0);
+    CU_ASSERT_EQUAL(tc_contraction_set_type(&c, TC_TYPE_Z, &e), TC_EINPUT);
+    CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "double complex"));
+    CU_ASSERT_EQUAL(c.type, TC_TYPE_D);
+}
+
+int tc_suite_types(void)
+{
+    CU_pSuite s = CU_add_suite("types", suite_init, suite_clean);
+    return !s || !CU_add_test(s, "the type table and kernel names", test_table) ||
+           !CU_add_test(s, "bytes, names and overflow per type", test_contraction) ||
+           !CU_add_test(s, "every algorithm of the corpus in s, d, c, z", test_corpus);
+}
