@@ -281,7 +281,7 @@ tc_status tc_contraction_set_type(tc_contraction *c, tc_type type, tc_error *err
 
 double tc_contraction_flops(const tc_contraction *c)
 {
-    double f = 2.0;
+    double f = 2.0 * tc_type_flop_factor(c->type);
     for (int i = 0; i < c->nindex; i++)
         f *= (double)c->index[i].size;
     return f;

@@ -150,7 +150,8 @@ int64_t tc_tensor_bytes(const tc_contraction *c, int t);
  */
 tc_status tc_contraction_set_type(tc_contraction *c, tc_type type, tc_error *err);
 
-/* Floating-point operations of the contraction, 2 * prod(all sizes). */
+/* Real floating-point operations of the contraction, 2 * prod(all sizes)
+ * (four times that in a complex type: a complex multiply-add is 8). */
 double tc_contraction_flops(const tc_contraction *c);
 
 /*

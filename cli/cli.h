@@ -45,6 +45,7 @@ typedef struct tc_cli {
     const char *wisdom;         /* --wisdom FILE: decisions read and added */
     const char *layout;         /* --layout row|col */
     const char *strides;        /* --strides 'C=1,40,1800;A=1,40': views (tiles) */
+    const char *type;           /* --type s|d|c|z: the elements' type */
     int generic;                /* --generic: sizes as parameters */
     const char *repeat;         /* --repeat N: independent predictions (predict) */
     const char *fortran;        /* --fortran FILE: Fortran interface of the emitted C */

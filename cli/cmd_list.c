@@ -43,7 +43,7 @@ int tc_cmd_list(const tc_cli *cli)
         char copies[2 * TC_MAX_TEMPS * (2 * TC_NAME_MAX + 2) + 2];
         tc_gen_format_loops(set->alg[i], &c, loops, sizeof loops);
         tc_gen_format_copies(set->alg[i], &c, copies, sizeof copies);
-        const char *cells[4] = {set->alg[i]->name, tc_kernel_name(set->alg[i]->kernel), loops,
+        const char *cells[4] = {set->alg[i]->name, tc_kernel_type_name(set->alg[i]->kernel, set->alg[i]->type), loops,
                                 copies};
         bad = tc_table_add(t, cells) != 0;
     }

@@ -108,7 +108,7 @@ static int add_plot_row(job *j, double x, const result *r, double flops)
     row->name = strdup(r->alg->name); /* the algorithm set goes with its point */
     if (!row->name)
         return -1;
-    row->kernel = tc_kernel_name(r->alg->kernel);
+    row->kernel = tc_kernel_type_name(r->alg->kernel, r->alg->type);
     row->predicted_gflops = gflops(flops, r->predicted);
     row->measured_gflops = gflops(flops, r->measured);
     row->error_pct = (r->predicted - r->measured) / r->measured * 100.0;
@@ -371,7 +371,7 @@ static int one_point(job *j, int point)
         int bad;
         if (j->mode == COMPARE)
             bad = tc_table_addf(j->table, "%s%s%s\t%s\t%s\t%s\t%s", pre ? pre : "", pre ? "\t" : "",
-                                r->alg->name, tc_kernel_name(r->alg->kernel),
+                                r->alg->name, tc_kernel_type_name(r->alg->kernel, r->alg->type),
                                 num(a, sizeof a, "%.6e", r->predicted),
                                 num(b, sizeof b, "%.6e", r->measured),
                                 num(e, sizeof e, "%.2f",
@@ -380,7 +380,7 @@ static int one_point(job *j, int point)
             char lo[32], hi[32], sp[32];
             bad = tc_table_addf(j->table, "%s%s%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s", pre ? pre : "",
                                 pre ? "\t" : "", i + 1, r->alg->name,
-                                tc_kernel_name(r->alg->kernel),
+                                tc_kernel_type_name(r->alg->kernel, r->alg->type),
                                 num(a, sizeof a, "%.6e", r->predicted),
                                 num(b, sizeof b, "%.3f", gflops(flops, r->predicted)),
                                 num(lo, sizeof lo, "%.6e", r->lo), num(hi, sizeof hi, "%.6e", r->hi),
@@ -388,7 +388,7 @@ static int one_point(job *j, int point)
         } else {
             double s = j->mode == PREDICT ? r->predicted : r->measured;
             bad = tc_table_addf(j->table, "%s%s%d\t%s\t%s\t%s\t%s", pre ? pre : "", pre ? "\t" : "",
-                                i + 1, r->alg->name, tc_kernel_name(r->alg->kernel),
+                                i + 1, r->alg->name, tc_kernel_type_name(r->alg->kernel, r->alg->type),
                                 num(a, sizeof a, "%.6e", s),
                                 num(b, sizeof b, "%.3f", gflops(flops, s)));
         }

@@ -18,7 +18,7 @@ const tc_command tc_commands[] = {
      "index's role (free_a, free_b, contracted, batch) and size, and each\n"
      "tensor's indices, column-major strides (in elements) and bytes.\n",
      tc_cmd_parse,
-     "-f -o --format --strides"},
+     "-f -o --format --strides --type"},
     {"list", "list CONTRACTION [SIZES] [--kernels dgemm,dger,dgemv,daxpy,ddot] "
              "[--family paper|all]",
      "Lists every algorithm that computes the contraction as a loop nest around\n"
@@ -38,7 +38,7 @@ const tc_command tc_commands[] = {
      "                     'A^kjC^-dgemm' (copies 'C^@j,A^'), 'cA^d(ab)-dgemm';\n"
      "                     a second '#' line counts the algorithms per family\n",
      tc_cmd_list,
-     "-f -o --format --kernels --layout --family --workspace --strides"},
+     "-f -o --format --kernels --layout --family --workspace --strides --type"},
     {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
              "[--layout col|row]",
      "Writes the named algorithm (see 'tcgen list') as one C99 function\n"
@@ -76,9 +76,13 @@ const tc_command tc_commands[] = {
      "                        elements, one per index,\n"
      "                        the first 1, each at least the one before times its\n"
      "                        size; the others dense (also parse, list, measure,\n"
-     "                        compare, explain; emitted C takes dense tensors)\n",
+     "                        compare, explain; emitted C takes dense tensors)\n"
+     "  --type s|d|c|z        the elements: float, double (default), float complex,\n"
+     "                        double complex (also parse, list, measure, compare,\n"
+     "                        explain); ranked by the double twin's prediction,\n"
+     "                        measured in the type itself\n",
      tc_cmd_predict,
-     "-f -o --format --kernels --family --sweep --plot --repeat --strides " PREDICT_OPTIONS},
+     "-f -o --format --kernels --family --sweep --plot --repeat --strides --type " PREDICT_OPTIONS},
     {"measure", "measure CONTRACTION SIZES [--kernels K,...] [--algorithm NAME] [--reps N] "
                 "[--time-limit S]",
      "Runs every algorithm (or those --kernels or --algorithm select) on real\n"
@@ -91,7 +95,7 @@ const tc_command tc_commands[] = {
      "refused. --sweep and --plot as for compare.\n",
      tc_cmd_measure,
      "-f -o --format --kernels --family --algorithm --sweep --plot --reps --time-limit --blas "
-     "--threads --workspace --strides"},
+     "--threads --workspace --strides --type"},
     {"compare", "compare CONTRACTION SIZES [--sweep SPEC] [--plot FILE.svg|.png]",
      "Predicts and measures every algorithm and prints, fastest measured first,\n"
      "name, kernel, predicted_s, measured_s and error_pct ((predicted -\n"
@@ -108,7 +112,7 @@ const tc_command tc_commands[] = {
      "Options of predict and measure apply (--reps sets both).\n",
      tc_cmd_compare,
      "-f -o --format --kernels --family --algorithm --sweep --plot --time-limit --repeat "
-     "--strides " PREDICT_OPTIONS},
+     "--strides --type " PREDICT_OPTIONS},
     {"explain", "explain CONTRACTION SIZES NAME [--measure] [--model M] [--reps N]",
      "Shows how algorithm NAME is predicted: its loop nest, then each case\n"
      "(steady state, prefetch failure, first iterations of a loop) of its kernel\n"
@@ -124,7 +128,7 @@ const tc_command tc_commands[] = {
      "              table alone)\n"
      "Options as for predict.\n",
      tc_cmd_explain,
-     "-f -o --format --algorithm --measure --strides " PREDICT_OPTIONS},
+     "-f -o --format --algorithm --measure --strides --type " PREDICT_OPTIONS},
     {"info", "info [--measure] [--rules] [--cache-size BYTES] [--blas B] [--threads N]",
      "Shows what predictions are built on: each data cache level (size, line,\n"
      "associativity, logical CPUs sharing it) from hwloc, else Linux sysfs, else\n"

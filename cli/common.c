@@ -104,6 +104,8 @@ static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *
             return tc_cli_fail(&err, "sizes");
     if (sw)
         apply_sweep(sw, point, &sizes);
+    if (cli->type) /* checked by main: s, d, c or z */
+        c.type = (tc_type)tc_type_from_letter(cli->type[0]);
     if (sizes.count == 0 && !need_sizes) {
         *out = c;
         return 0;

@@ -128,7 +128,7 @@ static const char **value_slot(tc_cli *cli, const char *opt)
         {"--wisdom", offsetof(tc_cli, wisdom)}, {"--layout", offsetof(tc_cli, layout)},
         {"--repeat", offsetof(tc_cli, repeat)}, {"--fortran", offsetof(tc_cli, fortran)},
         {"--family", offsetof(tc_cli, family)}, {"--workspace", offsetof(tc_cli, workspace)},
-        {"--strides", offsetof(tc_cli, strides)},
+        {"--strides", offsetof(tc_cli, strides)}, {"--type", offsetof(tc_cli, type)},
     };
     for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
         if (strcmp(opt, options[i].name) == 0)
@@ -299,6 +299,10 @@ static int check_options(const tc_cli *cli, const tc_command *cmd)
     if (cli->strides && cli->layout && row_major)
         return usage_error("'--strides' views are column-major: not with '--layout %s'",
                            cli->layout);
+    if (cli->type && (strlen(cli->type) != 1 || tc_type_from_letter(cli->type[0]) < 0 ||
+                      cli->type[0] < 'a'))
+        return usage_error("bad --type '%s' (use s, d, c or z: float, double, float complex, "
+                           "double complex)", cli->type);
     int rc = cli->plot ? tc_cli_plot_check(cli->plot) : 0;
     if (rc)
         return rc;

@@ -830,6 +830,7 @@ size_t tc_gen_format_copies(const tc_algorithm *alg, const tc_contraction *c,
 size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n)
 {
     int count[TC_KERNEL_COUNT] = {0};
+    tc_type type = s->count ? s->alg[0]->type : TC_TYPE_D; /* one contraction's: one type */
     for (int i = 0; i < s->count; i++)
         count[s->alg[i]->kernel]++;
     char part[64];
@@ -839,7 +840,7 @@ size_t tc_gen_format_summary(const tc_algorithm_set *s, char *buf, size_t n)
     size_t len = 0;
     tc_text_put(buf, n, &len, part);
     for (int k = TC_KERNEL_COUNT - 1; k >= 0; k--) {
-        snprintf(part, sizeof part, " %s %d%s", tc_kernel_name((tc_kernel)k), count[k],
+        snprintf(part, sizeof part, " %s %d%s", tc_kernel_type_name((tc_kernel)k, type), count[k],
                  k ? "," : "");
         tc_text_put(buf, n, &len, part);
     }

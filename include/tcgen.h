@@ -62,9 +62,12 @@ TC_API const char *tc_status_name(tc_status s);
  * ready to execute (FFTW's model). It is immutable once created: any number
  * of threads may call tc_execute on one plan at the same time.
  *
- * Tensors are dense doubles, column-major (Fortran order: a tensor's first
- * index has stride 1) unless TC_ROW_MAJOR is given (C order: the last index
- * has stride 1).
+ * Tensors are dense, column-major (Fortran order: a tensor's first index
+ * has stride 1) unless TC_ROW_MAJOR is given (C order: the last index has
+ * stride 1), of doubles unless TC_SINGLE or TC_COMPLEX says float, float
+ * complex or double complex. The algorithms are the same in every type;
+ * they are ranked by predicting their double twin (the same loops and
+ * calls on doubles), and TC_MEASURE runs them in their own type.
  *
  * The BLAS library is loaded at run time: $TCGEN_BLAS ("openblas", "blis",
  * or a path to any CBLAS .so; default openblas). tcgen's own BLAS calls
@@ -88,6 +91,11 @@ typedef struct tc_plan tc_plan;
 #define TC_EMITTABLE   0x10u /* rank for the C tc_plan_emit_c writes; the
                                ranking assumes warm temporaries for both,
                                so this ranks the same                   */
+/* The element type (BLAS's s, d, c, z): double without either flag. */
+#define TC_SINGLE      0x20u /* float (float complex with TC_COMPLEX)    */
+#define TC_COMPLEX     0x40u /* double complex (float complex with
+                               TC_SINGLE): C99's _Complex layout, two
+                               reals per element, real part first      */
 
 /*
  * Plans `contraction` ("C[a,b,c] = A[a,i] * B[i,b,c]", or compact
@@ -155,18 +163,19 @@ TC_API tc_plan *tc_plan_create_views(const tc_tensor_desc *C, const tc_tensor_de
  * done), TC_ERESOURCE (no memory for a temporary: they are all taken
  * before C is written, so C is unchanged).
  */
-TC_API tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C);
+TC_API tc_status tc_execute(const tc_plan *p, const void *A, const void *B, void *C);
 
 /*
  * C = alpha * A * B + beta * C with the scalars given now, by the plan's
  * algorithm: one plan serves every factor of a term ("+= -0.5 *" and "+=
  * 1.0 *"), and any beta, whatever the contraction said. The scalars are
- * passed by pointer (in the plan's type, double); NULL takes the plan's
- * own (its factor; 0 for "=", 1 for "+="). As in BLAS, beta 0 does not
+ * passed by pointer in the plan's type (a double, float, float complex
+ * or double complex); NULL takes the plan's own (its factor; 0 for "=",
+ * 1 for "+="). As in BLAS, beta 0 does not
  * read C and alpha 0 does not read A or B. Otherwise as tc_execute.
  */
-TC_API tc_status tc_execute_scaled(const tc_plan *p, const double *alpha, const double *A,
-                                   const double *B, const double *beta, double *C);
+TC_API tc_status tc_execute_scaled(const tc_plan *p, const void *alpha, const void *A,
+                                   const void *B, const void *beta, void *C);
 
 /* The chosen algorithm's name ("ca-dgemv"); owned by the plan. */
 TC_API const char *tc_plan_algorithm(const tc_plan *p);

@@ -11,12 +11,20 @@
 #include "runtime/memory_limit.h"
 #include "runtime/timer.h"
 
-/* Mixed-sign values in [-1, 1) from a 64-bit LCG (no all-zero data). */
-static void fill(double *x, int64_t n, uint64_t seed)
+/* n elements of c's type, each real a mixed-sign value in [-1, 1) from a
+ * 64-bit LCG (no all-zero data). */
+static void fill(const tc_contraction *c, void *x, int64_t n, uint64_t seed)
 {
-    for (int64_t i = 0; i < n; i++) {
+    const tc_type_row *row = tc_type_row_of(c->type);
+    const int64_t reals = n * (row->is_complex ? 2 : 1);
+    const int single = row->bytes / (row->is_complex ? 2 : 1) == 4;
+    for (int64_t i = 0; i < reals; i++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        x[i] = (double)(seed >> 11) * 0x1p-52 - 1.0;
+        double v = (double)(seed >> 11) * 0x1p-52 - 1.0;
+        if (single)
+            ((float *)x)[i] = (float)v;
+        else
+            ((double *)x)[i] = v;
     }
 }
 
@@ -24,7 +32,13 @@ double tc_plan_measure_bytes(const tc_contraction *c)
 {
     double e = (double)c->tensor[TC_A].span + (double)c->tensor[TC_B].span +
                (double)c->tensor[TC_C].span * (c->beta != 0.0 ? 2.0 : 1.0);
-    return e * (double)sizeof(double);
+    return e * (double)tc_type_row_of(c->type)->bytes;
+}
+
+/* tc_rt_alloc of n elements of c's type. */
+static double *alloc_typed(const tc_contraction *c, int64_t n, tc_error *err)
+{
+    return tc_rt_alloc(tc_type_words(c->type, n), err);
 }
 
 typedef struct tensors {
@@ -50,17 +64,18 @@ static tc_status allocate(const tc_contraction *c, tensors *t, tc_error *err)
                             "memory are available",
                             need / 1048576.0, (long long)(avail / 1048576));
     int64_t nc = c->tensor[TC_C].span;
-    if (!(t->a = tc_rt_alloc(c->tensor[TC_A].span, err)) ||
-        !(t->b = tc_rt_alloc(c->tensor[TC_B].span, err)) || !(t->c = tc_rt_alloc(nc, err)) ||
-        (c->beta != 0.0 && !(t->c0 = tc_rt_alloc(nc, err)))) {
+    if (!(t->a = alloc_typed(c, c->tensor[TC_A].span, err)) ||
+        !(t->b = alloc_typed(c, c->tensor[TC_B].span, err)) ||
+        !(t->c = alloc_typed(c, nc, err)) ||
+        (c->beta != 0.0 && !(t->c0 = alloc_typed(c, nc, err)))) {
         release(t);
         return TC_ERESOURCE;
     }
-    fill(t->a, c->tensor[TC_A].span, 1);
-    fill(t->b, c->tensor[TC_B].span, 2);
-    fill(t->c, nc, 3);
+    fill(c, t->a, c->tensor[TC_A].span, 1);
+    fill(c, t->b, c->tensor[TC_B].span, 2);
+    fill(c, t->c, nc, 3);
     if (t->c0)
-        memcpy(t->c0, t->c, (size_t)nc * sizeof(double));
+        memcpy(t->c0, t->c, (size_t)tc_tensor_bytes(c, TC_C));
     return TC_OK;
 }
 
@@ -70,7 +85,7 @@ static tc_status run_once(const tc_contraction *c, const tc_algorithm *alg, cons
                           int *stopped, tc_error *err)
 {
     if (t->c0)
-        memcpy(t->c, t->c0, (size_t)c->tensor[TC_C].span * sizeof(double));
+        memcpy(t->c, t->c0, (size_t)tc_tensor_bytes(c, TC_C));
     double t0 = tc_rt_now();
     tc_status st = tc_rt_execute_within(o->blas, alg, c, t->a, t->b, t->c, limit, stopped, err);
     *seconds = tc_rt_now() - t0;
@@ -188,7 +203,7 @@ tc_status tc_plan_measure_parts(const tc_contraction *c, const tc_algorithm *alg
         st = run_once(c, alg, &t, o, 0.0, &untimed, NULL, err);
     for (int r = 0; st == TC_OK && r < o->reps; r++) {
         if (t.c0)
-            memcpy(t.c, t.c0, (size_t)c->tensor[TC_C].span * sizeof(double));
+            memcpy(t.c, t.c0, (size_t)tc_tensor_bytes(c, TC_C));
         double t0 = tc_rt_now();
         st = tc_rt_execute_parts(o->blas, alg, c, t.a, t.b, t.c, &runs[r], err);
         times[r] = tc_rt_now() - t0;

@@ -402,11 +402,13 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
                        tc_error *err)
 {
     unsigned how = flags & (TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY);
-    if ((flags & ~(TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY | TC_ROW_MAJOR | TC_EMITTABLE)) ||
+    if ((flags & ~(TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY | TC_ROW_MAJOR | TC_EMITTABLE |
+                   TC_SINGLE | TC_COMPLEX)) ||
         (how != TC_ESTIMATE && how != TC_MEASURE && how != TC_WISDOM_ONLY)) {
         tc_error_set(err, TC_EUSAGE, 0, 0, "bad planning flags 0x%x: give exactly one of "
                                            "TC_ESTIMATE, TC_MEASURE, TC_WISDOM_ONLY, "
-                                           "optionally | TC_ROW_MAJOR", flags);
+                                           "optionally | TC_ROW_MAJOR, TC_SINGLE, TC_COMPLEX",
+                     flags);
         return NULL;
     }
     double start = tc_rt_now();
@@ -417,6 +419,10 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
     p->flags = flags;
     p->user = *user;
+    if (tc_contraction_set_type(&p->user, tc_plan_type_of(flags), err) != TC_OK) {
+        free(p);
+        return NULL;
+    }
     if (tc_contraction_strided(user) && (flags & TC_ROW_MAJOR)) {
         tc_error_set(err, TC_EUSAGE, 0, 0, "a contraction of strided tensors is planned "
                                            "column-major");
@@ -428,9 +434,9 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
         return NULL;
     }
     if (flags & TC_ROW_MAJOR)
-        tc_contraction_transpose(user, &p->c);
+        tc_contraction_transpose(&p->user, &p->c);
     else
-        p->c = *user;
+        p->c = p->user;
 
     tc_hardware hw;
     tc_mb_hardware_detect(&hw, NULL);
@@ -553,23 +559,32 @@ void tc_release_workspace(void)
 #endif
 }
 
-tc_status tc_execute(const tc_plan *p, const double *A, const double *B, double *C)
+tc_status tc_execute(const tc_plan *p, const void *A, const void *B, void *C)
 {
     if (!p || !A || !B || !C)
         return TC_EUSAGE;
     return tc_rt_execute(p->blas, p->alg, &p->c, A, B, C, NULL);
 }
 
-tc_status tc_execute_scaled(const tc_plan *p, const double *alpha, const double *A,
-                            const double *B, const double *beta, double *C)
+/* A scalar of type t at x as {real, imaginary}. */
+static void read_scalar(tc_type t, const void *x, double *re, double *im)
+{
+    const tc_type_row *row = tc_type_row_of(t);
+    const int single = row->bytes / (row->is_complex ? 2 : 1) == 4;
+    *re = single ? ((const float *)x)[0] : ((const double *)x)[0];
+    *im = !row->is_complex ? 0.0 : single ? ((const float *)x)[1] : ((const double *)x)[1];
+}
+
+tc_status tc_execute_scaled(const tc_plan *p, const void *alpha, const void *A, const void *B,
+                            const void *beta, void *C)
 {
     if (!p || !A || !B || !C)
         return TC_EUSAGE;
     tc_contraction c = p->c; /* the executor reads the scalars from the contraction */
     if (alpha)
-        c.alpha = *alpha;
+        read_scalar(c.type, alpha, &c.alpha, &c.alpha_im);
     if (beta)
-        c.beta = *beta;
+        read_scalar(c.type, beta, &c.beta, &c.beta_im);
     return tc_rt_execute(p->blas, p->alg, &c, A, B, C, NULL);
 }
 

@@ -41,9 +41,23 @@ tc_status tc_plan_problem(const char *contraction, const char *sizes, unsigned f
 
 static const char tensor_letter[3] = {[TC_C] = 'C', [TC_A] = 'A', [TC_B] = 'B'};
 
+tc_type tc_plan_type_of(unsigned flags)
+{
+    return flags & TC_COMPLEX ? (flags & TC_SINGLE ? TC_TYPE_C : TC_TYPE_Z)
+                              : (flags & TC_SINGLE ? TC_TYPE_S : TC_TYPE_D);
+}
+
+unsigned tc_plan_type_flags(tc_type t)
+{
+    return (t == TC_TYPE_S || t == TC_TYPE_C ? TC_SINGLE : 0u) |
+           (tc_type_row_of(t)->is_complex ? TC_COMPLEX : 0u);
+}
+
 int tc_plan_layout_format(const tc_contraction *c, unsigned flags, char *buf, size_t n)
 {
     size_t len = (size_t)snprintf(buf, n, "%s", flags & TC_ROW_MAJOR ? "row" : "col");
+    if (c->type != TC_TYPE_D && len < n)
+        len += (size_t)snprintf(buf + len, n - len, ":%c", tc_type_row_of(c->type)->letter);
     for (int t = TC_C; t <= TC_B && tc_contraction_strided(c) && len < n; t++) {
         len += (size_t)snprintf(buf + len, n - len, ";%c=", tensor_letter[t]);
         for (int k = 0; k < c->tensor[t].rank && len < n; k++)
@@ -97,7 +111,14 @@ tc_status tc_plan_layout_read(const char *layout, tc_contraction *c, unsigned *f
     if (strncmp(layout, "col", 3) && strncmp(layout, "row", 3))
         return tc_error_set(err, TC_EINPUT, 1, 1, "bad layout (use col or row)");
     const char *p = layout + 3;
-    if (*p && *flags)
+    if (*p == ':') { /* the type, double when not named */
+        int t = tc_type_from_letter(p[1]);
+        if (t < 0 || (unsigned char)p[1] < 'a' || tc_contraction_set_type(c, (tc_type)t, err))
+            return tc_error_set(err, TC_EINPUT, 1, 5, "bad type '%c' (use s, d, c or z)", p[1]);
+        *flags |= tc_plan_type_flags((tc_type)t);
+        p += 2;
+    }
+    if (*p && (*flags & TC_ROW_MAJOR))
         return tc_error_set(err, TC_EINPUT, 1, 4, "strides in the layout take col only");
     while (*p == ';') {
         p++;

@@ -396,4 +396,15 @@ grep -q "^B a view: strides 1,3,13 (its 48 elements spread over 51)$" "$tmp/out"
 expect 0 "" -- measure "$P" a=b=c=4,i=3 --strides 'B=1,3,13;C=1,4,17' --reps 1 --format tsv
 [ "$(grep -vc '^#' "$tmp/out")" -gt 10 ] && ok || bad "measure --strides: too few algorithms"
 
+# --type: the algorithms named with the type's kernels, measured in the type
+expect 0 "" -- list "$P" a=b=c=4,i=3 --type z --format tsv
+grep -q "^(bc)-zgemm	zgemm	" "$tmp/out" && ok || bad "list --type z: no (bc)-zgemm"
+grep -q "dgemm" "$tmp/out" && bad "list --type z: a double kernel named" || ok
+expect 0 "" -- measure "$P" a=b=c=4,i=3 --type c --kernels dgemm --reps 1 --format tsv
+[ "$(grep -c 'cgemm	' "$tmp/out")" -ge 3 ] && ok || bad "measure --type c: no cgemm measured"
+expect 0 "" -- parse "$P" a=b=c=4,i=3 --type s --format tsv
+grep -q "^tensor	A	.*	48$" "$tmp/out" && ok || bad "parse --type s: A's 12 floats are not 48 bytes"
+expect 2 "bad --type 'q'" -- predict "$P" a=b=c=4,i=3 --type q
+expect 2 "bad --type 'zz'" -- list "$P" a=b=c=4,i=3 --type zz
+
 finish "cli"

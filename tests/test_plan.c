@@ -24,6 +24,7 @@
 #include "parser/parser.h"
 #include "planner/measure.h"
 #include "planner/plan.h"
+#include "planner/problem.h"
 #include "planner/rank.h"
 #include "planner/setup.h"
 #include "planner/wisdom.h"
@@ -1905,6 +1906,88 @@ static void test_measure_all_over_limit(void)
     tc_wisdom_forget();
 }
 
+/* Plans in float, float complex and double complex (TC_SINGLE,
+ * TC_COMPLEX): the typed kernel named, C computed in the type (against
+ * the reference, complex scalars through tc_execute_scaled), the type in
+ * the wisdom key (a double plan of the same problem is not found from a
+ * complex one's wisdom), emitting refused, and measuring in the type. */
+static void test_types(void)
+{
+    static const unsigned flag[3] = {TC_SINGLE, TC_COMPLEX | TC_SINGLE, TC_COMPLEX};
+    static const char *const kernel[3] = {"sgemm", "cgemm", "zgemm"};
+    const char *text = "C[a,b,c] = A[a,i] * B[i,b,c]", *sizes = "a=12,b=10,c=9,i=7";
+    tc_wisdom_forget();
+    for (int t = 0; t < 3; t++) {
+        tc_error e;
+        tc_plan *p = tc_plan_create(text, sizes, TC_ESTIMATE | flag[t], &e);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_algorithm(p), kernel[t]));
+        tc_contraction c;
+        CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm(text, sizes, &c), 0);
+        CU_ASSERT_EQUAL(tc_contraction_set_type(&c, tc_plan_type_of(flag[t]), &e), TC_OK);
+        c.alpha = 0.5, c.alpha_im = t ? -2.0 : 0.0, c.beta = -1.5, c.beta_im = t ? 0.25 : 0.0;
+        int64_t bytes[3];
+        void *x[3], *want;
+        uint64_t state = 77;
+        for (int k = 0; k < 3; k++) {
+            bytes[k] = tc_tensor_bytes(&c, k);
+            x[k] = tc_rt_alloc(bytes[k] / 4, NULL);
+            CU_ASSERT_PTR_NOT_NULL_FATAL(x[k]);
+            float *f = x[k]; /* every real of every type in [-1, 1): floats, or doubles */
+            double *d = x[k];
+            for (int64_t r = 0; r < bytes[k] / (t == 2 ? 8 : 4); r++) {
+                double v;
+                tc_corpus_fill(&v, 1, &state);
+                if (t == 2)
+                    d[r] = v;
+                else
+                    f[r] = (float)v;
+            }
+        }
+        want = tc_rt_alloc(bytes[TC_C] / 4, NULL);
+        memcpy(want, x[TC_C], (size_t)bytes[TC_C]);
+        tc_rt_reference(&c, x[TC_A], x[TC_B], want);
+        double al[2] = {c.alpha, c.alpha_im}, be[2] = {c.beta, c.beta_im};
+        float alf[2] = {(float)al[0], (float)al[1]}, bef[2] = {(float)be[0], (float)be[1]};
+        CU_ASSERT_EQUAL(tc_execute_scaled(p, t == 2 ? (void *)al : (void *)alf, x[TC_A], x[TC_B],
+                                          t == 2 ? (void *)be : (void *)bef, x[TC_C]),
+                        TC_OK);
+        double err = 0.0;
+        for (int64_t r = 0; r < bytes[TC_C] / (t == 2 ? 8 : 4); r++) {
+            double g = t == 2 ? ((double *)x[TC_C])[r] : ((float *)x[TC_C])[r];
+            double w = t == 2 ? ((double *)want)[r] : ((float *)want)[r];
+            err = fabs(g - w) > err ? fabs(g - w) : err;
+        }
+        CU_ASSERT(err < 100.0 * (t == 2 ? 2.3e-16 : 1.2e-7) * 7 * 4);
+        FILE *f = tmpfile();
+        CU_ASSERT_EQUAL(tc_plan_emit_c(p, f, NULL), TC_EUSAGE); /* double only, this build */
+        if (f)
+            fclose(f);
+        tc_plan *w = tc_plan_create(text, sizes, TC_WISDOM_ONLY | flag[t], &e);
+        CU_ASSERT_PTR_NOT_NULL(w);
+        if (w)
+            CU_ASSERT_STRING_EQUAL(tc_plan_algorithm(w), tc_plan_algorithm(p));
+        tc_plan_destroy(w);
+        tc_plan *m = tc_plan_create(text, sizes, TC_MEASURE | flag[t], &e);
+        CU_ASSERT_PTR_NOT_NULL(m);
+        if (m)
+            CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_algorithm(m), kernel[t] + 1));
+        tc_plan_destroy(m);
+        for (int k = 0; k < 3; k++)
+            tc_rt_free(x[k]);
+        tc_rt_free(want);
+        tc_plan_destroy(p);
+    }
+    tc_error e;
+    CU_ASSERT_PTR_NULL(tc_plan_create(text, sizes, TC_WISDOM_ONLY, &e)); /* double: not known */
+    char *text_w = tc_wisdom_export_string(&e);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text_w);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text_w, "col:z"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text_w, "col:c"));
+    free(text_w);
+    tc_wisdom_forget();
+}
+
 int tc_suite_plan(void)
 {
     CU_pSuite s = CU_add_suite("plan", suite_init, suite_clean);
@@ -1946,7 +2029,9 @@ int tc_suite_plan(void)
                      test_measure_over_estimate) ||
         !CU_add_test(s, "measure: all over the limit, the prediction decides",
                      test_measure_all_over_limit) ||
-        !CU_add_test(s, "measure: interleaved rounds", test_measure_rounds))
+        !CU_add_test(s, "measure: interleaved rounds", test_measure_rounds) ||
+        !CU_add_test(s, "float and complex plans: typed kernels, scalars, wisdom",
+                     test_types))
         return -1;
     return 0;
 }
