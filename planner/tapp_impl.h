@@ -83,8 +83,9 @@ typedef struct tc_tapp_tensor {
 typedef struct tc_tapp_product {
     uint32_t magic;
     TAPP_error error;        /* a product refused at creation: its error */
-    TAPP_datatype type;
-    int complex_type;        /* TAPP_C32 or TAPP_C64: four real products */
+    TAPP_datatype type;      /* of all four tensors, and the plan's */
+    unsigned type_flags;     /* the plan's (TC_SINGLE, TC_COMPLEX) */
+    int64_t bytes;           /* of one element */
     TAPP_element_op op[4];   /* conjugations (complex types only) */
     tc_tapp_tensor t[4];
     int nlabel;
@@ -102,10 +103,10 @@ typedef struct tc_tapp_product {
 double tc_tapp_load(TAPP_datatype type, const void *x, int64_t off, int part);
 
 /* The dense temporary of t's plan modes (first fastest) from the user's
- * data x: part `part` of each element times `sign`, summed over t's
- * summed-out indices. */
+ * data x, in its type: each element summed over t's summed-out indices,
+ * its imaginary part times conj (-1 conjugates). */
 void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype type,
-                  const void *x, int part, double sign, double *out);
+                  const void *x, double conj, void *out);
 
 /* Along each of D's plan modes, the stride of operand t (0 where it lacks
  * the index): its own where the data is used in place, else its packed
@@ -113,20 +114,13 @@ void tc_tapp_pack(const tc_tapp_tensor *t, const int64_t *size, TAPP_datatype ty
 void tc_tapp_strides_along_d(const tc_tapp_product *p, const tc_tapp_tensor *t, int64_t *s);
 
 /* No index contracted (a Hadamard product): T = A B element by element,
- * dense in D's plan order; a[1] and b[1] the imaginary parts (and ti
- * written) for complex types, else NULL. */
-void tc_tapp_elementwise(const tc_tapp_product *p, const double *const *a,
-                         const double *const *b, double *tr, double *ti);
+ * dense in D's plan order, in the product's type. */
+void tc_tapp_elementwise(const tc_tapp_product *p, const void *a, const void *b, void *T);
 
 /* D = op_D(alpha T + beta op_C(C)) over D's plan modes, in D's type (T
- * dense in their order, NULL: 0; ti NULL: no imaginary part); alpha and
- * beta are (real, imaginary); beta 0 does not read C. */
-void tc_tapp_store(const tc_tapp_product *p, const double *tr, const double *ti,
-                   const double *alpha, const double *beta, const void *C, void *D);
-
-/* TAPP_execute_product for the complex types (tapp_complex.c), after the
- * checks every type shares. */
-TAPP_error tc_tapp_execute_complex(const tc_tapp_product *p, const void *alpha, const void *A,
-                                   const void *B, const void *beta, const void *C, void *D);
+ * dense in their order, in that type; NULL: 0); alpha and beta are (real,
+ * imaginary); beta 0 does not read C. */
+void tc_tapp_store(const tc_tapp_product *p, const void *T, const double *alpha,
+                   const double *beta, const void *C, void *D);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "planner/plan.h"
+#include "planner/problem.h"
 #include "planner/tapp_impl.h"
 #include "planner/views.h"
 
@@ -128,10 +129,10 @@ static TAPP_error check_product(const tc_tapp_product *p, const int64_t *const i
 /* t's plan modes: its distinct indices that another tensor has (in memory
  * order when the data is a column-major layout of them, dense or with gaps
  * as a tile has, else in order of appearance), each with the sum of its
- * modes' strides; the indices only t has are summed out. direct: a double
- * tensor the plan reads or writes where it lies, its modes sorted by
- * stride (tc_plan_view_order). */
-static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f64)
+ * modes' strides; the indices only t has are summed out. direct: a tensor
+ * the plan reads or writes where it lies (not conjugated), its modes
+ * sorted by stride (tc_plan_view_order). */
+static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x)
 {
     int repeated = 0;
     t->nplan = t->nsum = 0;
@@ -153,7 +154,7 @@ static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x, int f
     for (int j = 0; j < t->nplan; j++)
         t->elements *= p->size[t->plan_label[j]];
     int bad;
-    t->direct = f64 && !repeated && t->nsum == 0 &&
+    t->direct = p->op[x] != TAPP_CONJUGATE && !repeated && t->nsum == 0 &&
                 tc_plan_view_order(t->nplan, t->plan_label, t->plan_stride, p->size, &bad);
 }
 
@@ -171,14 +172,17 @@ static tc_plan *plan(const tc_tapp_product *p, tc_error *err)
             label[r][j] = t->plan_label[j], extent[r][j] = p->size[t->plan_label[j]];
         d[r] = (tc_tensor_desc){t->nplan, label[r], extent[r], t->direct ? t->plan_stride : NULL};
     }
-    return tc_plan_create_views(&d[0], &d[1], &d[2], 1.0, 1.0, TC_ESTIMATE, err);
+    return tc_plan_create_views(&d[0], &d[1], &d[2], 1.0, 1.0, TC_ESTIMATE | p->type_flags,
+                                err);
 }
 
 static TAPP_error check_types(tc_tapp_product *p, const tc_tapp_info *const info[4],
                               const TAPP_element_op op[4], TAPP_prectype prec)
 {
     p->type = info[TC_TAPP_D]->type;
-    p->complex_type = p->type == TAPP_C32 || p->type == TAPP_C64;
+    p->type_flags = (p->type == TAPP_F32 || p->type == TAPP_C32 ? TC_SINGLE : 0u) |
+                    (p->type == TAPP_C32 || p->type == TAPP_C64 ? TC_COMPLEX : 0u);
+    p->bytes = tc_type_row_of(tc_plan_type_of(p->type_flags))->bytes;
     for (int x = 0; x < 4; x++) {
         if (info[x]->type != p->type || p->type < TAPP_F32 || p->type > TAPP_C64)
             return tc_tapp_fail(TC_TAPP_EUNSUPPORTED, "%s's type %d (D's %d): tcgen takes "
@@ -209,7 +213,7 @@ static TAPP_error build(tc_tapp_product *p, const tc_tapp_info *const info[4],
     read_labels(p, idx, value);
     TAPP_error e = check_product(p, idx);
     for (int x = 0; x < 4 && !e; x++)
-        plan_modes(&p->t[x], p, x, p->type == TAPP_F64);
+        plan_modes(&p->t[x], p, x);
     p->elementwise = 1; /* every index left in A and B is D's */
     for (int x = TC_TAPP_A; x <= TC_TAPP_B; x++)
         for (int j = 0; j < p->t[x].nplan; j++)

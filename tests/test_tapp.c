@@ -254,7 +254,7 @@ static void test_tiles_in_place(void)
         TAPP_destroy_tensor_info(in[x]);
 }
 
-/* Float tensors: converted to double, the double plan run, rounded back. */
+/* Float tensors: planned in float (sgemm), B transposed in place. */
 static void test_float(void)
 {
     const int64_t ik[2] = {'i', 'k'}, kj[2] = {'k', 'j'}, ij[2] = {'i', 'j'};
@@ -284,6 +284,9 @@ static void test_float(void)
     CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, &alpha, A, B, &beta, D, D), 0);
     for (int k = 0; k < 20; k++)
         CU_ASSERT(fabsf(D[k] - want[k]) <= 1e-5f * (1.0f + fabsf(want[k])));
+    const tc_tapp_product *tp = (const tc_tapp_product *)p;
+    CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_algorithm(tp->plan), "sgemm"));
+    CU_ASSERT(tp->t[TC_TAPP_A].direct && tp->t[TC_TAPP_B].direct && tp->t[TC_TAPP_D].direct);
     TAPP_destroy_tensor_product(p);
     TAPP_destroy_tensor_info(a);
     TAPP_destroy_tensor_info(b);
@@ -548,6 +551,10 @@ static void test_complex(void)
         }
     CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, alpha, A, B, beta, C, D), 0);
     CU_ASSERT(tc_corpus_relerr(D, want, 12) < 1e-14);
+    /* one complex plan (zgemm), B and D where they lie, conjugated A packed */
+    const tc_tapp_product *tp = (const tc_tapp_product *)p;
+    CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_algorithm(tp->plan), "zgemm"));
+    CU_ASSERT(!tp->t[TC_TAPP_A].direct && tp->t[TC_TAPP_B].direct && tp->t[TC_TAPP_D].direct);
     TAPP_destroy_tensor_product(p);
     TAPP_destroy_tensor_info(a);
     TAPP_destroy_tensor_info(b);
