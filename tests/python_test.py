@@ -250,13 +250,10 @@ def fallbacks():
             "fallback, %s: %s" % (what, reason))
 
     A, B = data((4, 5)), data((5, 6))
-    check("float32", "ij,jk->ik", A.astype(np.float32), B.astype(np.float32))
     check("int64", "ij,jk->ik", (A * 10).astype(np.int64), (B * 10).astype(np.int64))
-    check("complex", "ij,jk->ik", A + 1j * A, B.astype(np.complex128))
+    check("complex alpha, float64", "ij,jk->ik", A, B, alpha=0.5j)
     check("mixed dtypes", "ij,jk->ik", A.astype(np.float32), B)
     check("big-endian", "ij,jk->ik", A.astype(">f8"), B)
-    check("float32, out float32", "ij,jk->ik", A.astype(np.float32), B.astype(np.float32),
-          np.zeros((4, 6), np.float32))
     np_err = raises(TypeError, np.einsum, "ij,jk->ik", A, B, out=np.zeros((4, 6), np.float32),
                     optimize=True)
     tc_err = raises(TypeError, tcgen.einsum, "ij,jk->ik", A, B, out=np.zeros((4, 6), np.float32))
@@ -271,10 +268,52 @@ def fallbacks():
     check("0-d operand", "ij,->ij", A, np.array(2.0))
     check("9 indices", "abcdefghi,i->abcdefgh", data((2,) * 9), data((2,)))
     check("alpha inf", "ij,jk->ik", A, B, alpha=np.inf)
-    check("beta, float32", "ij,jk->ik", A.astype(np.float32), B.astype(np.float32),
-          np.ones((4, 6), np.float32), 2.0, 0.5)
     check("alpha 0, int", "ij,jk->ik", (A * 10).astype(np.int64), (B * 10).astype(np.int64),
           None, 0.0)
+
+
+def types(cases_):
+    """float32, complex64 and complex128 computed in their own type (sgemm,
+    cgemm, zgemm ...): every case in Fortran order, as tiles in place, with
+    a complex alpha and beta for complex types, against numpy.einsum in
+    complex128, within 100 units of the type's epsilon times the
+    contraction's terms; a plan made from shapes and a dtype; a plan used
+    with another dtype refused."""
+    for dt in (np.float32, np.complex64, np.complex128):
+        eps = np.finfo(dt).eps
+        kind = np.dtype(dt).kind
+        for name, a, b, c, size in cases_:
+            sub = "%s,%s->%s" % (a, b, c)
+            def typed(shape):
+                x = data(shape, "F")
+                return (x + 1j * data(shape, "F") if kind == "c" else x).astype(dt)
+            A, B = typed([size[i] for i in a]), typed([size[i] for i in b])
+            inner = tuple(slice(1, -1) for _ in range(len(c)))
+            big = typed([size[i] + 2 for i in c])
+            C0 = big.copy()
+            alpha, beta = (0.5 - 1.25j, -0.75 + 0.5j) if kind == "c" else (0.5, -0.75)
+            want = alpha * np.einsum(sub, A.astype(np.complex128), B.astype(np.complex128)) \
+                + beta * C0[inner].astype(np.complex128)
+            tcgen.einsum(sub, A, B, out=big[inner], alpha=alpha, beta=beta)
+            p = tcgen.cached(sub, A, B, big[inner], alpha, beta)
+            terms = np.einsum(sub, np.abs(A), np.abs(B)).astype(np.float64) + np.abs(C0[inner])
+            k = int(np.prod([size[i] for i in a if i not in c]))
+            good = np.all(np.abs(big[inner] - want) <= 100 * eps * k * terms * 4 + 1e-30)
+            rim = big.copy()
+            rim[inner] = C0[inner]
+            letter = {np.float32: "s", np.complex64: "c", np.complex128: "z"}[dt]
+            typed_kernel = isinstance(p, tcgen.Plan) and \
+                p.algorithm.split("@")[0].split("-")[-1].startswith(letter)  # its kernel
+            say(bool(good) and np.array_equal(rim, C0) and typed_kernel and p.dtype == dt
+                and p.views,
+                "%s, %s: tiles in place, alpha %s, beta %s (%s)"
+                % (name, np.dtype(dt).name, alpha, beta, getattr(p, "algorithm", p)))
+    p = tcgen.plan("ij,jk->ik", (30, 20), (20, 10), dtype=np.complex64)
+    r = p(np.ones((30, 20), np.complex64), np.full((20, 10), 1j, np.complex64))
+    say(p.dtype == np.complex64 and r.dtype == np.complex64 and np.allclose(r, 20j),
+        "a plan from shapes and dtype complex64 (%s)" % p.algorithm)
+    say(raises(TypeError, p, np.ones((30, 20)), np.ones((20, 10))) is not None,
+        "a complex64 plan refuses float64 arrays")
 
 
 def errors():
@@ -357,6 +396,7 @@ def main():
     batch()
     repeated()
     fallbacks()
+    types(all_cases)
     errors()
     wisdom(sys.argv[2])
 

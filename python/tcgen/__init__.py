@@ -57,7 +57,9 @@ What was decided, and why:
   (only remembered decisions). The plan is freed when the Plan is.
 * What numpy.einsum computes instead (tcgen.einsum calls it, with
   optimize=True; tcgen.plan raises UnsupportedError saying which): a dtype
-  other than float64 (until tcgen has the other types), an ellipsis, an
+  other than float32, float64, complex64 and complex128 (each computed in
+  its own type, by sgemm, dgemm, cgemm, zgemm ...), operands of two
+  dtypes, a complex alpha with real operands, an ellipsis, an
   index repeated in one operand (a diagonal), an index in one operand only
   and not in the output (a sum over it), an element-wise product (every
   index in a, b and the output), size-1 broadcasting, a dimension of size
@@ -89,12 +91,15 @@ def release_workspace():
     _lib.lib.tc_release_workspace()
 
 
-def plan(subscripts, a, b, out=None, alpha=1.0, beta=0.0, order=None, effort="estimate"):
+def plan(subscripts, a, b, out=None, alpha=1.0, beta=0.0, order=None, effort="estimate",
+         dtype=None):
     """A Plan for ``alpha * einsum(subscripts, a, b) + beta * out``. a, b
-    and out are arrays (their memory orders are planned for) or shapes
-    (laid out in ``order``, 'C' or 'F'; default C). ``effort``: 'estimate'
-    ranks by prediction, 'measure' also runs the best candidates, 'wisdom'
-    uses only remembered decisions (TcgenError when there are none).
+    and out are arrays (their memory orders and dtype are planned for) or
+    shapes (laid out in ``order``, 'C' or 'F'; default C; of ``dtype``,
+    float32, float64 (default), complex64 or complex128). ``effort``:
+    'estimate' ranks by prediction, 'measure' also runs the best
+    candidates, 'wisdom' uses only remembered decisions (TcgenError when
+    there are none).
     Raises UnsupportedError for what tcgen cannot compute (see the package
     documentation), ValueError for subscripts and shapes that do not fit."""
-    return _make(subscripts, a, b, out, alpha, beta, order, effort)
+    return _make(subscripts, a, b, out, alpha, beta, order, effort, dtype)

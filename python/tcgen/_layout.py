@@ -36,15 +36,15 @@ def inverse(order):
     return tuple(inv)
 
 
-def empty(shape, order):
-    """A new float64 array of `shape` laid out in `order`."""
-    return np.empty([shape[k] for k in order]).transpose(inverse(order))
+def empty(shape, order, dtype=np.float64):
+    """A new array of `shape` laid out in `order`."""
+    return np.empty([shape[k] for k in order], dtype).transpose(inverse(order))
 
 
-def strides(shape, order):
-    """The strides of empty(shape, order)."""
+def strides(shape, order, itemsize=8):
+    """The strides of empty(shape, order) of items of `itemsize` bytes."""
     st = [0] * len(shape)
-    step = 8
+    step = itemsize
     for axis in reversed(order):
         st[axis] = step
         step *= shape[axis]
@@ -56,22 +56,24 @@ def view_order(arr):
     (tc_plan_create_views): its fastest axis of size above 1 at stride one
     element, each slower one at least the faster one's stride times its
     extent (a tile of a larger array); None otherwise."""
-    if not arr.flags.aligned or arr.itemsize != 8:
+    item = arr.itemsize
+    if not arr.flags.aligned:
         return None
     order = copy_order(arr)
-    least = 8
+    least = item
     for axis in reversed(order):
         n, st = arr.shape[axis], arr.strides[axis]
         if n == 1:
             continue
-        if st % 8 or (st != 8 if least == 8 else st < least):
+        if st % item or (st != item if least == item else st < least):
             return None
         least = st * n
     return order
 
 
-def like(shape, strides):
-    """A new float64 array of `shape` with `strides` (bytes, positive): its
-    gaps allocated too."""
-    span = 1 + sum((n - 1) * st // 8 for n, st in zip(shape, strides))
-    return np.lib.stride_tricks.as_strided(np.empty(max(span, 1)), shape, strides)
+def like(shape, strides, dtype=np.float64):
+    """A new array of `shape` with `strides` (bytes, positive): its gaps
+    allocated too."""
+    item = np.dtype(dtype).itemsize
+    span = 1 + sum((n - 1) * st // item for n, st in zip(shape, strides))
+    return np.lib.stride_tricks.as_strided(np.empty(max(span, 1), dtype), shape, strides)

@@ -18,6 +18,8 @@ import os
 TC_ESTIMATE = 0x1
 TC_MEASURE = 0x2
 TC_WISDOM_ONLY = 0x4
+TC_SINGLE = 0x20
+TC_COMPLEX = 0x40
 TC_ROW_MAJOR = 0x8
 
 TC_OK = 0
@@ -114,6 +116,7 @@ def _prototypes(lib):
         "tc_status_name": (S, [ctypes.c_int]),
         "tc_plan_create": (P, [S, S, ctypes.c_uint, E]),
         "tc_execute": (ctypes.c_int, [P, P, P, P]),
+        "tc_execute_scaled": (ctypes.c_int, [P, P, P, P, P, P]),
         "tc_plan_algorithm": (S, [P]),
         "tc_plan_predicted_seconds": (ctypes.c_double, [P]),
         "tc_plan_origin": (S, [P]),

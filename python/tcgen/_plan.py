@@ -12,6 +12,7 @@ EFFORTS = {"estimate": _lib.TC_ESTIMATE, "measure": _lib.TC_MEASURE,
            "wisdom": _lib.TC_WISDOM_ONLY}
 
 _execute = _lib.lib.tc_execute
+_execute_scaled = _lib.lib.tc_execute_scaled
 _may_share = np.may_share_memory
 
 
@@ -24,45 +25,55 @@ class Plan:
     not, through a temporary. Immutable: threads may call one plan at once.
 
     Attributes: ``subscripts`` (explicit, 'ij,jk->ik'), ``shapes`` (of a,
-    b and out), ``orders`` (each operand's memory order, slowest axis
+    b and out), ``dtype`` (float32, float64, complex64 or complex128: of
+    all three), ``orders`` (each operand's memory order, slowest axis
     first), ``alpha``, ``beta``, ``contraction`` and ``sizes`` (what tcgen
     was given), ``views`` (True when an operand with gaps, a tile of a
     larger array, was planned where it lies: tc_plan_create_views),
     ``algorithm``, ``predicted_seconds`` and ``origin`` ('estimate',
     'measure' or 'wisdom')."""
 
-    def __init__(self, labels, size, orders, alpha, beta, effort="estimate", strides=None):
+    def __init__(self, labels, size, orders, alpha, beta, effort="estimate", strides=None,
+                 dtype=np.float64):
         if effort not in EFFORTS:
             raise ValueError("effort is %r; it takes 'estimate', 'measure' or 'wisdom'" % (effort,))
         la, lb, lc = labels
         self.subscripts = "%s,%s->%s" % (la, lb, lc)
         self.shapes = tuple(tuple(size[ch] for ch in t) for t in labels)
         self.orders = tuple(tuple(o) for o in orders)
-        self.alpha = float(alpha)
-        self.beta = float(beta)
+        self.dtype = np.dtype(dtype)
+        item = self.dtype.itemsize
+        self.alpha = complex(alpha) if self.dtype.kind == "c" else float(alpha)
+        self.beta = complex(beta) if self.dtype.kind == "c" else float(beta)
+        # a complex alpha is given at each call (tc_execute_scaled), the plan's is 1
+        self._alpha = None
+        if self.alpha.imag != 0:
+            self._alpha = np.array([self.alpha], self.dtype)
         # each operand's indices in memory order, fastest first: column-major
         mem = [[t[k] for k in reversed(o)] for t, o in zip(labels, self.orders)]
-        factor = "" if self.alpha == 1.0 else repr(self.alpha) + " * "
+        real = self.alpha.real if self._alpha is None else 1.0
+        factor = "" if real == 1.0 else repr(real) + " * "
         self.contraction = "C[%s] %s %sA[%s] * B[%s]" % (
             ",".join(mem[2]), "+=" if self.beta != 0.0 else "=", factor,
             ",".join(mem[0]), ",".join(mem[1]))
         self.sizes = ",".join("%s=%d" % kv for kv in size.items())
         # the strides used in place: as planned, or as the arrays it was made from
         self._strides = tuple(strides[k] if strides and strides[k] is not None
-                              else _layout.strides(self.shapes[k], self.orders[k])
+                              else _layout.strides(self.shapes[k], self.orders[k], item)
                               for k in range(3))
         self._base_c = [self.shapes[2][k] for k in self.orders[2]]
         self._inverse_c = _layout.inverse(self.orders[2])
         # views: an operand with gaps planned where it lies (tc_plan_create_views)
-        self.views = any(self._strides[k] != _layout.strides(self.shapes[k], self.orders[k])
+        self.views = any(self._strides[k] != _layout.strides(self.shapes[k], self.orders[k], item)
                          for k in range(3))
         _wisdom.start()
         err = _lib.Error()
+        flags = EFFORTS[effort] | _problem.DTYPES[self.dtype]
         if self.views:
-            handle = self._create_views(labels, EFFORTS[effort], err)
+            handle = self._create_views(labels, flags, real, err)
         else:
             handle = _lib.lib.tc_plan_create(self.contraction.encode(), self.sizes.encode(),
-                                             EFFORTS[effort], ctypes.byref(err))
+                                             flags, ctypes.byref(err))
         if not handle:
             raise err.exception("tcgen cannot plan %s with %s" % (self.contraction, self.sizes))
         self._handle = handle
@@ -72,18 +83,18 @@ class Plan:
         self.origin = _lib.lib.tc_plan_origin(handle).decode()
         self.workspace_bytes = _lib.lib.tc_plan_workspace_bytes(handle)
 
-    def _create_views(self, labels, flags, err):
+    def _create_views(self, labels, flags, alpha, err):
         """tc_plan_create_views over the three operands' labels, shapes and
         strides (in elements)."""
         keep, desc = [], []
         for t, shape, st in zip(labels, self.shapes, self._strides):
             n = len(t)
             arrays = [(ctypes.c_int64 * max(n, 1))(*v) for v in
-                      ([ord(ch) for ch in t], shape, [x // 8 for x in st])]
+                      ([ord(ch) for ch in t], shape, [x // self.dtype.itemsize for x in st])]
             keep.append(arrays)
             desc.append(_lib.Desc(n, *arrays))
         return _lib.lib.tc_plan_create_views(ctypes.byref(desc[2]), ctypes.byref(desc[0]),
-                                             ctypes.byref(desc[1]), self.alpha,
+                                             ctypes.byref(desc[1]), alpha,
                                              1.0 if self.beta != 0.0 else 0.0, flags,
                                              ctypes.byref(err))
 
@@ -100,9 +111,9 @@ class Plan:
                 continue
             if k == 2 and not isinstance(arr, np.ndarray):
                 raise TypeError("out must be a numpy.ndarray, not %s" % type(arr).__name__)
-            if arr.dtype != np.float64:
-                raise TypeError("%s has dtype %s; this plan is for float64 arrays"
-                                % (("a", "b", "out")[k], arr.dtype))
+            if arr.dtype != self.dtype:
+                raise TypeError("%s has dtype %s; this plan is for %s arrays"
+                                % (("a", "b", "out")[k], arr.dtype, self.dtype))
             if arr.shape != self.shapes[k]:
                 raise ValueError("%s has shape %s; this plan is for %s"
                                  % (("a", "b", "out")[k], arr.shape, self.shapes[k]))
@@ -117,7 +128,7 @@ class Plan:
         if arr.strides == self._strides[k] and arr.flags.aligned:
             return arr
         if self.views:  # the copy takes the planned strides, gaps and all
-            copy = _layout.like(arr.shape, self._strides[k])
+            copy = _layout.like(arr.shape, self._strides[k], self.dtype)
             copy[...] = arr
             return copy
         if arr.flags.aligned and _layout.dense_order(arr) == self.orders[k]:
@@ -127,11 +138,11 @@ class Plan:
     def _new_out(self):
         """A new out laid out as planned."""
         if self.views:
-            return _layout.like(self.shapes[2], self._strides[2])
-        return np.empty(self._base_c).transpose(self._inverse_c)
+            return _layout.like(self.shapes[2], self._strides[2], self.dtype)
+        return np.empty(self._base_c, self.dtype).transpose(self._inverse_c)
 
     def run(self, a, b, out, beta):
-        """The call without the checks: float64 arrays of the planned shapes,
+        """The call without the checks: arrays of the plan's dtype and shapes,
         out writeable or None (beta 0); beta as the plan's or, when the plan
         has a nonzero beta, any nonzero value."""
         pa = self._operand(0, a)
@@ -148,7 +159,11 @@ class Plan:
                 target[...] = out
         if beta != 0.0 and beta != 1.0:
             target *= beta
-        status = _execute(self._handle, pa.ctypes.data, pb.ctypes.data, target.ctypes.data)
+        if self._alpha is None:
+            status = _execute(self._handle, pa.ctypes.data, pb.ctypes.data, target.ctypes.data)
+        else:
+            status = _execute_scaled(self._handle, self._alpha.ctypes.data, pa.ctypes.data,
+                                     pb.ctypes.data, None, target.ctypes.data)
         if status != _lib.TC_OK:
             raise _lib.TcgenError("tc_execute (%s): %s" % (
                 self.algorithm, _lib.lib.tc_status_name(status).decode()), status)
@@ -159,18 +174,24 @@ class Plan:
         return out
 
 
-def make(subscripts, a, b, out=None, alpha=1.0, beta=0.0, order=None, effort="estimate"):
-    """tcgen.plan: a Plan for arrays like a, b (and out), or for their shapes."""
+def make(subscripts, a, b, out=None, alpha=1.0, beta=0.0, order=None, effort="estimate",
+         dtype=None):
+    """tcgen.plan: a Plan for arrays like a, b (and out), or for their shapes
+    (of dtype, float64 by default)."""
     la, lb, lc = _problem.parse(subscripts)
     arrays = [x if isinstance(x, np.ndarray) else None for x in (a, b, out)]
     shapes = [tuple(x.shape) if isinstance(x, np.ndarray) else
               (None if x is None else tuple(int(n) for n in x)) for x in (a, b, out)]
     size = _problem.sizes(la, lb, lc, shapes[0], shapes[1], shapes[2])
-    _problem.check(la, lb, lc, size, [x.dtype if x is not None else None for x in arrays], alpha)
+    dtypes = [x.dtype if x is not None else None for x in arrays]
+    if dtype is not None:
+        dtypes = [d if d is not None else np.dtype(dtype) for d in dtypes]
+    _problem.check(la, lb, lc, size, dtypes, alpha, beta)
     if order not in (None, "C", "F"):
         raise ValueError("order is %r; it takes 'C' or 'F'" % (order,))
     orders, strides = choose_orders(arrays, [len(la), len(lb), len(lc)], order)
-    return Plan((la, lb, lc), size, orders, alpha, beta, effort, strides)
+    dtype = next((d for d in dtypes if d is not None), np.dtype(np.float64))
+    return Plan((la, lb, lc), size, orders, alpha, beta, effort, strides, dtype)
 
 
 def choose_orders(arrays, ndims, order=None):

@@ -8,15 +8,21 @@ import string
 
 import numpy as np
 
+from . import _lib
+
 _LETTERS = frozenset(string.ascii_letters)
 MAX_TENSOR_INDICES = 8  # tcgen's limit (README, "Input"); with it, 16 indices in all
-_F64 = np.dtype(np.float64)
+# the dtypes tcgen computes in (native byte order), each with its planning flags
+DTYPES = {np.dtype(np.float64): 0, np.dtype(np.float32): _lib.TC_SINGLE,
+          np.dtype(np.complex128): _lib.TC_COMPLEX,
+          np.dtype(np.complex64): _lib.TC_COMPLEX | _lib.TC_SINGLE}
 
 
 class UnsupportedError(ValueError):
     """Arguments numpy.einsum takes but a tcgen plan cannot compute (an
     ellipsis, a diagonal, a sum over one operand, an element-wise product,
-    broadcasting, a size-0 or 0-d operand, a dtype other than float64, more
+    broadcasting, a size-0 or 0-d operand, a dtype other than float32,
+    float64, complex64 and complex128 or operands of two dtypes, more
     indices than tcgen takes). tcgen.einsum hands such a call to
     numpy.einsum; tcgen.plan raises this, saying why."""
 
@@ -97,13 +103,19 @@ def sizes(a, b, out, shape_a, shape_b, shape_out=None):
     return size
 
 
-def check(a, b, out, size, dtypes, alpha):
+def check(a, b, out, size, dtypes, alpha, beta=0.0):
     """Raises UnsupportedError when tcgen cannot compute the contraction."""
+    names = ("operand 0", "operand 1", "out")
     for k, dt in enumerate(dtypes):
-        if dt is not None and dt != _F64:
-            name = ("operand 0", "operand 1", "out")[k]
-            raise UnsupportedError("%s has dtype %s; tcgen computes float64 (native byte "
-                                   "order) only" % (name, dt))
+        if dt is not None and dt not in DTYPES:
+            raise UnsupportedError("%s has dtype %s; tcgen computes float32, float64, "
+                                   "complex64 and complex128 (native byte order)"
+                                   % (names[k], dt))
+    given = [(names[k], dt) for k, dt in enumerate(dtypes) if dt is not None]
+    for name, dt in given[1:]:
+        if dt != given[0][1]:
+            raise UnsupportedError("%s has dtype %s, %s %s: tcgen computes in one type"
+                                   % (given[0][0], given[0][1], name, dt))
     if not a or not b:
         raise UnsupportedError("a 0-d operand")
     for k, labels in enumerate((a, b)):
@@ -123,5 +135,10 @@ def check(a, b, out, size, dtypes, alpha):
                                "and the output")
     if max(len(a), len(b), len(out)) > MAX_TENSOR_INDICES:
         raise UnsupportedError("more than %d indices in one tensor" % MAX_TENSOR_INDICES)
-    if not math.isfinite(alpha):
+    if not (math.isfinite(alpha.real) and math.isfinite(alpha.imag)):
         raise UnsupportedError("alpha is %r" % alpha)
+    real = not given or given[0][1].kind != "c"
+    for name, x in (("alpha", alpha), ("beta", beta)):
+        if x.imag != 0 and real:
+            raise UnsupportedError("a complex %s (%r) with %s operands"
+                                   % (name, x, given[0][1] if given else "float64"))
