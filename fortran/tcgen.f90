@@ -46,7 +46,8 @@
 ! and link its object instead of libtcgen_fortran.a (docs/integration.md).
 module tcgen
   use, intrinsic :: iso_c_binding, only: c_char, c_double, c_int, c_null_char, c_null_ptr, &
-      c_ptr, c_size_t, c_associated, c_f_pointer
+      c_ptr, c_size_t, c_associated, c_f_pointer, c_float, c_float_complex, c_double_complex, &
+      c_loc
   implicit none
   private
 
@@ -69,6 +70,12 @@ module tcgen
   integer(c_int), parameter, public :: TC_WISDOM_ONLY = 4_c_int
   integer(c_int), parameter, public :: TC_ROW_MAJOR = 8_c_int
   integer(c_int), parameter, public :: TC_EMITTABLE = 16_c_int
+  ! the element type: real(c_double) without these; real(c_float) with
+  ! TC_SINGLE, complex(c_double_complex) with TC_COMPLEX, both for
+  ! complex(c_float_complex) (tcgen_execute and tcgen_execute_scaled take
+  ! each; tc_execute, bound to C as it is, real(c_double) only)
+  integer(c_int), parameter, public :: TC_SINGLE = 32_c_int
+  integer(c_int), parameter, public :: TC_COMPLEX = 64_c_int
 
   integer, parameter, public :: TC_ERROR_MESSAGE_MAX = 512
 
@@ -253,6 +260,10 @@ module tcgen
 
   public :: tcgen_version, tcgen_status_name, tcgen_error_message
   public :: tcgen_plan_create, tcgen_execute, tcgen_plan_algorithm, tcgen_plan_origin
+  ! the other element types (TC_SINGLE, TC_COMPLEX): a name each, not a
+  ! generic, since a generic would take arrays of one rank only
+  public :: tcgen_execute_s, tcgen_execute_c, tcgen_execute_z
+  public :: tcgen_execute_scaled_s, tcgen_execute_scaled_c, tcgen_execute_scaled_z
   public :: tcgen_plan_destroy
   public :: tcgen_wisdom_export_file, tcgen_wisdom_import_file
   public :: tcgen_wisdom_export_string, tcgen_wisdom_import_string
@@ -327,7 +338,9 @@ contains
   end function tcgen_plan_create
 
   ! tc_execute: C = alpha * A * B + beta * C by the plan's algorithm.
-  ! Arrays of any rank, in the plan's layout; returns a status.
+  ! Arrays of any rank, in the plan's layout, of real(c_double)
+  ! (tcgen_execute_s, _c, _z: real(c_float), complex(c_float_complex),
+  ! complex(c_double_complex)); returns a status.
   function tcgen_execute(plan, A, B, C) result(status)
     type(c_ptr), intent(in) :: plan
     real(c_double), intent(in) :: A(*), B(*)
@@ -335,6 +348,79 @@ contains
     integer(c_int) :: status
     status = tc_execute(plan, A, B, C)
   end function tcgen_execute
+
+  ! The address of another type's data as what the C binding's real(c_double)
+  ! dummies take: C reads the plan's type there.
+  function as_doubles(p) result(x)
+    type(c_ptr), intent(in) :: p
+    real(c_double), pointer :: x(:)
+    call c_f_pointer(p, x, [1])
+  end function as_doubles
+
+  function tcgen_execute_s(plan, A, B, C) result(status)
+    type(c_ptr), intent(in) :: plan
+    real(c_float), intent(in), target :: A(*), B(*)
+    real(c_float), intent(inout), target :: C(*)
+    integer(c_int) :: status
+    status = tc_execute(plan, as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
+                        as_doubles(c_loc(C(1))))
+  end function tcgen_execute_s
+
+  function tcgen_execute_c(plan, A, B, C) result(status)
+    type(c_ptr), intent(in) :: plan
+    complex(c_float_complex), intent(in), target :: A(*), B(*)
+    complex(c_float_complex), intent(inout), target :: C(*)
+    integer(c_int) :: status
+    status = tc_execute(plan, as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
+                        as_doubles(c_loc(C(1))))
+  end function tcgen_execute_c
+
+  function tcgen_execute_z(plan, A, B, C) result(status)
+    type(c_ptr), intent(in) :: plan
+    complex(c_double_complex), intent(in), target :: A(*), B(*)
+    complex(c_double_complex), intent(inout), target :: C(*)
+    integer(c_int) :: status
+    status = tc_execute(plan, as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
+                        as_doubles(c_loc(C(1))))
+  end function tcgen_execute_z
+
+  ! tc_execute_scaled for the other types: alpha and beta in the plan's type.
+  function tcgen_execute_scaled_s(plan, alpha, A, B, beta, C) result(status)
+    type(c_ptr), intent(in) :: plan
+    real(c_float), intent(in), target :: alpha, beta, A(*), B(*)
+    real(c_float), intent(inout), target :: C(*)
+    integer(c_int) :: status
+    real(c_double), pointer :: al(:), be(:)
+    al => as_doubles(c_loc(alpha))
+    be => as_doubles(c_loc(beta))
+    status = tc_execute_scaled(plan, al(1), as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
+                               be(1), as_doubles(c_loc(C(1))))
+  end function tcgen_execute_scaled_s
+
+  function tcgen_execute_scaled_c(plan, alpha, A, B, beta, C) result(status)
+    type(c_ptr), intent(in) :: plan
+    complex(c_float_complex), intent(in), target :: alpha, beta, A(*), B(*)
+    complex(c_float_complex), intent(inout), target :: C(*)
+    integer(c_int) :: status
+    real(c_double), pointer :: al(:), be(:)
+    al => as_doubles(c_loc(alpha))
+    be => as_doubles(c_loc(beta))
+    status = tc_execute_scaled(plan, al(1), as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
+                               be(1), as_doubles(c_loc(C(1))))
+  end function tcgen_execute_scaled_c
+
+  function tcgen_execute_scaled_z(plan, alpha, A, B, beta, C) result(status)
+    type(c_ptr), intent(in) :: plan
+    complex(c_double_complex), intent(in), target :: alpha, beta, A(*), B(*)
+    complex(c_double_complex), intent(inout), target :: C(*)
+    integer(c_int) :: status
+    real(c_double), pointer :: al(:), be(:)
+    al => as_doubles(c_loc(alpha))
+    be => as_doubles(c_loc(beta))
+    status = tc_execute_scaled(plan, al(1), as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
+                               be(1), as_doubles(c_loc(C(1))))
+  end function tcgen_execute_scaled_z
+
 
   ! The chosen algorithm's name ("ca-dgemv"); '' for a null plan.
   function tcgen_plan_algorithm(plan) result(s)

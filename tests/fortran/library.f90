@@ -7,7 +7,8 @@
 ! Prints a line per check ("ok: ..." or "FAIL: ...") and "error: MESSAGE"
 ! for the errors it provokes; stops with a non-zero code on a failure.
 program library
-  use, intrinsic :: iso_c_binding, only: c_double, c_int, c_int64_t, c_null_char, c_null_ptr, &
+  use, intrinsic :: iso_c_binding, only: c_double, c_float, c_double_complex, c_int, c_int64_t, &
+      c_null_char, c_null_ptr, &
       c_ptr, c_associated, c_loc
   use tcgen
   use test_checks, only: failed, check, fill
@@ -21,6 +22,7 @@ program library
   call column_major()
   call row_major()
   call views()
+  call other_types()
   call wisdom(trim(path))
   call errors()
   if (failed /= 0) then
@@ -30,6 +32,50 @@ program library
   write (*, '(a)') 'library: all checks ok'
 
 contains
+
+  ! The same contraction in complex(c_double_complex) (TC_COMPLEX, a complex
+  ! alpha and beta through tc_execute_scaled) and real(c_float) (TC_SINGLE)
+  ! against matmul; the typed kernel in the algorithm's name.
+  subroutine other_types()
+    integer, parameter :: na = 9, nb = 7, ni = 5
+    complex(c_double_complex) :: Z(na, ni), W(ni, nb), X(na, nb), R(na, nb), al, be
+    real(c_float) :: S(na, ni), T(ni, nb), Y(na, nb)
+    real(c_double) :: re(na * ni), im(na * ni), rw(ni * nb), iw(ni * nb)
+    type(c_ptr) :: plan
+    type(tc_error) :: err
+    call fill(re, size(re), 11)
+    call fill(im, size(im), 12)
+    call fill(rw, size(rw), 13)
+    call fill(iw, size(iw), 14)
+    Z = reshape(cmplx(re, im, c_double_complex), [na, ni])
+    W = reshape(cmplx(rw, iw, c_double_complex), [ni, nb])
+    X = (1.0_c_double, -1.0_c_double)
+    al = (0.5_c_double, -1.5_c_double)
+    be = (2.0_c_double, 0.25_c_double)
+    R = al * matmul(Z, W) + be * X
+    plan = tcgen_plan_create('C[a,b] += A[a,i] * B[i,b]', 'a=9,b=7,i=5', &
+                             ior(TC_ESTIMATE, TC_COMPLEX), err)
+    call check('TC_COMPLEX: a plan', c_associated(plan))
+    if (.not. c_associated(plan)) return
+    call check('TC_COMPLEX: a zgemm or other z kernel', &
+               index(tcgen_plan_algorithm(plan), 'z') > 0)
+    call check('TC_COMPLEX: tcgen_execute_scaled_z with complex alpha, beta', &
+               tcgen_execute_scaled_z(plan, al, Z, W, be, X) == TC_OK)
+    call check('TC_COMPLEX: C = alpha A B + beta C', &
+               all(abs(X - R) <= 1e-13_c_double * (1 + abs(R))))
+    call tcgen_plan_destroy(plan)
+    S = real(real(Z), c_float)
+    T = real(real(W), c_float)
+    plan = tcgen_plan_create('C[a,b] = A[a,i] * B[i,b]', 'a=9,b=7,i=5', &
+                             ior(TC_ESTIMATE, TC_SINGLE), err)
+    call check('TC_SINGLE: a plan', c_associated(plan))
+    if (.not. c_associated(plan)) return
+    call check('TC_SINGLE: tcgen_execute_s on real(c_float)', &
+               tcgen_execute_s(plan, S, T, Y) == TC_OK)
+    call check('TC_SINGLE: C matches matmul', &
+               all(abs(Y - matmul(S, T)) <= 1e-5_c_float * (1 + abs(matmul(S, T)))))
+    call tcgen_plan_destroy(plan)
+  end subroutine other_types
 
   ! C[a,b,c] = A[a,i] * B[i,b,c] by tcgen_plan_create and tcgen_execute.
   subroutine column_major()
