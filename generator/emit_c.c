@@ -23,7 +23,8 @@
  *   tmpC_block, tmp_extent, tmp_tensor, tmp_temp, tcgen_permute and the
  *   tcgen_permute_... of its kernel, tcgen_huge_alloc, for a split loop
  *   tmpA_part, tmpB_part, tmpC_part, tcgen_part, tcgen_blas,
- *   tcgen_blas_one, tcgen_blas_restore, tcgen_parts (generic),
+ *   tcgen_blas_one, tcgen_blas_restore, tcgen_parts (generic), for
+ *   complex calls tcgen_dot, tcgen_factor, tcgen_beta (block-local),
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
@@ -191,7 +192,7 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err)
     else if (in_list(c_library, name) || has_prefix(name, "cblas") ||
              has_prefix(name, "openblas") || has_prefix(name, "goto_") ||
              has_prefix(name, "bli_") || has_prefix(name, "pthread_") ||
-             has_prefix(name, "sched_") ||
+             has_prefix(name, "sched_") || !strcmp(name, "I") /* complex.h's */ ||
              (strlen(name) > 2 && strcmp(name + strlen(name) - 2, "_t") == 0))
         why = "the C library or the CBLAS header declares it";
     if (!why)
@@ -205,6 +206,7 @@ typedef struct emitter {
     const tc_contraction *c;    /* storage form: column-major */
     tc_contraction user;        /* as the user wrote it (differs for row-major) */
     const tc_emit_options *opt;
+    const tc_type_row *ty;      /* the element type (the contraction's) */
     FILE *out;
     const char *fname;          /* the function's name */
     int nkept;                  /* tensor-sized temporaries (kept between calls) */
@@ -247,22 +249,87 @@ static void put(const emitter *e, const char *s)
     fputs(s, e->out);
 }
 
-/* A double literal that reads back exactly: "1.0", "-0.5",
- * "0.10000000000000001" (the caller is in the C locale). */
-static const char *number(double x, char *buf, size_t n)
+/* A literal of x in double (single = 0) or float (single = 1, x rounded
+ * to float first) that reads back exactly: "1.0", "-0.5",
+ * "0.10000000000000001", "0.1f" (the caller is in the C locale). A float
+ * literal keeps -Wconversion quiet where a double one would be narrowed. */
+static const char *literal(double x, int single, char *buf, size_t n)
 {
-    snprintf(buf, n, "%.17g", x);
-    for (int p = 1; p <= 17; p++) { /* the shortest exact form */
+    const int digits = single ? 9 : 17;
+    if (single)
+        x = (float)x;
+    snprintf(buf, n, "%.*g", digits, x);
+    for (int p = 1; p <= digits; p++) { /* the shortest exact form */
         char s[64];
         snprintf(s, sizeof s, "%.*g", p, x);
-        if (strtod(s, NULL) == x) {
+        if (single ? strtof(s, NULL) == (float)x : strtod(s, NULL) == x) {
             snprintf(buf, n, "%s", s);
             break;
         }
     }
     if (!strpbrk(buf, ".eEni"))
         snprintf(buf + strlen(buf), n - strlen(buf), ".0");
+    if (single && !strpbrk(buf, "ni")) /* not inf or nan */
+        snprintf(buf + strlen(buf), n - strlen(buf), "f");
     return buf;
+}
+
+/* Whether the element's reals are floats (float, float complex). */
+static int single(const emitter *e)
+{
+    return e->ty->bytes / (e->ty->is_complex ? 2 : 1) == 4;
+}
+
+/* A real literal in the element's precision. */
+static const char *number_of(const emitter *e, double x, char *buf, size_t n)
+{
+    return literal(x, single(e), buf, n);
+}
+
+/* 1 in the element's precision: "1.0", "1.0f". */
+static const char *one(const emitter *e)
+{
+    return single(e) ? "1.0f" : "1.0";
+}
+
+/* The element type's C name: "double", "float complex". */
+static const char *elem(const emitter *e)
+{
+    return e->ty->c_name;
+}
+
+/* The imaginary parts of alpha and beta: 0 for a real type. */
+static double alpha_im(const emitter *e)
+{
+    return e->ty->is_complex ? e->c->alpha_im : 0.0;
+}
+
+static double beta_im(const emitter *e)
+{
+    return e->ty->is_complex ? e->c->beta_im : 0.0;
+}
+
+static int alpha_zero(const emitter *e)
+{
+    return e->c->alpha == 0.0 && alpha_im(e) == 0.0;
+}
+
+/* Whether beta is the real x (0 or 1: what the code treats apart). */
+static int beta_is(const emitter *e, double x)
+{
+    return e->c->beta == x && beta_im(e) == 0.0;
+}
+
+/* "const T NAME = re;" or, complex with an imaginary part,
+ * "const T NAME = re + im * I;" (I of complex.h: C99 has no CMPLX). */
+static void put_scalar(const emitter *e, const char *name, double re, double im)
+{
+    char num[64];
+    fprintf(e->out, "    const %s %s = %s", elem(e), name, number_of(e, re, num, sizeof num));
+    if (im != 0.0)
+        fprintf(e->out, " %c %s * I", im < 0 ? '-' : '+', number_of(e, im < 0 ? -im : im, num,
+                                                                     sizeof num));
+    fputs(";\n", e->out);
 }
 
 /*
@@ -521,12 +588,14 @@ static int put_first_iteration(const emitter *e, int write)
  * depends on the iteration: then the text is the first iteration's. */
 static const char *kernel_beta(const emitter *e, char *buf, size_t n, int *cond)
 {
-    double kb = tc_alg_kernel_beta(e->alg, e->c);
+    double kb[2]; /* 0 or the contraction's beta */
+    tc_alg_kernel_beta_complex(e->alg, e->c, kb);
+    kb[1] = e->ty->is_complex ? kb[1] : 0.0;
     *cond = 0;
-    if (!tc_alg_kernel_owns_beta(e->alg) || kb == 1.0)
-        return "1.0";
+    if (!tc_alg_kernel_owns_beta(e->alg) || (kb[0] == 1.0 && kb[1] == 0.0))
+        return one(e);
     *cond = put_first_iteration(e, 0);
-    return kb == e->c->beta && kb != 0.0 ? "beta" : number(kb, buf, n);
+    return kb[0] != 0.0 || kb[1] != 0.0 ? "beta" : number_of(e, kb[0], buf, n);
 }
 
 /* The beta argument of dgemv and dgemm: "beta", "0.0", "(k == 0 ? beta : 1.0)". */
@@ -541,7 +610,7 @@ static void put_kernel_beta(const emitter *e)
     }
     put(e, "(");
     put_first_iteration(e, 1);
-    fprintf(e->out, " ? %s : 1.0)", b);
+    fprintf(e->out, " ? %s : %s)", b, one(e));
 }
 
 /* ---- the kit of the kernel table's emit rows (generator/kernel_gen.h) -- */
@@ -606,6 +675,16 @@ const char *tc_emit_trans(int t)
     return tr(t);
 }
 
+const tc_type_row *tc_emit_type(const tc_emitter *e)
+{
+    return e->ty;
+}
+
+const char *tc_emit_one(const tc_emitter *e)
+{
+    return one(e);
+}
+
 /* One kernel call, by its row of the kernel table. */
 static void emit_call(const emitter *e, const tc_call *k, int level)
 {
@@ -614,40 +693,90 @@ static void emit_call(const emitter *e, const tc_call *k, int level)
         tc_kernel_gen_rows[k->kernel].emit(e, k, level);
 }
 
+/* The comment above a permutation: which temporary, which tensor (or
+ * block), in what order, and what the copy back does with C. */
+static void comment_permutation(emitter *e, const tc_permutation *cp, const layout *lp,
+                                int level)
+{
+    FILE *out = e->out;
+    indent(e, level);
+    fprintf(out, "/* %s: ", base_name(e, TC_BASE_TEMP + cp->temp));
+    comment_tensor(e, cp->tensor);
+    for (int d = 0; d < cp->ndep; d++) { /* a block: " at j,k" */
+        put(e, d ? "," : "'s block at ");
+        comment_text(out, e->user.index[cp->dep[d]].name);
+    }
+    put(e, " ordered ");
+    for (int k = 0; k < lp->rank; k++) {
+        put(e, k ? "," : "");
+        comment_text(out, e->user.index[lp->index[k]].name);
+    }
+    fprintf(out, ", the %s's layout", tc_kernel_type_name(TC_KERNEL_DGEMM, e->c->type));
+    if (cp->dir == TC_COPY_OUT)
+        put(e, beta_is(e, 0.0)   ? "; C = tmpC"
+               : beta_is(e, 1.0) ? "; C += tmpC"
+                                 : "; C = tmpC + beta * C");
+    put(e, " */\n");
+}
+
+/* A complex beta (an imaginary part): C's block times beta in a loop
+ * nest before tmpC is added to it, the permutation kernel taking a real
+ * beta only (as the executor does, tc_rt_permutation). */
+static void emit_block_scale(const emitter *e, const tc_operand *block, const layout *lt,
+                             int level)
+{
+    int use[TC_MAX_INDICES] = {0};
+    for (int d = 0; d < block->ndep; d++)
+        use[block->dep[d]] = 1;
+    for (int k = 0; k < lt->rank; k++)
+        use[lt->index[k]] = 1;
+    indent(e, level);
+    put(e, "/* C's block times beta first: the copy back adds with a real beta */\n");
+    for (int k = lt->rank - 1; k >= 0; k--) {
+        const char *v = e->var[lt->index[k]];
+        indent(e, level + lt->rank - 1 - k);
+        fprintf(e->out, "for (long %s = 0; %s < %s; %s++)\n", v, v, e->size[lt->index[k]], v);
+    }
+    indent(e, level + lt->rank);
+    put(e, "C[");
+    put_offset(e, TC_C, use);
+    put(e, "] *= beta;\n");
+}
+
+/* The beta argument of a permutation (the kernel's is a real double):
+ * "0.0" for a copy in, else "0.0", "1.0" (beta 1, or a complex beta
+ * already applied), "beta", "creal(beta)" (complex, imaginary part 0). */
+static const char *permute_beta(const emitter *e, const tc_permutation *cp)
+{
+    if (cp->dir == TC_COPY_IN || beta_is(e, 0.0))
+        return "0.0";
+    if (beta_is(e, 1.0) || beta_im(e) != 0.0)
+        return "1.0";
+    if (!e->ty->is_complex)
+        return "beta";
+    return single(e) ? "crealf(beta)" : "creal(beta)";
+}
+
 /*
  * A permutation (the permuted family): an input permuted into its
  * temporary before the loops, or C's temporary permuted back after them
  * (or after each block's calls: the block's indices only, at the block's
  * offset in C), C = tmpC + beta * C, by a call of tcgen_permute (the
  * executor's kernel, written into the file before the function:
- * emit_kernel_text).
+ * emit_kernel_text), or tcgen_permute_typed for float and complex
+ * elements.
  */
 static void emit_permutation(emitter *e, const tc_permutation *cp, int level)
 {
-    const tc_contraction *c = e->c;
     int t = cp->tensor, temp = TC_BASE_TEMP + cp->temp;
     tc_operand block, unused; /* the tensor side's address */
     tc_permutation_operands(cp, NULL, &block, &unused);
     layout all = layout_of(e, t), lt = all, lp = layout_of(e, temp);
     lt.rank = lp.rank; /* a block: the tensor's first indices */
-    double beta = cp->dir == TC_COPY_OUT ? c->beta : 0.0;
     FILE *out = e->out;
-    indent(e, level);
-    fprintf(out, "/* %s: ", base_name(e, temp));
-    comment_tensor(e, t);
-    for (int d = 0; d < cp->ndep; d++) { /* a block: " at j,k" */
-        put(e, d ? "," : "'s block at ");
-        comment_text(out, e->user.index[cp->dep[d]].name);
-    }
-    put(e, " ordered ");
-    for (int k = 0; k < lp.rank; k++) {
-        put(e, k ? "," : "");
-        comment_text(out, e->user.index[lp.index[k]].name);
-    }
-    put(e, ", the dgemm's layout");
-    if (cp->dir == TC_COPY_OUT)
-        put(e, beta == 0.0 ? "; C = tmpC" : beta == 1.0 ? "; C += tmpC" : "; C = tmpC + beta * C");
-    put(e, " */\n");
+    comment_permutation(e, cp, &lp, level);
+    if (cp->dir == TC_COPY_OUT && beta_im(e) != 0.0)
+        emit_block_scale(e, &block, &lt, level);
     /* per index of the tensor: its size, its stride in the tensor and in
      * the temporary */
     const layout *sides[2] = {&lt, &lp};
@@ -668,15 +797,19 @@ static void emit_permutation(emitter *e, const tc_permutation *cp, int level)
         }
         put(e, "};\n");
     }
-    const char *b = beta == 0.0 ? "0.0" : beta == 1.0 ? "1.0" : "beta";
+    const char *b = permute_beta(e, cp);
     indent(e, level + 1);
-    if (cp->dir == TC_COPY_IN) {
+    if (e->c->type == TC_TYPE_D) /* tcgen_permute(rank, ...) */
         fprintf(out, "tcgen_permute(%d, tmp_extent, ", lt.rank);
+    else /* tcgen_permute_typed(bytes of a real, reals per element, rank, ...) */
+        fprintf(out, "tcgen_permute_typed(%d, %d, %d, tmp_extent, ", single(e) ? 4 : 8,
+                e->ty->is_complex ? 2 : 1, lt.rank);
+    if (cp->dir == TC_COPY_IN) {
         put_address(e, &block);
         fprintf(out, ", tmp_tensor, %s, tmp_temp, %s, ", base_name(e, temp), b);
         put_product(e, lt.index, lt.rank); /* written: the block */
     } else {
-        fprintf(out, "tcgen_permute(%d, tmp_extent, %s, tmp_temp, ", lt.rank, base_name(e, temp));
+        fprintf(out, "%s, tmp_temp, ", base_name(e, temp));
         put_address(e, &block);
         fprintf(out, ", tmp_tensor, %s, ", b);
         put_product(e, all.index, all.rank); /* written: all of C's blocks */
@@ -802,6 +935,11 @@ static void emit_kernel_text(const emitter *e)
         return;
     if (e->opt->keep_temporaries)
         fputs("\n#ifndef TCGEN_KEEP_TEMPORARIES\n#define TCGEN_KEEP_TEMPORARIES\n#endif\n", e->out);
+    if (e->c->type != TC_TYPE_D) /* the kernel's tcgen_permute_typed too */
+        fputs("\n#if defined(TCGEN_PERMUTE_DEFINED) && !defined(TCGEN_PERMUTE_TYPED)\n"
+              "#error \"put the functions of float and complex types before those of double\"\n"
+              "#endif\n#ifndef TCGEN_PERMUTE_TYPED\n#define TCGEN_PERMUTE_TYPED\n#endif\n",
+              e->out);
     fputs("\n", e->out);
     for (int k = 0; tc_permute_kernel_text[k]; k++) {
         fputs(tc_permute_kernel_text[k], e->out);
@@ -883,7 +1021,7 @@ static void emit_split_loop(emitter *e, const tc_node *n, int level)
         layout l = layout_of(e, TC_BASE_TEMP + t);
         indent(e, level + 1);
         const char *name = base_name(e, TC_BASE_TEMP + t);
-        fprintf(out, "double *%s_part = %s + (size_t)tcgen_part * ", name, name);
+        fprintf(out, "%s *%s_part = %s + (size_t)tcgen_part * ", elem(e), name, name);
         put_product_as(e, "size_t", l.index, l.rank);
         put(e, ";\n");
     }
@@ -994,6 +1132,8 @@ static void emit_header(emitter *e)
     fputs(opt->generic ? ")" : "", out);
     fputs("\n *   algorithm    ", out);
     comment_text(out, e->alg->name);
+    if (e->c->type != TC_TYPE_D)
+        fprintf(out, "\n *   elements     %s", elem(e));
     if (opt->command_line) {
         fputs("\n *   command      ", out);
         comment_text(out, opt->command_line);
@@ -1021,6 +1161,8 @@ static void emit_header(emitter *e)
                 e->alg->split);
     fputs(" */\n", out);
     tc_emit_includes(out);
+    if (e->ty->is_complex)
+        fputs("#include <complex.h>\n", out);
 }
 
 void tc_emit_includes(FILE *out)
@@ -1057,7 +1199,8 @@ static void emit_prototype(emitter *e, const char *fname)
     comment_contraction(e, 0);
     fputs("\n * by algorithm ", out);
     comment_text(out, e->alg->name);
-    fprintf(out, ", with %s called in a loop nest.\n", tc_kernel_name(e->alg->kernel));
+    fprintf(out, ", with %s called in a loop nest.\n",
+            tc_kernel_type_name(e->alg->kernel, e->c->type));
     if (strcmp(u->tensor[TC_A].name, "A") || strcmp(u->tensor[TC_B].name, "B") ||
         strcmp(u->tensor[TC_C].name, "C")) {
         fputs(" * A holds ", out);
@@ -1068,8 +1211,15 @@ static void emit_prototype(emitter *e, const char *fname)
         comment_tensor(e, TC_C);
         fputs(".\n", out);
     }
+    if (alpha_im(e) != 0.0 || beta_im(e) != 0.0) { /* the form above shows real parts */
+        char n[4][64];
+        fprintf(out, " * Complex alpha = %s%s%si, beta = %s%s%si.\n",
+                literal(u->alpha, 0, n[0], 64), alpha_im(e) < 0 ? "" : "+",
+                literal(alpha_im(e), 0, n[1], 64), literal(u->beta, 0, n[2], 64),
+                beta_im(e) < 0 ? "" : "+", literal(beta_im(e), 0, n[3], 64));
+    }
     fputs(e->opt->row_major ? " * Row-major (C order) tensors.\n" : "", out);
-    fputs(u->alpha == 0.0 ? " * With alpha = 0 it only scales C by beta, as BLAS does.\n" : "", out);
+    fputs(alpha_zero(e) ? " * With alpha = 0 it only scales C by beta, as BLAS does.\n" : "", out);
     if (e->nkept)
         fprintf(out, " * Its tensor-sized temporaries are %s\n"
                      " * (TCGEN_KEEP_TEMPORARIES: kept between calls, one set per thread;\n"
@@ -1087,10 +1237,12 @@ static void emit_prototype(emitter *e, const char *fname)
         int col = fprintf(out, "int %s(", fname);
         for (int i = 0; i < u->nindex; i++)
             fprintf(out, "size_t %s,%s", e->param[i], i + 1 < u->nindex ? " " : "");
-        fprintf(out, "\n%*sconst double *A, const double *B, double *C)\n{\n", col, "");
+        fprintf(out, "\n%*sconst %s *A, const %s *B, %s *C)\n{\n", col, "", elem(e), elem(e),
+                elem(e));
     } else {
         fputs(" * Returns 0, or -1 when a temporary cannot be allocated.\n */\n", out);
-        fprintf(out, "int %s(const double *A, const double *B, double *C)\n{\n", fname);
+        fprintf(out, "int %s(const %s *A, const %s *B, %s *C)\n{\n", fname, elem(e), elem(e),
+                elem(e));
     }
 }
 
@@ -1147,20 +1299,22 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
 static void emit_beta(const emitter *e, int level)
 {
     FILE *out = e->out;
-    if (e->c->beta == 0.0) {
+    char zero[64];
+    number_of(e, 0.0, zero, sizeof zero);
+    if (beta_is(e, 0.0)) {
         indent(e, level);
         fputs("/* C = 0 before accumulating (beta = 0) */\n", out);
         indent(e, level);
         if (e->c->tensor[TC_C].rank == 0) {
-            fputs("C[0] = 0.0;\n", out);
+            fprintf(out, "C[0] = %s;\n", zero);
             return;
         }
         fputs("for (long pos = 0; pos < ", out);
         put_elements(e, TC_C);
         fputs("; pos++)\n", out);
         indent(e, level + 1);
-        fputs("C[pos] = 0.0;\n", out);
-    } else if (e->c->beta != 1.0) {
+        fprintf(out, "C[pos] = %s;\n", zero);
+    } else if (!beta_is(e, 1.0)) {
         indent(e, level);
         fputs("/* C = beta * C before accumulating */\n", out);
         indent(e, level);
@@ -1185,13 +1339,12 @@ static void emit_constants(const emitter *e)
             fprintf(out, "%s%s = %lld", i ? ", " : "", e->size[i], (long long)c->index[i].size);
     }
     fputs(";\n", out);
-    char num[64];
-    fprintf(out, "    const double alpha = %s;\n", number(c->alpha, num, sizeof num));
+    put_scalar(e, "alpha", c->alpha, alpha_im(e));
     if (e->opt->generic && e->alg->split > 1)
         fputs("#if defined(_OPENMP)\n    const int tcgen_parts = omp_get_max_threads();\n"
               "#else\n    const int tcgen_parts = 1;\n#endif\n", out);
-    if (c->beta != 0.0 && c->beta != 1.0)
-        fprintf(out, "    const double beta = %s;\n", number(c->beta, num, sizeof num));
+    if (!beta_is(e, 0.0) && !beta_is(e, 1.0))
+        put_scalar(e, "beta", c->beta, beta_im(e));
     if (!e->opt->generic)
         return;
 
@@ -1230,7 +1383,7 @@ static void emit_zero_alpha(const emitter *e)
     const tc_contraction *c = e->c;
     const tc_tensor *x = &c->tensor[TC_C];
     FILE *out = e->out;
-    int scale = c->beta != 1.0;
+    int scale = !beta_is(e, 1.0);
     fputs("    /* alpha = 0: C = beta * C alone, as in BLAS; A and B are not read\n"
           "     * (0 * Inf would be NaN) */\n    (void)A;\n    (void)B;\n", out);
     for (int i = 0; e->opt->generic && i < c->nindex; i++)
@@ -1250,9 +1403,8 @@ static void emit_zero_alpha(const emitter *e)
             fprintf(out, "%s = %lld", e->size[i], (long long)c->index[i].size);
     }
     fputs(x->rank ? ";\n" : "", out);
-    char num[64];
-    if (c->beta != 0.0)
-        fprintf(out, "    const double beta = %s;\n", number(c->beta, num, sizeof num));
+    if (!beta_is(e, 0.0))
+        put_scalar(e, "beta", c->beta, beta_im(e));
     emit_beta(e, 1);
 }
 
@@ -1289,11 +1441,13 @@ static void emit_temporaries(const emitter *e)
     emit_kept_slots(e, 1);
     for (int t = 0, kept = 0; t < alg->ntemps; t++) {
         layout l = layout_of(e, TC_BASE_TEMP + t);
+        fprintf(out, "    %s *%s = ", elem(e), temp_name(e, t));
         if (alg->temp[t].filled_by == TC_NODE_PERMUTE) /* tensor-sized; a slice is small */
-            fprintf(out, "    double *%s = tcgen_kept_get(&%s_kept[%d], sizeof(double) * ",
-                    temp_name(e, t), e->fname, kept++);
+            fprintf(out, "%stcgen_kept_get(&%s_kept[%d], sizeof(%s) * ",
+                    e->c->type == TC_TYPE_D ? "" : "(void *)", e->fname, kept++,
+                    elem(e));
         else
-            fprintf(out, "    double *%s = malloc(sizeof(double) * ", temp_name(e, t));
+            fprintf(out, "malloc(sizeof(%s) * ", elem(e));
         if (tc_alg_temp_per_thread(alg, t)) /* one per thread of the split loop */
             fprintf(out, "(size_t)%s * ", e->parts);
         put_product_as(e, "size_t", l.index, l.rank);
@@ -1316,7 +1470,7 @@ static void emit_temporaries(const emitter *e)
  * Fortran interface and callers name it). */
 static void emit_release(const emitter *e)
 {
-    if (!e->nkept && e->c->alpha == 0.0 && tc_alg_permuted_temps(e->alg)) {
+    if (!e->nkept && alpha_zero(e) && tc_alg_permuted_temps(e->alg)) {
         fprintf(e->out, "\n/* Nothing to free: with alpha = 0 %s keeps no temporaries. */\n"
                         "void %s_release(void)\n{\n}\n", e->fname, e->fname);
         return;
@@ -1339,11 +1493,11 @@ static void emit_function(emitter *e, const char *fname)
     if (!e->opt->no_header)
         emit_header(e);
     emit_kernel_text(e);
-    if (alg->split > 1 && e->c->alpha != 0.0)
+    if (alg->split > 1 && !alpha_zero(e))
         put(e, blas_one_text);
     emit_kept_slots(e, 0);
     emit_prototype(e, fname);
-    if (e->c->alpha == 0.0) {
+    if (alpha_zero(e)) {
         emit_zero_alpha(e);
         fputs("    return 0;\n}\n", out);
         emit_release(e);
@@ -1381,6 +1535,9 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
                             "cannot emit %s: the contraction has no sizes", alg->name);
     if (!alg->fits_int && !opt->generic)
         return tc_error_set(err, TC_EINPUT, 0, 0, "cannot emit %s: %s", alg->name, alg->why);
+    if (alg->type != c->type) /* its calls name the algorithm's type's routines */
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "cannot emit %s: the contraction is of %s",
+                            alg->name, tc_type_row_of(c->type)->c_name);
 
     emitter em;
     memset(&em, 0, sizeof em);
@@ -1389,7 +1546,8 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     em.opt = opt;
     em.out = out;
     em.fname = fname;
-    em.nkept = c->alpha == 0.0 ? 0 : tc_alg_permuted_temps(alg); /* alpha 0: no temporaries */
+    em.ty = tc_type_row_of(c->type);
+    em.nkept = alpha_zero(&em) ? 0 : tc_alg_permuted_temps(alg); /* alpha 0: no temporaries */
     if (opt->row_major)
         tc_contraction_transpose(c, &em.user);
     else

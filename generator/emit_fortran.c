@@ -29,7 +29,8 @@
 /* Names the module uses besides the function's own: the function may not
  * take one (the module would hide the intrinsic or the kind). */
 static const char *const module_names[] = {
-    "c_double", "c_int", "c_size_t", "size", "int", "present", "trim", "error_unit",
+    "c_double", "c_float", "c_double_complex", "c_float_complex", /* the types' kinds */
+    "c_int", "c_size_t", "size", "int", "present", "trim", "error_unit",
     "tcgen_fn", "tcgen_size", "tcgen_extent", "tcgen_finish", NULL};
 
 static int letter(int ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
@@ -290,7 +291,8 @@ static void header(fortran *f, char *form, char *sizes)
 /* What the C function takes, as a comment. */
 static void c_signature(fortran *f)
 {
-    char text[3 * TC_NAME_MAX + FNAME_MAX + 160];
+    char text[3 * TC_NAME_MAX + FNAME_MAX + 200];
+    const char *T = tc_type_row_of(f->c->type)->c_name;
     size_t len = 0;
     if (f->opt->generic)
         len = (size_t)snprintf(text, sizeof text, "int %s(%d sizes as size_t, ", f->fname,
@@ -299,10 +301,11 @@ static void c_signature(fortran *f)
         len = (size_t)snprintf(text, sizeof text, "int %s(", f->fname);
     const tc_tensor *t = f->user.tensor;
     if (strcmp(t[TC_A].name, "A") || strcmp(t[TC_B].name, "B") || strcmp(t[TC_C].name, "C"))
-        snprintf(text + len, sizeof text - len, "const double *A, const double *B, double *C): "
-                 "A holds %s, B holds %s, C holds %s", t[TC_A].name, t[TC_B].name, t[TC_C].name);
+        snprintf(text + len, sizeof text - len, "const %s *A, const %s *B, %s *C): "
+                 "A holds %s, B holds %s, C holds %s", T, T, T, t[TC_A].name, t[TC_B].name,
+                 t[TC_C].name);
     else
-        snprintf(text + len, sizeof text - len, "const double *A, const double *B, double *C)");
+        snprintf(text + len, sizeof text - len, "const %s *A, const %s *B, %s *C)", T, T, T);
     tc_fortran_comment(f->out, "    ", "", text);
 }
 
@@ -310,10 +313,11 @@ static void declare_array(fortran *f, int t, const char *intent, fortran_line *l
 {
     const tc_tensor *x = &f->c->tensor[t];
     FILE *out = f->out;
-    char text[FNAME_MAX + 64], what[TC_MAX_RANK * (TC_NAME_MAX + 1) + TC_NAME_MAX + 8];
+    char text[FNAME_MAX + 80], what[TC_MAX_RANK * (TC_NAME_MAX + 1) + TC_NAME_MAX + 8];
     tensor_text(&f->user, t, what, sizeof what);
     tc_fortran_comment(out, "      ", "", what);
-    snprintf(text, sizeof text, "      real(c_double), intent(%s) :: %s", intent, f->array[t]);
+    snprintf(text, sizeof text, "      %s, intent(%s) :: %s", tc_type_row_of(f->c->type)->fortran,
+             intent, f->array[t]);
     if (x->rank == 0) {
         fprintf(out, "%s\n", text);
         return;
@@ -341,8 +345,8 @@ static void module_head(fortran *f, int kept)
 {
     FILE *out = f->out;
     fprintf(out, "module %s%s\n", f->fname, MODULE_SUFFIX);
-    fputs("  use, intrinsic :: iso_c_binding, only: c_double, c_int, c_size_t\n"
-          "  implicit none\n  private\n", out);
+    fprintf(out, "  use, intrinsic :: iso_c_binding, only: %s, c_int, c_size_t\n"
+                 "  implicit none\n  private\n", tc_type_row_of(f->c->type)->fortran_kind);
     fprintf(out, "  public :: %s\n  public :: %s\n", f->fname, f->checked);
     if (kept) /* fname is at most 53 characters (the module's name) */
         fprintf(out, "  public :: %s_release\n", f->fname);
@@ -362,8 +366,8 @@ static void interface_block(fortran *f, int kept)
     tc_fortran_start(&l, out, text, "        ");
     tc_fortran_dummies(&l, f);
     fprintf(out, ") &\n        result(%s) bind(C, name=\"%s\")\n", f->result, f->fname);
-    fprintf(out, "      import :: c_double, c_int%s\n      implicit none\n",
-            f->opt->generic ? ", c_size_t" : "");
+    fprintf(out, "      import :: %s, c_int%s\n      implicit none\n",
+            tc_type_row_of(f->c->type)->fortran_kind, f->opt->generic ? ", c_size_t" : "");
     if (f->opt->generic) {
         tc_fortran_start(&l, out, "      integer(c_size_t), value :: ", "          ");
         for (int i = 0; i < f->c->nindex; i++)

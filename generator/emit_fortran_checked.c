@@ -5,8 +5,9 @@
  *   subroutine NAME_checked([n_a, n_b, ...,] A, B, C, stat, errmsg)
  *
  * with default integer sizes (--generic; none for fixed sizes) and
- * assumed-shape contiguous real(c_double) arrays of the tensors' ranks
- * (scalars for rank 0). Before calling NAME it refuses a negative size and
+ * assumed-shape contiguous arrays of the element type (real(c_double),
+ * complex(c_float_complex), ...) and of the tensors' ranks (scalars for
+ * rank 0). Before calling NAME it refuses a negative size and
  * an array whose extent in some dimension is not the size of the index
  * that dimension stands for, in storage order: column-major arrays are
  * Fortran's own order, and for --layout row each array is the same memory
@@ -60,13 +61,14 @@ static void call(const fortran *f, const char *name, const char *const *items, i
 static void declare_array(const fortran *f, int t, const char *intent)
 {
     const tc_tensor *x = &f->c->tensor[t];
-    char text[FNAME_MAX + 64];
+    const char *type = tc_type_row_of(f->c->type)->fortran; /* "real(c_double)" */
+    char text[FNAME_MAX + 80];
     fortran_line l;
     if (x->rank == 0) {
-        fprintf(f->out, "    real(c_double), intent(%s) :: %s\n", intent, f->array[t]);
+        fprintf(f->out, "    %s, intent(%s) :: %s\n", type, intent, f->array[t]);
         return;
     }
-    snprintf(text, sizeof text, "    real(c_double), intent(%s), contiguous :: %s(", intent,
+    snprintf(text, sizeof text, "    %s, intent(%s), contiguous :: %s(", type, intent,
              f->array[t]);
     char shape[3 * TC_MAX_RANK] = ":";
     for (int k = 1; k < x->rank; k++)

@@ -210,9 +210,13 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err);
 
 /*
  * Writes alg as a standalone C99 file into out: a header comment, #include
- * <cblas.h> and <stdlib.h>, and one function
- *     int NAME(const double *A, const double *B, double *C)
- * that returns 0, or -1 when a temporary cannot be allocated. With
+ * <cblas.h> and <stdlib.h> (and <complex.h> for a complex type), and one
+ * function
+ *     int NAME(const T *A, const T *B, T *C)
+ * in the contraction's element type T (double, float, float complex,
+ * double complex: c->type, which must be alg->type; the CBLAS routines of
+ * that type, complex scalars with alpha_im and beta_im) that returns 0, or
+ * -1 when a temporary cannot be allocated. With
  * opt->generic the sizes are parameters instead of constants,
  *     int NAME(size_t a, size_t b, ..., const double *A, ...)
  * valid for any sizes (0 included), returning -2 when one makes a BLAS int
@@ -222,8 +226,13 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err);
  * contraction, the command line and the notes is escaped in comments.
  * Numbers are written in the C locale whatever the caller's. c must have
  * sizes (for the header; generic code does not depend on them). Errors:
- * TC_EUSAGE (bad function name, no sizes), TC_EINPUT (alg->fits_int == 0,
- * unless generic), TC_ERESOURCE (out of memory, write error on out).
+ * TC_EUSAGE (bad function name, no sizes, alg of another type than c),
+ * TC_EINPUT (alg->fits_int == 0, unless generic), TC_ERESOURCE (out of
+ * memory, write error on out). Several functions in one file (no_header):
+ * the caller includes <complex.h> for complex ones, and puts float and
+ * complex functions that permute before double ones (their permutation
+ * kernel's typed part is kept out once the double one is in; the file
+ * says so with an #error).
  */
 tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
                     const tc_emit_options *opt, FILE *out, tc_error *err);
@@ -244,10 +253,12 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err);
  *       interface
  *         function NAME(n_a, ..., A, B, C) result(rc) bind(C, name="NAME")
  * with the sizes (generic) as integer(c_size_t), value dummies named
- * n_INDEX; the arrays as real(c_double) dummies named after the
- * contraction's tensors, intent(in) for the inputs and intent(inout) for
- * the output, explicit-shape in storage order (a row-major tensor's indices
- * reversed; rank 8 assumed-size); the result integer(c_int). And
+ * n_INDEX; the arrays as dummies of the element type (real(c_double),
+ * real(c_float), complex(c_double_complex), complex(c_float_complex))
+ * named after the contraction's tensors, intent(in) for the inputs and
+ * intent(inout) for the output, explicit-shape in storage order (a
+ * row-major tensor's indices reversed; rank 8 assumed-size); the result
+ * integer(c_int). And
  *       contains
  *         subroutine NAME_checked(n_a, ..., A, B, C, stat, errmsg)
  * with default integer sizes and assumed-shape arrays in the same storage

@@ -15,9 +15,10 @@ static int other(int t)
     return t == TC_A ? TC_B : TC_A;
 }
 
+/* The call's CBLAS routine without "cblas_": "ddot", "sgemm", "zgeru". */
 static const char *cblas(const tc_call *k)
 {
-    return tc_kernel_table[k->kernel].name[TC_TYPE_D];
+    return tc_kernel_type_name(k->kernel, k->type);
 }
 
 /* ---- building --------------------------------------------------------- */
@@ -78,28 +79,109 @@ static void build_dgemm(const tc_contraction *c, const tc_dim kept[3], const tc_
 
 /* ---- emitting --------------------------------------------------------- */
 
+/* Complex CBLAS takes its scalars by pointer: a complex call goes into a
+ * block whose local holds the scalar it needs (the dot's result, the axpy
+ * factor, the kernel's beta), block-local so that a split loop's threads
+ * each have their own. */
+static int is_complex(const tc_emitter *e)
+{
+    return tc_emit_type(e)->is_complex;
+}
+
+/* "{\n", then "    [const ]T DECL" at level + 1 (the caller ends the line). */
+static void open_block(const tc_emitter *e, int level, int constant, const char *decl)
+{
+    tc_emit_put(e, "{\n");
+    tc_emit_indent(e, level + 1);
+    fprintf(tc_emit_out(e), "%s%s %s", constant ? "const " : "", tc_emit_type(e)->c_name, decl);
+}
+
+static void close_block(const tc_emitter *e, int level)
+{
+    tc_emit_indent(e, level);
+    tc_emit_put(e, "}\n");
+}
+
+/* Whether a complex call takes &beta itself: its beta is the
+ * contraction's on every iteration. */
+static int beta_direct(const tc_emitter *e)
+{
+    char num[64];
+    int cond;
+    return strcmp(tc_emit_kernel_beta_text(e, num, sizeof num, &cond), "beta") == 0 && !cond;
+}
+
+/* "const T tcgen_beta = (k == 0 ? beta : 1.0);" for a complex gemv or
+ * gemm (which takes &tcgen_beta) unless beta_direct; nothing for a real
+ * one. Returns the call's level. */
+static int open_beta(const tc_emitter *e, int level)
+{
+    if (!is_complex(e) || beta_direct(e))
+        return level;
+    open_block(e, level, 1, "tcgen_beta = ");
+    tc_emit_kernel_beta(e);
+    tc_emit_put(e, ";\n");
+    tc_emit_indent(e, level + 1);
+    return level + 1;
+}
+
+/* The scalar arguments: "alpha" or "&alpha"; the kernel's beta. */
+static void put_alpha(const tc_emitter *e)
+{
+    tc_emit_put(e, is_complex(e) ? ", &alpha" : ", alpha");
+}
+
+static void put_beta(const tc_emitter *e)
+{
+    if (is_complex(e))
+        tc_emit_put(e, beta_direct(e) ? "&beta" : "&tcgen_beta");
+    else
+        tc_emit_kernel_beta(e);
+}
+
+/* Whether text is the literal v, in double or float ("1.0", "1.0f"). */
+static int is_literal(const char *text, const char *v)
+{
+    size_t n = strlen(v);
+    return strncmp(text, v, n) == 0 && (text[n] == '\0' || strcmp(text + n, "f") == 0);
+}
+
 /* "C[x] += alpha * cblas_ddot(...)", or with beta owned
- * "C[x] = alpha * cblas_ddot(...) + beta * C[x]"; beta 0 does not read C. */
+ * "C[x] = alpha * cblas_ddot(...) + beta * C[x]"; beta 0 does not read C.
+ * Complex: the dot into tcgen_dot by cblas_zdotu_sub, then the same with
+ * tcgen_dot for the call. */
 static void emit_ddot(const tc_emitter *e, const tc_call *k, int level)
 {
-    (void)level;
     const tc_operand *a = k->arg;
     char num[64];
     int cond;
     const char *b = tc_emit_kernel_beta_text(e, num, sizeof num, &cond);
-    int zero = strcmp(b, "0.0") == 0;
+    int zero = is_literal(b, "0.0"), cplx = is_complex(e);
+    if (cplx) {
+        open_block(e, level, 0, "tcgen_dot;\n");
+        tc_emit_indent(e, level + 1);
+        fprintf(tc_emit_out(e), "cblas_%s_sub(", cblas(k));
+        tc_emit_dim(e, &k->dim_n);
+        tc_emit_args(e, a, 0, 1);
+        tc_emit_put(e, ", &tcgen_dot);\n");
+        tc_emit_indent(e, level + 1);
+    }
     tc_emit_element(e, &a[2]);
-    tc_emit_put(e, strcmp(b, "1.0") == 0 ? " += " : " = ");
-    fprintf(tc_emit_out(e), "alpha * cblas_%s(", cblas(k));
-    tc_emit_dim(e, &k->dim_n);
-    tc_emit_args(e, a, 0, 1);
-    tc_emit_put(e, ")");
+    tc_emit_put(e, is_literal(b, "1.0") ? " += " : " = ");
+    if (cplx) {
+        tc_emit_put(e, "alpha * tcgen_dot");
+    } else {
+        fprintf(tc_emit_out(e), "alpha * cblas_%s(", cblas(k));
+        tc_emit_dim(e, &k->dim_n);
+        tc_emit_args(e, a, 0, 1);
+        tc_emit_put(e, ")");
+    }
     if (cond) { /* " + (k == 0 ? 0.0 : C[x])", " + (k == 0 ? beta : 1.0) * C[x]" */
         tc_emit_put(e, " + (");
         tc_emit_first_iteration(e, 1);
         fprintf(tc_emit_out(e), " ? %s : ", b);
         if (!zero)
-            tc_emit_put(e, "1.0) * ");
+            fprintf(tc_emit_out(e), "%s) * ", tc_emit_one(e));
         tc_emit_element(e, &a[2]);
         tc_emit_put(e, zero ? ")" : "");
     } else if (strcmp(b, "beta") == 0) {
@@ -107,38 +189,55 @@ static void emit_ddot(const tc_emitter *e, const tc_call *k, int level)
         tc_emit_element(e, &a[2]);
     }
     tc_emit_put(e, ";\n");
+    if (cplx)
+        close_block(e, level);
 }
 
+/* y += alpha * x[j] * x; complex: the factor in tcgen_factor. */
 static void emit_daxpy(const tc_emitter *e, const tc_call *k, int level)
 {
-    (void)level;
     const tc_operand *a = k->arg;
+    if (is_complex(e)) {
+        open_block(e, level, 1, "tcgen_factor = alpha * ");
+        tc_emit_element(e, &a[0]);
+        tc_emit_put(e, ";\n");
+        tc_emit_indent(e, level + 1);
+    }
     fprintf(tc_emit_out(e), "cblas_%s(", cblas(k));
     tc_emit_dim(e, &k->dim_n);
-    tc_emit_put(e, ", alpha * ");
-    tc_emit_element(e, &a[0]);
+    if (is_complex(e)) {
+        tc_emit_put(e, ", &tcgen_factor");
+    } else {
+        tc_emit_put(e, ", alpha * ");
+        tc_emit_element(e, &a[0]);
+    }
     tc_emit_args(e, a, 1, 2);
     tc_emit_put(e, ");\n");
+    if (is_complex(e))
+        close_block(e, level);
 }
 
 static void emit_dgemv(const tc_emitter *e, const tc_call *k, int level)
 {
     const tc_operand *a = k->arg;
+    int in = open_beta(e, level);
     fprintf(tc_emit_out(e), "cblas_%s(CblasColMajor, %s, ", cblas(k), tc_emit_trans(k->trans_a));
     tc_emit_dim(e, &k->dim_m);
     tc_emit_put(e, ", ");
     tc_emit_dim(e, &k->dim_n);
-    tc_emit_put(e, ", alpha");
+    put_alpha(e);
     tc_emit_args(e, a, 0, 0);
     tc_emit_put(e, ",\n");
-    tc_emit_indent(e, level + 3);
+    tc_emit_indent(e, in + 3);
     tc_emit_address(e, &a[1]);
     tc_emit_put(e, ", ");
     tc_emit_ld(e, &a[1]);
     tc_emit_put(e, ", ");
-    tc_emit_kernel_beta(e);
+    put_beta(e);
     tc_emit_args(e, a, 2, 2);
     tc_emit_put(e, ");\n");
+    if (in != level)
+        close_block(e, level);
 }
 
 static void emit_dger(const tc_emitter *e, const tc_call *k, int level)
@@ -148,7 +247,7 @@ static void emit_dger(const tc_emitter *e, const tc_call *k, int level)
     tc_emit_dim(e, &k->dim_m);
     tc_emit_put(e, ", ");
     tc_emit_dim(e, &k->dim_n);
-    tc_emit_put(e, ", alpha");
+    put_alpha(e);
     tc_emit_args(e, a, 0, 0);
     tc_emit_put(e, ",\n");
     tc_emit_indent(e, level + 3);
@@ -162,6 +261,7 @@ static void emit_dger(const tc_emitter *e, const tc_call *k, int level)
 static void emit_dgemm(const tc_emitter *e, const tc_call *k, int level)
 {
     const tc_operand *a = k->arg;
+    int in = open_beta(e, level);
     fprintf(tc_emit_out(e), "cblas_%s(CblasColMajor, %s, %s, ", cblas(k),
             tc_emit_trans(k->trans_a), tc_emit_trans(k->trans_b));
     tc_emit_dim(e, &k->dim_m);
@@ -170,14 +270,16 @@ static void emit_dgemm(const tc_emitter *e, const tc_call *k, int level)
     tc_emit_put(e, ", ");
     tc_emit_dim(e, &k->dim_k);
     tc_emit_put(e, ",\n");
-    tc_emit_indent(e, level + 3);
-    tc_emit_put(e, "alpha");
+    tc_emit_indent(e, in + 3);
+    tc_emit_put(e, is_complex(e) ? "&alpha" : "alpha");
     tc_emit_args(e, a, 0, 1);
     tc_emit_put(e, ",\n");
-    tc_emit_indent(e, level + 3);
-    tc_emit_kernel_beta(e);
+    tc_emit_indent(e, in + 3);
+    put_beta(e);
     tc_emit_args(e, a, 2, 2);
     tc_emit_put(e, ");\n");
+    if (in != level)
+        close_block(e, level);
 }
 
 const tc_kernel_gen_row tc_kernel_gen_rows[TC_KERNEL_COUNT] = {

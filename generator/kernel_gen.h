@@ -24,17 +24,23 @@ void tc_emit_args(const tc_emitter *e, const tc_operand *a, int from, int to);
 void tc_emit_address(const tc_emitter *e, const tc_operand *op);
 void tc_emit_element(const tc_emitter *e, const tc_operand *op);
 void tc_emit_ld(const tc_emitter *e, const tc_operand *op);
-/* The beta argument of a kernel that applies beta: "beta", "0.0",
- * "(k == 0 ? beta : 1.0)". */
+/* The beta argument of a kernel that applies beta, as a value: "beta",
+ * "0.0", "(k == 0 ? beta : 1.0)" (literals "0.0f", "1.0f" for floats). */
 void tc_emit_kernel_beta(const tc_emitter *e);
-/* The kernel's beta as text into buf ("1.0" where it owns none); *cond set
- * when it depends on the iteration (the text is then the first's). */
+/* The kernel's beta as text into buf ("1.0" where it owns none, "0.0",
+ * "beta"; "1.0f", "0.0f" for floats); *cond set when it depends on the
+ * iteration (the text is then the first's). */
 const char *tc_emit_kernel_beta_text(const tc_emitter *e, char *buf, size_t n, int *cond);
 /* Writes (write = 1) "i == 0 && j == 0", the looped contracted indices at
  * their first value; returns 0 (nothing written) when none is looped. */
 int tc_emit_first_iteration(const tc_emitter *e, int write);
 /* "CblasTrans" or "CblasNoTrans". */
 const char *tc_emit_trans(int t);
+/* The element type's row (the contraction's type). */
+const tc_type_row *tc_emit_type(const tc_emitter *e);
+/* 1 in the element's precision: "1.0", or "1.0f" for float and float
+ * complex (a double there would be narrowed: -Wconversion). */
+const char *tc_emit_one(const tc_emitter *e);
 
 typedef struct tc_kernel_gen_row {
     /* Fills k's arguments arg[0], arg[1] from the operands op[TC_C..TC_B]

@@ -70,20 +70,29 @@ static int suite_clean(void)
     return 0;
 }
 
-/* The array as C (Inf and NaN as math.h's INFINITY and NAN). */
-static void write_array(FILE *f, const char *name, const double *x, int64_t n)
+/* n reals as a C array of double, or (single) of float: Inf and NaN as
+ * math.h's INFINITY and NAN, float literals with an f (-Wconversion). */
+static void write_reals(FILE *f, const char *name, const void *x, int64_t n, int single)
 {
-    fprintf(f, "static const double %s[%lld] = {", name, (long long)n);
+    fprintf(f, "static const %s %s[%lld] = {", single ? "float" : "double", name, (long long)n);
     for (int64_t k = 0; k < n; k++) {
+        double v = single ? ((const float *)x)[k] : ((const double *)x)[k];
         fputs(k == 0 ? "\n    " : k % 4 ? ", " : ",\n    ", f);
-        if (isnan(x[k]))
+        if (isnan(v))
             fputs("NAN", f);
-        else if (isinf(x[k]))
-            fputs(x[k] > 0 ? "INFINITY" : "-INFINITY", f);
+        else if (isinf(v))
+            fputs(v > 0 ? "INFINITY" : "-INFINITY", f);
+        else if (single)
+            fprintf(f, "%.9e%s", v, "f"); /* always a '.' and an exponent */
         else
-            fprintf(f, "%.17g", x[k]);
+            fprintf(f, "%.17g", v);
     }
     fprintf(f, "};\n");
+}
+
+static void write_array(FILE *f, const char *name, const double *x, int64_t n)
+{
+    write_reals(f, name, x, n, 0);
 }
 
 enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT, SPLIT_GENERIC };
@@ -102,45 +111,28 @@ static void other_sizes(const tc_contraction *c, tc_contraction *out)
     tc_contraction_set_sizes(c, &sz, out, NULL, NULL);
 }
 
-/*
- * Writes the test program for *c: the algorithms with a kernel in mask (at
- * most max of each kernel, spread evenly; 0: all), data, expected
- * result, main. Returns the number of functions, or -1. mode PLAIN: as
- * emitted; GENERIC: sizes as parameters, called at other_sizes();
- * ROW_MAJOR: c is taken as a row-major contraction, emitted from its
- * transpose (the reference computes the transpose on the same memory);
- * SPLIT: only the algorithms whose loop splits over 3 threads, so split;
- * SPLIT_GENERIC: those generic, called at other sizes on OpenMP's threads
- * (2, set by the program).
- */
-static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
-                           int mode, unsigned mask, int max)
+/* The algorithms of *c with a kernel in mask (at most max of each kernel,
+ * spread evenly, its first and last included; 0: all); for SPLIT and
+ * SPLIT_GENERIC only those whose loop splits over 3 threads. NULL on
+ * error. */
+static tc_algorithm_set *select_algorithms(const tc_contraction *c, int mode, unsigned mask,
+                                           int max)
 {
-    tc_contraction storage, run;
-    if (mode == ROW_MAJOR)
-        tc_contraction_transpose(user, &storage);
-    else
-        storage = *user;
-    const tc_contraction *c = &storage;
-    run = storage;
-    int generic = mode == GENERIC || mode == SPLIT_GENERIC;
-    if (generic)
-        other_sizes(&storage, &run);
     tc_algorithm_set *set = NULL;
     tc_error e;
     if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK)
-        return -1;
+        return NULL;
     if (mode == SPLIT || mode == SPLIT_GENERIC) {
         int from = set->count, kept = 0;
         if (tc_gen_add_threaded(set, c, 3, &e) != TC_OK) {
             tc_alg_set_free(set);
-            return -1;
+            return NULL;
         }
         for (int i = from; i < set->count; i++)
             set->alg[kept++] = set->alg[i];
         set->count = kept;
     }
-    if (max > 1) { /* keep max of each kernel, its first and last included */
+    if (max > 1) {
         int kept = 0;
         for (int first = 0, last; first < set->count; first = last) {
             for (last = first; last < set->count && set->alg[last]->kernel ==
@@ -153,57 +145,95 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
         }
         set->count = kept;
     }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        tc_alg_set_free(set);
-        return -1;
-    }
-    int64_t na = run.tensor[TC_A].elements, nb = run.tensor[TC_B].elements;
-    int64_t nc = run.tensor[TC_C].elements;
-    double *A = malloc((size_t)na * sizeof *A), *B = malloc((size_t)nb * sizeof *B);
-    double *C0 = malloc((size_t)nc * sizeof *C0), *want = malloc((size_t)nc * sizeof *want);
-    int n = -1;
-    if (!A || !B || !C0 || !want)
-        goto done;
-    uint64_t state = seed;
-    tc_corpus_fill(A, na, &state);
-    tc_corpus_fill(B, nb, &state);
-    tc_corpus_fill(C0, nc, &state);
-    memcpy(want, C0, (size_t)nc * sizeof *want);
-    if (c->beta == 0.0)
-        memset(want, 0, (size_t)nc * sizeof *want);
-    tc_rt_reference(&run, A, B, want);
+    return set;
+}
 
-    tc_emit_includes(f);
-    fputs("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n", f);
-    tc_emit_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.no_header = 1;
-    opt.generic = generic;
-    opt.row_major = mode == ROW_MAJOR;
-    char fname[32];
-    for (int i = 0; i < set->count; i++) {
-        snprintf(fname, sizeof fname, "alg%d", i);
-        opt.function = fname;
-        if (tc_emit_c(set->alg[i], c, &opt, f, &e) != TC_OK) {
-            fprintf(stderr, "\n  emit %s: %s\n", set->alg[i]->name, e.message);
-            goto done;
-        }
+/* The reals of an element of type t (1, or 2 for complex) and whether
+ * they are floats. */
+static int reals_of(tc_type t)
+{
+    return tc_type_row_of(t)->is_complex ? 2 : 1;
+}
+
+static int single_of(tc_type t)
+{
+    return tc_type_row_of(t)->bytes / reals_of(t) == 4;
+}
+
+/* n elements of type t, random (in double first, then to float in
+ * place, as tests/test_types.c does). */
+static void *typed_random(tc_type t, int64_t n, uint64_t *state)
+{
+    int64_t r = n * reals_of(t);
+    double *x = malloc((size_t)(r > 0 ? r : 1) * sizeof *x);
+    if (!x)
+        return NULL;
+    tc_corpus_fill(x, r, state);
+    if (single_of(t)) { /* front to back: each float before the doubles it overlaps */
+        float *fl = (float *)(void *)x;
+        for (int64_t k = 0; k < r; k++)
+            fl[k] = (float)x[k];
     }
-    for (int i = 0; generic && i < set->count; i++) {
-        fprintf(f, "static int call%d(const double *A, const double *B, double *C)\n"
-                   "{\n    return alg%d(", i, i);
-        for (int x = 0; x < run.nindex; x++)
-            fprintf(f, "%lld, ", (long long)run.index[x].size);
-        fputs("A, B, C);\n}\n", f);
+    return x;
+}
+
+/* The contraction length: the product of the contracted sizes. */
+static double contraction_length(const tc_contraction *c)
+{
+    double n = 1.0;
+    for (int i = 0; i < c->nindex; i++)
+        if (c->index[i].role == TC_ROLE_CONTRACTED)
+            n *= (double)c->index[i].size;
+    return n;
+}
+
+/* The data of the program for *run (the sizes it is called at) and its
+ * expected result: A0, B0, C0 (NaN in every other real when beta is 0: it
+ * must not be read), want, as arrays of the type's reals. 0 on success. */
+static int write_data(FILE *f, const tc_contraction *run, uint64_t seed)
+{
+    tc_type t = run->type;
+    int64_t na = run->tensor[TC_A].elements, nb = run->tensor[TC_B].elements;
+    int64_t nc = run->tensor[TC_C].elements, bytes = tc_type_row_of(t)->bytes;
+    uint64_t state = seed;
+    void *A = typed_random(t, na, &state), *B = typed_random(t, nb, &state);
+    void *C0 = typed_random(t, nc, &state), *want = malloc((size_t)(nc * bytes) + 1);
+    int bad = !A || !B || !C0 || !want, single = single_of(t), r = reals_of(t);
+    if (!bad) {
+        memcpy(want, C0, (size_t)(nc * bytes));
+        tc_rt_reference(run, A, B, want);
+        for (int64_t k = 0; run->beta == 0.0 && run->beta_im == 0.0 && k < nc * r; k += 2)
+            if (single)
+                ((float *)C0)[k] = NAN;
+            else
+                ((double *)C0)[k] = NAN;
+        fputs("\n", f);
+        write_reals(f, "A0", A, na * r, single);
+        write_reals(f, "B0", B, nb * r, single);
+        write_reals(f, "C0", C0, nc * r, single);
+        write_reals(f, "want", want, nc * r, single);
     }
-    fputs("\n", f);
-    write_array(f, "A0", A, na);
-    write_array(f, "B0", B, nb);
-    write_array(f, "C0", C0, nc);
-    write_array(f, "want", want, nc);
-    fprintf(f, "\nstatic int (*const fn[%d])(const double *, const double *, double *) = {",
-            set->count);
+    free(A);
+    free(B);
+    free(C0);
+    free(want);
+    return bad ? -1 : 0;
+}
+
+/* The program's tables (fn, names, rel) and main: each function called 3
+ * times on copies of A0, B0, C0, its temporaries released before the
+ * third; the result's reals compared with want within tol * max(1,
+ * max |want|). */
+static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_set *set,
+                       int mode, double tol)
+{
+    const char *T = tc_type_row_of(run->type)->c_name;
+    const char *R = single_of(run->type) ? "float" : "double";
+    int generic = mode == GENERIC || mode == SPLIT_GENERIC, r = reals_of(run->type);
+    long long na = run->tensor[TC_A].elements, nb = run->tensor[TC_B].elements;
+    long long nc = run->tensor[TC_C].elements;
+    fprintf(f, "\nstatic int (*const fn[%d])(const %s *, const %s *, %s *) = {", set->count, T,
+            T, T);
     for (int i = 0; i < set->count; i++)
         fprintf(f, "%s%s%d", i == 0 ? "\n    " : i % 8 ? ", " : ",\n    ",
                 generic ? "call" : "alg", i);
@@ -218,9 +248,12 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     }
     fprintf(f, "};\n\n"
                "int main(void)\n{\n"
-               "    static double C[%lld];\n"
+               "    static %s A[%lld], B[%lld], C[%lld];\n"
+               "    static %s got[%lld];\n"
                "    double scale = 1.0;\n"
                "    int bad = 0;\n%s"
+               "    memcpy(A, A0, sizeof A);\n"
+               "    memcpy(B, B0, sizeof B);\n"
                "    for (long k = 0; k < %lld; k++)\n"
                "        if (fabs(want[k]) > scale)\n"
                "            scale = fabs(want[k]);\n"
@@ -228,35 +261,96 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
                "        if (i %% 3 == 2 && rel[i / 3]) /* kept temporaries: reused, */\n"
                "            rel[i / 3]();            /* then released */\n"
                "        memcpy(C, C0, sizeof C);\n"
-               "        if (%d)\n"
-               "            for (long k = 0; k < %lld; k += 2)\n"
-               "                C[k] = NAN;\n"
-               "        int r = fn[i / 3](A0, B0, C);\n"
+               "        int r = fn[i / 3](A, B, C);\n"
+               "        memcpy(got, C, sizeof got);\n"
                "        double err = 0.0;\n"
                "        for (long k = 0; k < %lld; k++) {\n"
-               "            double d = fabs(C[k] - want[k]);\n"
+               "            double d = fabs((double)got[k] - (double)want[k]);\n"
                "            if (!(d <= err))\n"
                "                err = isnan(d) ? INFINITY : d;\n"
                "        }\n"
-               "        if (r != 0 || !(err <= 1e-12 * scale)) {\n"
+               "        if (r != 0 || !(err <= %.17g * scale)) {\n"
                "            printf(\"%%s (call %%d): returned %%d, error %%g\\n\", names[i / 3], i %% 3, r, err);\n"
                "            bad++;\n"
                "        }\n"
                "    }\n"
                "    printf(\"%%d algorithms, %%d wrong\\n\", %d, bad);\n"
                "    return bad ? 1 : 0;\n}\n",
-            (long long)nc,
+            T, na > 0 ? na : 1, nb > 0 ? nb : 1, nc, R, nc * r,
             mode == SPLIT_GENERIC ? "#if defined(_OPENMP)\n    omp_set_num_threads(2);\n#endif\n"
                                   : "",
-            (long long)nc, set->count, c->beta == 0.0, (long long)nc, (long long)nc, set->count);
+            nc * r, set->count, nc * r, tol, set->count);
+}
+
+/*
+ * Writes the test program for *c, in its element type: the algorithms
+ * select_algorithms keeps, data, expected result, main. Returns the
+ * number of functions, or -1. mode PLAIN: as emitted; GENERIC: sizes as
+ * parameters, called at other_sizes(); ROW_MAJOR: c is taken as a
+ * row-major contraction, emitted from its transpose (the reference
+ * computes the transpose on the same memory); SPLIT: only the algorithms
+ * whose loop splits over 3 threads, so split; SPLIT_GENERIC: those
+ * generic, called at other sizes on OpenMP's threads (2, set by the
+ * program). The tolerance: 1e-12 for double, else 100 * epsilon * the
+ * contraction length.
+ */
+static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
+                           int mode, unsigned mask, int max)
+{
+    tc_contraction storage, run;
+    if (mode == ROW_MAJOR)
+        tc_contraction_transpose(user, &storage);
+    else
+        storage = *user;
+    const tc_contraction *c = &storage;
+    run = storage;
+    int generic = mode == GENERIC || mode == SPLIT_GENERIC;
+    if (generic)
+        other_sizes(&storage, &run);
+    tc_algorithm_set *set = select_algorithms(c, mode, mask, max);
+    FILE *f = set ? fopen(path, "w") : NULL;
+    if (!f) {
+        tc_alg_set_free(set);
+        return -1;
+    }
+    const char *T = tc_type_row_of(c->type)->c_name;
+    tc_emit_includes(f);
+    fputs("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n", f);
+    fputs(tc_type_row_of(c->type)->is_complex ? "#include <complex.h>\n" : "", f);
+    if (mode == SPLIT_GENERIC) /* the main sets the threads (alpha 0 calls no BLAS: no omp.h) */
+        fputs("#if defined(_OPENMP)\n#include <omp.h>\n#endif\n", f);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.no_header = 1;
+    opt.generic = generic;
+    opt.row_major = mode == ROW_MAJOR;
+    char fname[32];
+    tc_error e;
+    int n = -1;
+    for (int i = 0; i < set->count; i++) {
+        snprintf(fname, sizeof fname, "alg%d", i);
+        opt.function = fname;
+        if (tc_emit_c(set->alg[i], c, &opt, f, &e) != TC_OK) {
+            fprintf(stderr, "\n  emit %s: %s\n", set->alg[i]->name, e.message);
+            goto done;
+        }
+    }
+    for (int i = 0; generic && i < set->count; i++) {
+        fprintf(f, "static int call%d(const %s *A, const %s *B, %s *C)\n"
+                   "{\n    return alg%d(", i, T, T, T, i);
+        for (int x = 0; x < run.nindex; x++)
+            fprintf(f, "%lld, ", (long long)run.index[x].size);
+        fputs("A, B, C);\n}\n", f);
+    }
+    if (write_data(f, &run, seed) != 0)
+        goto done;
+    double tol = c->type == TC_TYPE_D ? 1e-12 : 100.0 * tc_type_row_of(c->type)->epsilon *
+                                                    contraction_length(&run);
+    write_main(f, &run, set, mode, tol);
     n = set->count;
 done:
     if (fclose(f) != 0)
         n = -1;
-    free(A);
-    free(B);
-    free(C0);
-    free(want);
     tc_alg_set_free(set);
     return n;
 }
@@ -316,6 +410,78 @@ static void test_corpus(void)
                 CU_ASSERT_EQUAL(compile_and_run(path, l, corpus[i].text), 0);
     }
     CU_ASSERT(functions > 2500);
+}
+
+/* *c in type t, with for every eighth contraction (serial 6, 14, ...)
+ * alpha 0 (C = beta * C, beta complex for a complex type), else for a
+ * complex type and every third a complex alpha and beta, else for every
+ * fourth (2, 6, ...) beta 0 (NaN in C, which must not be read). */
+static int typed_case(tc_contraction *c, tc_type t, int serial)
+{
+    tc_error e;
+    int cplx = tc_type_row_of(t)->is_complex;
+    if (tc_contraction_set_type(c, t, &e) != TC_OK)
+        return -1;
+    if (serial % 8 == 6) {
+        c->alpha = 0.0, c->alpha_im = 0.0;
+        c->beta = -0.5, c->beta_im = cplx ? 0.75 : 0.0;
+    } else if (cplx && serial % 3 == 0) {
+        c->alpha = 0.75, c->alpha_im = -1.25;
+        c->beta = -0.5, c->beta_im = 0.75;
+    } else if (serial % 4 == 2) {
+        c->beta = 0.0, c->beta_im = 0.0;
+    }
+    return 0;
+}
+
+/*
+ * Corpus contractions in float, float complex and double complex: all the
+ * algorithms of one in one file per (contraction, type), compiled and run
+ * with OpenBLAS against the reference in that type (tolerance 100 *
+ * epsilon * the contraction length); complex alpha and beta, beta 0 and
+ * alpha 0 by typed_case; float complex with temporaries allocated per call
+ * (the default), the others kept between calls. Sampled to keep the suite
+ * short (every type and contraction took 45 s; this 30 s): double complex
+ * every contraction, float the even ones, float complex the odd ones, so
+ * each is run in single precision and in complex. Then generic, row-major
+ * and split generic code (-fopenmp) of every fourth contraction in turn,
+ * at most 3 algorithms a kernel.
+ */
+static void test_types(void)
+{
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus);
+    static const tc_type types[3] = {TC_TYPE_S, TC_TYPE_C, TC_TYPE_Z};
+    static const int modes[3] = {GENERIC, ROW_MAJOR, SPLIT_GENERIC};
+    int functions[3] = {0, 0, 0}, variants = 0;
+    for (int t = 0; t < 3 && lib_include[0][0]; t++)
+        for (int i = 0; i < n; i++) {
+            tc_contraction c = corpus[i].c;
+            CU_ASSERT_FATAL(typed_case(&c, types[t], i) == 0);
+            int plain = t == 2 || i % 2 == t, mode = i % 4 == t ? modes[(i / 4) % 3] : PLAIN;
+            for (int pass = !plain; pass < 1 + (mode != PLAIN); pass++) {
+                int m = pass ? mode : PLAIN;
+                char path[280], what[400];
+                snprintf(path, sizeof path, "%s/type%d_%d_%02d.c", tmpdir, t, m, i);
+                int k = write_selection(&c, path, 1100 + (uint64_t)i, m, TC_KERNEL_MASK_ALL,
+                                        m == PLAIN ? 0 : 3);
+                CU_ASSERT(k > 0 || (k == 0 && m == SPLIT_GENERIC));
+                if (k <= 0)
+                    continue;
+                *(m == PLAIN ? &functions[t] : &variants) += k;
+                snprintf(what, sizeof what, "%s %s (mode %d)", tc_type_row_of(types[t])->c_name,
+                         corpus[i].text, m);
+                cc_std = m == SPLIT_GENERIC ? KEPT_STD " -fopenmp"
+                         : t == 1            ? "-std=c99"
+                                             : KEPT_STD;
+                CU_ASSERT_EQUAL(compile_and_run(path, 0, what), 0);
+            }
+        }
+    cc_std = KEPT_STD;
+    fprintf(stderr, "[float %d, float complex %d, double complex %d functions; %d variants]\n",
+            functions[0], functions[1], functions[2], variants);
+    CU_ASSERT(functions[0] > 1200 && functions[1] > 1200 && functions[2] > 2500);
+    CU_ASSERT(variants > 100);
 }
 
 /* Generic (sizes as parameters, run at other sizes) and row-major code of
@@ -945,6 +1111,7 @@ int tc_suite_emit(void)
         return -1;
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
+           !CU_add_test(s, "every type: float, float complex, double complex", test_types) ||
            !CU_add_test(s, "permutations without SSE2", test_permute_portable) ||
            !CU_add_test(s, "loops split over threads, with and without OpenMP", test_split) ||
            !CU_add_test(s, "alpha 0 with Inf and NaN in A and B: beta * C, every "

@@ -169,6 +169,39 @@ static void test_names(void)
     CU_ASSERT_EQUAL(tc_emit_fortran_check("stat", &e), TC_OK); /* the dummy is stat_2 */
 }
 
+static void to_float(tc_contraction *c)
+{
+    CU_ASSERT_FATAL(tc_contraction_set_type(c, TC_TYPE_S, NULL) == TC_OK);
+}
+
+static void to_float_complex(tc_contraction *c)
+{
+    CU_ASSERT_FATAL(tc_contraction_set_type(c, TC_TYPE_C, NULL) == TC_OK);
+}
+
+/* The arrays in the element type, in the interface and the wrapper, with
+ * its kind imported; the kinds are names the function may not take. */
+static void test_types(void)
+{
+    char *m = module(X, XS, 0, 0, "f", to_float);
+    HAS(m, "  use, intrinsic :: iso_c_binding, only: c_float, c_int, c_size_t\n");
+    HAS(m, "      import :: c_float, c_int\n");
+    HAS(m, "      real(c_float), intent(in) :: A(3, 2)\n");
+    HAS(m, "    real(c_float), intent(inout), contiguous :: C(:, :, :)\n");
+    HAS(m, "const float *A, const float *B, float *C)");
+    CU_ASSERT_PTR_NULL(strstr(m, "c_double"));
+    free(m);
+    m = module(X, XS, 1, 0, "g", to_float_complex);
+    HAS(m, "  use, intrinsic :: iso_c_binding, only: c_float_complex, c_int, c_size_t\n");
+    HAS(m, "      import :: c_float_complex, c_int, c_size_t\n");
+    HAS(m, "      complex(c_float_complex), intent(inout) :: C(n_a, n_b, n_c)\n");
+    HAS(m, "    complex(c_float_complex), intent(in), contiguous :: A(:, :)\n");
+    free(m);
+    tc_error e;
+    CU_ASSERT_EQUAL(tc_emit_fortran_check("c_double_complex", &e), TC_EUSAGE);
+    CU_ASSERT_EQUAL(tc_emit_fortran_check("c_float", &e), TC_EUSAGE);
+}
+
 int tc_suite_emit_fortran(void)
 {
     CU_pSuite s = CU_add_suite("emit_fortran", suite_init, suite_clean);
@@ -177,7 +210,8 @@ int tc_suite_emit_fortran(void)
     return !CU_add_test(s, "checked wrapper, column-major, fixed and generic", test_column_major) ||
            !CU_add_test(s, "checked wrapper, row-major: indices reversed", test_row_major) ||
            !CU_add_test(s, "checked wrapper: names that clash, literals, refused names",
-                        test_names)
+                        test_names) ||
+           !CU_add_test(s, "element types: float and complex arrays", test_types)
                ? -1
                : 0;
 }
