@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "generator/generator.h"
 #include "planner/plan.h"
+#include "planner/problem.h"
 #include "planner/wisdom.h"
 #include "predictor.h"
 
@@ -80,7 +81,8 @@ int tc_cmd_main(const tc_cli *cli)
         o.progress_data = cli->measure ? "planning" : "predicting";
     }
     unsigned flags =
-        (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0) | TC_EMITTABLE;
+        (cli->measure ? TC_MEASURE : TC_ESTIMATE) | (row_major ? TC_ROW_MAJOR : 0) | TC_EMITTABLE |
+        tc_plan_type_flags(c.type);
     tc_error err;
     tc_plan *plan = tc_plan_create_with(&c, flags, &o, &err);
     if (!plan) {

@@ -9,7 +9,7 @@
 
 const tc_command tc_main_job = {
     "", "CONTRACTION SIZES [-o FILE]", "", tc_cmd_main,
-    "-f -o --function --generic --layout --fortran --measure --candidates --wisdom "
+    "-f -o --function --generic --layout --fortran --measure --candidates --wisdom --type "
     "--time-limit --family --keep-temporaries " PREDICT_OPTIONS};
 
 const tc_command tc_commands[] = {
@@ -54,7 +54,7 @@ const tc_command tc_commands[] = {
      "  --keep-temporaries keep tensor-sized temporaries between calls, one set per\n"
      "                     thread, freed by NAME_release() (default: per call)\n",
      tc_cmd_emit,
-     "-f -o --algorithm --function --generic --layout --fortran --keep-temporaries"},
+     "-f -o --algorithm --function --generic --layout --fortran --keep-temporaries --type"},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
      "Predicts the runtime of every algorithm without running it: each\n"
      "algorithm's kernel (and copies) is timed in a replica of the cache state\n"
@@ -78,9 +78,9 @@ const tc_command tc_commands[] = {
      "                        size; the others dense (also parse, list, measure,\n"
      "                        compare, explain; emitted C takes dense tensors)\n"
      "  --type s|d|c|z        the elements: float, double (default), float complex,\n"
-     "                        double complex (also parse, list, measure, compare,\n"
-     "                        explain); ranked by the double twin's prediction,\n"
-     "                        measured in the type itself\n",
+     "                        double complex (also the main job, emit, parse, list,\n"
+     "                        measure, compare, explain): the type's BLAS routines,\n"
+     "                        timed and emitted in the type\n",
      tc_cmd_predict,
      "-f -o --format --kernels --family --sweep --plot --repeat --strides --type " PREDICT_OPTIONS},
     {"measure", "measure CONTRACTION SIZES [--kernels K,...] [--algorithm NAME] [--reps N] "

@@ -65,9 +65,8 @@ TC_API const char *tc_status_name(tc_status s);
  * Tensors are dense, column-major (Fortran order: a tensor's first index
  * has stride 1) unless TC_ROW_MAJOR is given (C order: the last index has
  * stride 1), of doubles unless TC_SINGLE or TC_COMPLEX says float, float
- * complex or double complex. The algorithms are the same in every type;
- * they are ranked by predicting their double twin (the same loops and
- * calls on doubles), and TC_MEASURE runs them in their own type.
+ * complex or double complex. The algorithms are the same in every type,
+ * each predicted and run in the type (sgemm, zgemm, cgeru ...).
  *
  * The BLAS library is loaded at run time: $TCGEN_BLAS ("openblas", "blis",
  * or a path to any CBLAS .so; default openblas). tcgen's own BLAS calls

@@ -96,7 +96,7 @@ static void rset_add(const ctx *x, rset *m, const tc_operand *op, uint32_t joine
 
 static int64_t line_elements(const ctx *x)
 {
-    int64_t l = x->p->line_bytes / (int64_t)sizeof(double);
+    int64_t l = x->p->line_bytes / (int64_t)tc_type_row_of(x->alg->type)->bytes;
     return l > 0 ? l : 1;
 }
 
@@ -435,7 +435,7 @@ static void build_setup(const ctx *x, tc_mb_case *cs)
     }
     /* Cut at the front: entries at or beyond 5/4 of the cache are out of
      * every level; one leading region fills the list up to that size. */
-    int64_t cap = x->p->llc_bytes / (int64_t)sizeof(double) * 5 / 4;
+    int64_t cap = x->p->llc_bytes / (int64_t)tc_type_row_of(x->alg->type)->bytes * 5 / 4;
     int first = 0;
     while (first < n && e[first].s.distance >= cap)
         first++;
@@ -466,6 +466,7 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
     const tc_operand *ops[3];
     tc_operand side[2];
     cs->node = node;
+    cs->type = x->alg->type;
     cs->loop_extent = node->parent ? tc_alg_loop_extent(x->alg, node->parent) : 0;
     cs->noperands = node_operands(x, node, ops, side);
     for (int i = 0; i < cs->noperands; i++) {

@@ -109,6 +109,8 @@ typedef struct tc_mb_case {
     double scale;               /* > 1: timed on 1/scale of it, time scaled up
                                    (the sampler's memory budget); 0 or 1: all of it */
     double beta;                /* the kernel's beta on the calls it stands for */
+    tc_type type;               /* of the elements (the algorithm's): the
+                                   sampler's bytes and calls are the type's */
 } tc_mb_case;
 
 typedef struct tc_mb_analysis {

@@ -8,7 +8,16 @@ double tc_mbs_node_flops(const tc_node *node)
     if (node->kind != TC_NODE_KERNEL)
         return 0.0;
     const tc_call *k = node->call;
-    return tc_kernel_flops(k->kernel, k->m, k->n, k->k);
+    return tc_kernel_flops(k->kernel, k->m, k->n, k->k) * tc_type_flop_factor(k->type);
+}
+
+/* The peak rate for elements of type t: float's vector lanes are twice
+ * double's, so its peak is taken as twice the profile's (double's): a
+ * bound that stays below the time. */
+static double peak_of(double peak, tc_type t)
+{
+    const tc_type_row *r = tc_type_row_of(t);
+    return r->bytes / (r->is_complex ? 2 : 1) == 4 ? 2.0 * peak : peak;
 }
 
 /*
@@ -55,7 +64,7 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
     if (!cs || !cs->node)
         return 0.0;
     if (o->peak_flops > 0.0)
-        bound = tc_mbs_node_flops(cs->node) / (o->peak_flops * threads);
+        bound = tc_mbs_node_flops(cs->node) / (peak_of(o->peak_flops, cs->type) * threads);
     if (o->memory_bandwidth > 0.0) {
         const step *plan = p->steps;
         int n = p->nsteps;
@@ -65,12 +74,12 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
             if (plan[e].kind != STEP_FLUSH)
                 continue;
             int i = plan[e].operand;
-            double el = (double)cs->operand[i].elements;
+            double el = (double)cs->operand[i].elements, eb = (double)p->elem_bytes;
             if (stream && steady && p->d.stream_bytes && p->d.streamed[i])
-                *stream += cs->operand[i].written ? 2.0 * 8.0 * el / update_bw
-                                                  : 8.0 * el / o->memory_bandwidth;
+                *stream += cs->operand[i].written ? 2.0 * eb * el / update_bw
+                                                  : eb * el / o->memory_bandwidth;
             if (steady && cs->operand[i].written && p->d.write_back) {
-                updated += 2.0 * 8.0 * el;
+                updated += 2.0 * eb * el;
                 continue;
             }
             for (int f = 0; !steady && f < n; f++)
@@ -78,7 +87,7 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
                     tc_mb_shape part = tc_mbs_step_shape(s, cs, p, &plan[f]);
                     el -= (double)(part.n0 * part.n1);
                 }
-            read += 8.0 * (el > 0.0 ? el : 0.0);
+            read += eb * (el > 0.0 ? el : 0.0);
         }
         double b = (read / o->memory_bandwidth + updated / update_bw) / threads;
         if (b > bound)

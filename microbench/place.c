@@ -34,7 +34,18 @@ static double edge_weight(const tc_mb_sampler *s, const recipe *p, int64_t dista
 {
     static const double lru[TC_EDGE_POINTS]; /* not known: all or nothing */
     const double *curve = p->d.edge_curve ? p->d.edge_curve : lru;
-    return tc_mb_edge_share(curve, s->level[s->nlevels - 1], 8.0 * (double)distance);
+    return tc_mb_edge_share(curve, s->level[s->nlevels - 1],
+                            (double)p->elem_bytes * (double)distance);
+}
+
+/* The level a distance of the recipe's elements reaches
+ * (tc_mb_sampler_level counts 8-byte words). */
+static int level_of(const tc_mb_sampler *s, const recipe *p, int64_t distance)
+{
+    int64_t b = p->elem_bytes;
+    if (b != 8 && distance >= 0)
+        distance = distance > INT64_MAX / b ? INT64_MAX : distance * b / 8;
+    return tc_mb_sampler_level(s, distance);
 }
 
 /*
@@ -66,7 +77,7 @@ static int left_out(const tc_mb_case *cs, const recipe *p, int i)
  * the edge the LLC or memory as the recipe's edge_out says. */
 static int placed_level(const tc_mb_sampler *s, const recipe *p, int64_t distance)
 {
-    int k = tc_mb_sampler_level(s, distance);
+    int k = level_of(s, p, distance);
     if (k < s->nlevels - 1)
         return k;
     double w = edge_weight(s, p, distance);
@@ -80,7 +91,7 @@ static int placed_level(const tc_mb_sampler *s, const recipe *p, int64_t distanc
 static int left_out_level(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p, int i)
 {
     int64_t d = cs->operand[i].access_distance;
-    return cs->truncated && tc_mb_sampler_level(s, d) < s->nlevels ? s->nlevels
+    return cs->truncated && level_of(s, p, d) < s->nlevels ? s->nlevels
                                                                      : placed_level(s, p, d);
 }
 
@@ -113,9 +124,9 @@ int64_t tc_mbs_evict_elements(const tc_mb_sampler *s, int k)
  * between two uses as sparse as op: a matrix whose columns lie a page or
  * more apart uses one column's run per page, a vector strided by a page
  * or more one element; dense data fills its pages. */
-static int64_t distance_pages(const tc_operand *op, int64_t distance)
+static int64_t distance_pages(const tc_operand *op, int64_t distance, int64_t bytes)
 {
-    const int64_t page = 4096 / (int64_t)sizeof(double);
+    const int64_t page = 4096 / bytes;
     int64_t used = page; /* elements per page */
     if (op->rank >= 1 && op->stride[0] >= page)
         used = 1;
@@ -169,7 +180,8 @@ void tc_mbs_recipe_place(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p
         const tc_mb_setup *st = &cs->setup[e];
         lvl[e] = st->kind == TC_SETUP_REMOTE ? -1 : placed_level(s, p, st->distance);
         if (lvl[e] >= 0 && tlb &&
-            distance_pages(&cs->operand[st->operand].op, st->distance) > s->o.tlb_pages &&
+            distance_pages(&cs->operand[st->operand].op, st->distance, p->elem_bytes) >
+                s->o.tlb_pages &&
             (tlb_after < 0 || lvl[e] < tlb_after))
             tlb_after = lvl[e];
     }
@@ -241,9 +253,9 @@ void tc_mbs_apply_streams(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *
 static int64_t tiled_stream_part(const tc_mb_sampler *s, const tc_mb_case *cs, int i)
 {
     const tc_mb_operand *o = &cs->operand[i];
-    int64_t ahead = (int64_t)s->o.stream_lines * s->line_doubles;
+    int64_t line = tc_mbs_line_elems(&s->o, cs), ahead = (int64_t)s->o.stream_lines * line;
     if (!tc_mbs_tiled(cs) || o->prefetch != TC_PREFETCH_STREAM || ahead <= 0 || !tc_mbs_one_run(&o->op) ||
-        o->op.extent[0] > s->line_doubles || o->elements <= ahead)
+        o->op.extent[0] > line || o->elements <= ahead)
         return 0;
     return ahead;
 }
@@ -260,7 +272,8 @@ void tc_mbs_apply_tiled_streams(const tc_mb_sampler *s, const tc_mb_case *cs, re
 static int first_lines_only(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p,
                             int i)
 {
-    return !p->d.streamed[i] && p->first[i] && cs->operand[i].op.extent[0] > s->line_doubles;
+    return !p->d.streamed[i] && p->first[i] &&
+           cs->operand[i].op.extent[0] > tc_mbs_line_elems(&s->o, cs);
 }
 
 /* The shape a step touches: the operand, or its prefetched part: all of a
@@ -273,7 +286,7 @@ tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
     int pf = st->kind == STEP_PREFETCH || st->kind == STEP_FLUSH_PREFETCH;
     int64_t part = pf ? p->d.tiled_part[st->operand] : 0;
     if (pf && first_lines_only(s, cs, p, st->operand))
-        sh.n0 = s->line_doubles;
+        sh.n0 = tc_mbs_line_elems(&s->o, cs);
     if (part > 0) /* the first columns of the run */
         sh.n1 = (part + sh.n0 - 1) / sh.n0;
     if (!pf && p->train_step[st->operand] > 0)

@@ -22,7 +22,8 @@ static tc_status predict_one(tc_mb_sampler *s, const tc_contraction *c,
     }
     /* a pass over C that no timed call paid (analyze.h) */
     if (st == TC_OK && a->pass_beta != 1.0) {
-        st = tc_mb_sample_beta_pass(s, c->tensor[TC_C].elements, a->pass_beta,
+        /* C's bytes as doubles: the pass is timed on 8-byte words */
+        st = tc_mb_sample_beta_pass(s, tc_type_words(c->type, c->tensor[TC_C].elements), a->pass_beta,
                                     &a->beta_pass_seconds, err);
         total += a->beta_pass_seconds;
     }

@@ -120,12 +120,12 @@ static int64_t max64(int64_t a, int64_t b)
     return a > b ? a : b;
 }
 
-/* Doubles in the 4 KiB pages op's elements lie in (at most its span): a
- * strided slice of a large tensor touches a few pages of a large span,
- * and only those are mapped. */
-int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span)
+/* Elements (of `bytes` each) in the 4 KiB pages op's elements lie in (at
+ * most its span): a strided slice of a large tensor touches a few pages of
+ * a large span, and only those are mapped. */
+int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span, int64_t bytes)
 {
-    const int64_t page = 4096 / (int64_t)sizeof(double);
+    const int64_t page = 4096 / bytes;
     if (sh.n0 <= 0 || sh.n1 <= 0 || span < 0)
         return span;
     double per_column = (double)((sh.n0 - 1) * sh.s0 / page + 2);
@@ -135,9 +135,9 @@ int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span)
     return d < (double)span ? (int64_t)d : span;
 }
 
-static int64_t page_doubles(const tc_operand *op, int64_t span)
+static int64_t page_doubles(const tc_operand *op, int64_t span, int64_t bytes)
 {
-    return tc_mbs_shape_page_doubles(tc_mbs_shape_of(op), span);
+    return tc_mbs_shape_page_doubles(tc_mbs_shape_of(op), span, bytes);
 }
 
 /* Span of operand i: enough for the call and for the setup's touches. */
@@ -209,6 +209,7 @@ tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contract
                          const tc_mb_case *cs, recipe *p, tc_error *err)
 {
     memset(p, 0, sizeof *p);
+    p->elem_bytes = tc_mbs_elem_bytes(cs);
     p->off = s ? s->o.rules_off : 0;
     p->edge_out = edge_out;
     p->train = 1;
@@ -269,9 +270,9 @@ tc_status tc_mbs_prepare(const tc_mb_sampler *s, int edge_out, const tc_contract
     for (int i = 0; i < p->n; i++) {
         p->span[i] = tc_mbs_case_span(cs, &p->call[i], i);
         p->first[i] = first_index(c, &cs->operand[i].op);
-        int64_t u = page_doubles(&p->call[i], p->span[i]);
+        int64_t u = page_doubles(&p->call[i], p->span[i], tc_mbs_elem_bytes(cs));
         if (u >= 0 && !tc_mbs_same_shape(&p->call[i], &cs->operand[i].op))
-            u += page_doubles(&cs->operand[i].op, p->span[i]);
+            u += page_doubles(&cs->operand[i].op, p->span[i], tc_mbs_elem_bytes(cs));
         p->used[i] = u < p->span[i] ? u : p->span[i];
     }
     for (int r = 0; s && r < TC_RULE_COUNT; r++) /* the decisions, in table order */
@@ -287,9 +288,22 @@ int64_t tc_mbs_recipe_bytes(const recipe *p)
     for (int i = 0; i < p->n; i++)
         if (p->used[i] < 0 || __builtin_add_overflow(total, p->used[i], &total))
             return -1;
-    if (__builtin_mul_overflow(total, (int64_t)sizeof(double), &total))
+    if (__builtin_mul_overflow(total, p->elem_bytes, &total))
         return -1;
     return total;
+}
+
+tc_mb_shape tc_mbs_words_shape(const tc_mb_case *cs, tc_mb_shape sh)
+{
+    int64_t b = tc_mbs_elem_bytes(cs);
+    if (b == 8)
+        return sh;
+    if (b == 16) /* each element two words: a unit-stride run twice as long */
+        return (tc_mb_shape){sh.s0 == 1 ? 2 * sh.n0 : sh.n0, sh.n1, sh.s0 == 1 ? 1 : 2 * sh.s0,
+                             2 * sh.s1};
+    /* float: strides halved rounding down, so no word lies past the span */
+    return (tc_mb_shape){sh.s0 == 1 ? (sh.n0 + 1) / 2 : sh.n0, sh.n1,
+                         sh.s0 == 1 ? 1 : sh.s0 / 2, sh.s1 / 2};
 }
 
 int64_t tc_mb_case_bytes(const tc_mb_case *cs)

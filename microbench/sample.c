@@ -69,11 +69,13 @@ static int build_key(const tc_mb_sampler *s, const scaled *sc, const recipe *p, 
     const tc_node *node = cs->node;
     if (node->kind == TC_NODE_KERNEL) {
         const tc_call *c = node->call;
-        kput(&k, "%s t%d%d m%lld n%lld k%lld", tc_kernel_name(c->kernel), c->trans_a,
+        kput(&k, "%s t%d%d m%lld n%lld k%lld", tc_kernel_type_name(c->kernel, c->type), c->trans_a,
              c->trans_b, (long long)c->m, (long long)c->n, (long long)c->k);
     } else {
         tc_copy_dir dir = node->kind == TC_NODE_PERMUTE ? node->perm->dir : node->copy->dir;
         kput(&k, "copy-%s", dir == TC_COPY_IN ? "in" : "out"); /* permutations too */
+        if (cs->type != TC_TYPE_D)
+            kput(&k, " %c", tc_type_row_of(cs->type)->letter);
     }
     if (node->kind == TC_NODE_PERMUTE) { /* its view: the operands alone are flat runs, and
                                             A^ and B^ of one size shared a time */
@@ -141,17 +143,17 @@ static void warm_library(tc_mb_sampler *s, const recipe *r, const tc_node *node)
     if (!r->d.warm_library)
         return;
     tc_call k = *node->call;
-    k.type = TC_TYPE_D; /* the double twin (sample.h) */
     double *p[3];
     int64_t used = 0;
     for (int i = 0; i < 3; i++) {
         tc_operand *op = &k.arg[i];
         int64_t n = op->rank == 0 ? 1 : op->extent[0] * (op->rank == 2 ? op->extent[1] : 1);
-        if (n <= 0 || n > s->warm_count - used)
+        int64_t words = tc_type_words(k.type, n);
+        if (n <= 0 || words > s->warm_count - used)
             return;
         op->ld = op->rank == 2 ? op->extent[0] : op->rank == 1 ? 1 : 0;
         p[i] = s->warm + used;
-        used += n;
+        used += words;
     }
     s->warm_alpha = -s->warm_alpha;
     tc_rt_call(s->o.blas, &k, s->warm_alpha, p[0], p[1], p[2]);
@@ -189,11 +191,12 @@ static int64_t run_setup(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
             continue;
         }
         int i = st->operand;
-        tc_mb_shape sh = tc_mbs_step_shape(s, cs, p, st);
+        tc_mb_shape sh = tc_mbs_words_shape(cs, tc_mbs_step_shape(s, cs, p, st));
         if (flush) {
             touched += tc_mb_touch_flush(base[i], &sh, s->o.line_bytes);
             if (st->kind == STEP_FLUSH && !tc_mbs_same_shape(&cs->operand[i].op, &p->call[i])) {
-                tc_mb_shape call = tc_mbs_shape_of(&p->call[i]); /* lines only the call uses */
+                /* lines only the call uses */
+                tc_mb_shape call = tc_mbs_words_shape(cs, tc_mbs_shape_of(&p->call[i]));
                 tc_mb_touch_flush(base[i], &call, s->o.line_bytes);
             }
             flushed = 1;
@@ -232,23 +235,16 @@ static void call_node(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe
                       double alpha, double *const base[])
 {
     const tc_node *node = cs->node;
-    const tc_call *call = node->call;
-    tc_call twin; /* float and complex calls timed as double's (sample.h) */
-    if (call && call->type != TC_TYPE_D) {
-        twin = *call;
-        twin.type = TC_TYPE_D;
-        call = &twin;
-    }
     for (int k = 0; k < p->train; k++) {
-        double *at[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
-        for (int i = 0; i < p->n; i++)
-            at[i] = base[i] + k * p->train_step[i];
+        void *at[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
+        for (int i = 0; i < p->n; i++) /* the train's steps are in elements */
+            at[i] = (char *)base[i] + k * p->train_step[i] * p->elem_bytes;
         if (node->kind == TC_NODE_KERNEL)
-            tc_rt_call_beta(s->o.blas, call, alpha, cs->beta, at[0], at[1], at[2]);
+            tc_rt_call_beta(s->o.blas, node->call, alpha, cs->beta, at[0], at[1], at[2]);
         else if (node->kind == TC_NODE_PERMUTE)
-            tc_rt_permutation(node->perm, TC_TYPE_D, at[0], at[1], NULL, s->o.blas->threads);
+            tc_rt_permutation(node->perm, cs->type, at[0], at[1], NULL, s->o.blas->threads);
         else
-            tc_rt_copy(node->copy, TC_TYPE_D, at[0], at[1]);
+            tc_rt_copy(node->copy, cs->type, at[0], at[1]);
     }
 }
 
@@ -388,6 +384,17 @@ int tc_mb_case_recipe(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_cas
     return rc;
 }
 
+/* Gives the elements of shape sh (in run's elements) at x their values:
+ * double's as ever, other types' each real a value of its type. */
+static void init_operand(const tc_mb_case *run, double *x, const tc_mb_shape *sh)
+{
+    const tc_type_row *r = tc_type_row_of(run->type);
+    if (run->type == TC_TYPE_D)
+        tc_mb_touch_init(x, sh);
+    else
+        tc_mb_touch_init_reals(x, sh, r->bytes / (r->is_complex ? 2 : 1), r->is_complex ? 2 : 1);
+}
+
 /* Allocates run's operands as p says, initialises what the calls touch,
  * times the recipe, and frees them; *seconds gets the time of one call of
  * run (unscaled). room: what the budget is charged at most. */
@@ -409,7 +416,9 @@ static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const reci
         /* huge pages only where the touched pages fill most of the span:
          * each 2 MiB page touched is mapped and zeroed whole */
         tc_pages pages = 2 * p->used[i] < p->span[i] ? TC_PAGES_SMALL : TC_PAGES_AUTO;
-        if (tc_mbs_operand_block(s, i, p->span[i], p->used[i], pages, &blk[i], err) != TC_OK) {
+        if (tc_mbs_operand_block(s, i, tc_type_words(run->type, p->span[i]),
+                                 tc_type_words(run->type, p->used[i]), pages, &blk[i],
+                                 err) != TC_OK) {
             for (int j = 0; j < i; j++)
                 tc_mbs_operand_release(s, j, &blk[j]);
             tc_mb_budget_release(need);
@@ -419,17 +428,17 @@ static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const reci
         /* only what is touched: the rest of a large span stays unmapped */
         tc_mb_shape sh = p->train_step[i] > 0 ? tc_mbs_train_shape(p, i)
                                               : tc_mbs_shape_of(&p->call[i]);
-        tc_mb_touch_init(base[i], &sh);
+        init_operand(run, base[i], &sh);
         if (!tc_mbs_same_shape(&p->call[i], &run->operand[i].op)) {
             sh = tc_mbs_shape_of(&run->operand[i].op);
-            tc_mb_touch_init(base[i], &sh);
+            init_operand(run, base[i], &sh);
         }
     }
     *seconds = time_case(s, run, p, base, timed);
     double sum = 0.0;
     for (int i = 0; i < p->n; i++) {
         if (run->operand[i].written) {
-            tc_mb_shape sh = tc_mbs_shape_of(&p->call[i]);
+            tc_mb_shape sh = tc_mbs_words_shape(run, tc_mbs_shape_of(&p->call[i]));
             tc_mb_touch_read(base[i], &sh, &sum);
         }
     }

@@ -34,11 +34,9 @@
  * cache context (the placement follows the case's distances, not its
  * size).
  *
- * Types: every case is timed in double. A float or complex algorithm is
- * predicted as its double twin (the same loops, copies and calls on
- * 8-byte elements): its kernel calls are made as dgemm, dgemv..., its
- * copies move doubles. The ranking of a type's algorithms is so double's;
- * TC_MEASURE runs them in their own type.
+ * Types: a case is timed in its type (tc_mb_case.type): the type's
+ * kernel and copies, operands of the type's bytes (sample_impl.h says
+ * how elements become bytes and words).
  *
  * Identical cases - same call (kernel, transposition, dimensions, leading
  * dimensions and increments) and same placement of the operands - are

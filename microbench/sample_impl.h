@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "ast/kernel.h"
+#include "ast/type.h"
 #include "microbench/memo.h"
 #include "microbench/model_input.h"
 #include "microbench/pool.h"
@@ -149,6 +150,7 @@ typedef struct tc_mbs_recipe {
     int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
     int nsteps;                           /* the setup as run (place) */
     step steps[MAX_STEPS];
+    int64_t elem_bytes;                   /* of the case's type (tc_mbs_elem_bytes) */
 } recipe;
 
 /* A case with its own copies of the node and its call or copy, so that
@@ -162,12 +164,34 @@ typedef struct scaled {
     tc_permutation perm;
 } scaled;
 
+/* ---- the case's type --------------------------------------------------
+ * Geometry (extents, strides, spans, distances) is in elements of the
+ * case's type; memory (blocks, touches, the pool) is in 8-byte words.
+ * These convert: bytes of an element, elements per cache line, and a
+ * shape of elements as the words its touches walk (tc_mbs_words_shape:
+ * every element's first word, the runs of a unit-stride dimension whole;
+ * float's halved strides round down, so that no word lies past the span,
+ * and a touch may fall a line short of an odd-strided float's). Double is
+ * the identity. */
+static inline int64_t tc_mbs_elem_bytes(const tc_mb_case *cs)
+{
+    return tc_type_row_of(cs->type)->bytes;
+}
+
+static inline int64_t tc_mbs_line_elems(const tc_mb_sampler_options *o, const tc_mb_case *cs)
+{
+    int64_t l = o->line_bytes / tc_mbs_elem_bytes(cs);
+    return l > 0 ? l : 1;
+}
+
+tc_mb_shape tc_mbs_words_shape(const tc_mb_case *cs, tc_mb_shape sh);
+
 /* recipe.c */
 tc_mb_shape tc_mbs_shape_of(const tc_operand *op);
 int tc_mbs_same_shape(const tc_operand *a, const tc_operand *b);
 int64_t tc_mbs_op_span(const tc_operand *op);
 void tc_mbs_permute_footprint(const tc_permute *v, int temp_side, tc_operand *op);
-int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span);
+int64_t tc_mbs_shape_page_doubles(tc_mb_shape sh, int64_t span, int64_t bytes);
 int64_t tc_mbs_case_span(const tc_mb_case *cs, const tc_operand *call, int i);
 int tc_mbs_op_ok(const tc_operand *op);
 void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n);

@@ -108,7 +108,7 @@ static int beyond_address_space(const recipe *p, int64_t avail)
 {
     double total = 0.0;
     for (int i = 0; i < p->n; i++)
-        total += p->span[i] < 0 ? 1e30 : 8.0 * (double)p->span[i];
+        total += p->span[i] < 0 ? 1e30 : (double)p->elem_bytes * (double)p->span[i];
     return avail >= 0 && total > (double)avail;
 }
 
@@ -124,7 +124,8 @@ static int compute_bound(const tc_node *node)
         return 0;
     const tc_call *k = node->call;
     double m = (double)k->m, n = (double)k->n, kk = (double)k->k;
-    return tc_mbs_node_flops(node) >= TC_MB_COMPUTE_BOUND_INTENSITY * 8.0 * (m * kk + kk * n + m * n);
+    double bytes = (double)tc_type_row_of(k->type)->bytes;
+    return tc_mbs_node_flops(node) >= TC_MB_COMPUTE_BOUND_INTENSITY * bytes * (m * kk + kk * n + m * n);
 }
 
 /* 1 when a call of the case is more than a slab: its flop and
@@ -295,7 +296,7 @@ static tc_status warm_slab(const tc_mb_sampler *s, const tc_contraction *c,
     tc_mbs_recipe_place(s, &sc->cs, p); /* where the case has its operands */
     for (int e = 0; e < p->nsteps; e++)
         if (p->steps[e].kind == STEP_FLUSH)
-            bytes += 8.0 * (double)cs->operand[p->steps[e].operand].elements;
+            bytes += (double)p->elem_bytes * (double)cs->operand[p->steps[e].operand].elements;
     sc->cold_s = bw > 0.0 ? bytes / bw / threads : 0.0;
     sc->cs.nsetup = 0; /* reused at once: in cache */
     sc->cs.truncated = 0;

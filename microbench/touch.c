@@ -2,6 +2,8 @@
  * cache-line flushes. */
 #include "microbench/touch.h"
 
+#include <string.h>
+
 #if defined(__x86_64__)
 #include <emmintrin.h>
 #define TC_TOUCH_CLFLUSH 1
@@ -31,6 +33,26 @@ int64_t tc_mb_touch_init(double *p, const tc_mb_shape *sh)
     return sh->n0 * sh->n1;
 }
 
+int64_t tc_mb_touch_init_reals(void *p, const tc_mb_shape *sh, int real_bytes, int reals)
+{
+    int64_t r = 0;
+    for (int64_t j1 = 0; j1 < sh->n1; j1++)
+        for (int64_t j0 = 0; j0 < sh->n0; j0++) {
+            int64_t at = (j0 * sh->s0 + j1 * sh->s1) * reals;
+            for (int k = 0; k < reals; k++, at++) {
+                double v = (double)(r - 1000) / 1e4;
+                if (real_bytes == 4)
+                    ((float *)p)[at] = (float)v;
+                else
+                    ((double *)p)[at] = v;
+                r += 7919 % 2001;
+                if (r >= 2001)
+                    r -= 2001;
+            }
+        }
+    return sh->n0 * sh->n1;
+}
+
 int64_t tc_mb_touch_read(const double *p, const tc_mb_shape *sh, double *acc)
 {
     int64_t count = 0;
@@ -48,14 +70,19 @@ int64_t tc_mb_touch_read(const double *p, const tc_mb_shape *sh, double *acc)
 
 int64_t tc_mb_touch_rmw(double *p, const tc_mb_shape *sh, double zero, double *acc)
 {
+    const uint64_t izero = (uint64_t)zero;
     int64_t count = 0;
     double sum = 0.0;
     for (int64_t j1 = 0; j1 < sh->n1; j1++) {
         double *q = p + j1 * sh->s1;
         for (int64_t j0 = 0; j0 < sh->n0; j0++) {
-            double v = q[j0 * sh->s0];
-            sum += v;
-            q[j0 * sh->s0] = v + zero;
+            /* the word's bits plus an integer 0 the compiler cannot see:
+             * every bit kept, whatever type the word holds (two floats) */
+            uint64_t bits;
+            memcpy(&bits, &q[j0 * sh->s0], sizeof bits);
+            sum += q[j0 * sh->s0];
+            bits += izero;
+            memcpy(&q[j0 * sh->s0], &bits, sizeof bits);
             count++;
         }
     }

@@ -22,13 +22,19 @@ typedef struct tc_mb_shape {
  * overflow or small enough to be denormal after repeated calls, the
  * RangeGuard of §1.5); the writes also fault the pages in (Page0Guard). */
 int64_t tc_mb_touch_init(double *p, const tc_mb_shape *sh);
+/* The same for elements of `reals` reals (2: complex) of `real_bytes` (4
+ * float, 8 double) each, the shape in elements: every real a proper
+ * value of its type (a float read from a double's bits may be a NaN or
+ * a denormal, which BLAS would run slower on). */
+int64_t tc_mb_touch_init_reals(void *p, const tc_mb_shape *sh, int real_bytes, int reals);
 
 /* Adds every element to *acc. */
 int64_t tc_mb_touch_read(const double *p, const tc_mb_shape *sh, double *acc);
 
 /* Adds every element to *acc and writes it back plus `zero`, which the
  * caller loads from a volatile 0.0, so the stores cannot be dropped and
- * the lines end up modified as a kernel's output would leave them. */
+ * the lines end up modified as a kernel's output would leave them; the
+ * bits written are the bits read (the words may hold floats). */
 int64_t tc_mb_touch_rmw(double *p, const tc_mb_shape *sh, double zero, double *acc);
 
 /*

@@ -72,7 +72,7 @@ static int64_t stream_train_bytes(const tc_mb_case *cs, const recipe *p)
         if (!p->d.streamed[i] || o->loop_step != o->elements || o->span != o->elements ||
             !trainable(cs, p, i))
             return 0;
-        bytes += 8 * o->elements;
+        bytes += p->elem_bytes * o->elements;
     }
     return bytes;
 }
@@ -86,7 +86,7 @@ static int tiny_train(const tc_mb_case *cs, const recipe *p)
         return 0;
     for (int i = 0; i < p->n; i++) {
         const tc_mb_operand *o = &cs->operand[i];
-        bytes += 8 * o->elements;
+        bytes += p->elem_bytes * o->elements;
         if (o->loop_step != 0 &&
             ((o->op.rank > 1 && o->op.extent[1] > 1) || !trainable(cs, p, i)))
             return 0;
@@ -125,7 +125,8 @@ static int64_t written_vector_lines(const tc_mb_sampler *s, const tc_mb_case *cs
         if (!cs->operand[i].written || op->rank != 1)
             continue; /* a matrix (dger) or a scalar (ddot) */
         int64_t n = op->extent[0], step = op->stride[0];
-        lines += step >= s->line_doubles ? n : (n * step + s->line_doubles - 1) / s->line_doubles;
+        int64_t line = tc_mbs_line_elems(&s->o, cs);
+        lines += step >= line ? n : (n * step + line - 1) / line;
     }
     return lines;
 }
@@ -193,7 +194,8 @@ void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
          * (counted as the span, ac-dgemv of a 3.6 GB C at a=b=15000 mapped
          * it all in huge pages) */
         if (step > 0)
-            p->used[i] = tc_mbs_shape_page_doubles(tc_mbs_train_shape(p, i), p->span[i]);
+            p->used[i] = tc_mbs_shape_page_doubles(tc_mbs_train_shape(p, i), p->span[i],
+                                                   p->elem_bytes);
     }
 }
 
@@ -249,7 +251,7 @@ static int64_t interleaved_train_bytes(const tc_mb_case *cs, const recipe *p)
         if (!trainable(cs, p, i) || !(p->d.interleave[i] > 0 || run))
             return 0;
         interleaved += p->d.interleave[i] > 0;
-        bytes += 8 * o->elements;
+        bytes += p->elem_bytes * o->elements;
     }
     return interleaved ? bytes : 0;
 }

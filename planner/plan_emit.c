@@ -74,10 +74,6 @@ tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt, 
         return tc_error_set(err, TC_EUSAGE, 0, 0,
                             "tc_plan_emit: the plan's tensors are strided views; emitted C "
                             "takes dense tensors only");
-    if (p->c.type != TC_TYPE_D) /* the emitter writes double code (generator.h) */
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "tc_plan_emit: the plan's elements are %s; emitted C is double "
-                            "only in this build", tc_type_row_of(p->c.type)->c_name);
     tc_emit_options o;
     memset(&o, 0, sizeof o);
     if (opt)

@@ -404,6 +404,9 @@ expect 0 "" -- measure "$P" a=b=c=4,i=3 --type c --kernels dgemm --reps 1 --form
 [ "$(grep -c 'cgemm	' "$tmp/out")" -ge 3 ] && ok || bad "measure --type c: no cgemm measured"
 expect 0 "" -- parse "$P" a=b=c=4,i=3 --type s --format tsv
 grep -q "^tensor	A	.*	48$" "$tmp/out" && ok || bad "parse --type s: A's 12 floats are not 48 bytes"
+expect 0 "" -- "$P" a=b=c=4,i=3 --type c -o "$tmp/c.c" -q
+grep -q "cblas_cgemm\|cblas_cgemv\|cblas_cgeru\|cblas_caxpy\|cblas_cdotu_sub" "$tmp/c.c" && \
+    grep -q "float complex \*C" "$tmp/c.c" && ok || bad "main job --type c: no float complex C"
 expect 2 "bad --type 'q'" -- predict "$P" a=b=c=4,i=3 --type q
 expect 2 "bad --type 'zz'" -- list "$P" a=b=c=4,i=3 --type zz
 

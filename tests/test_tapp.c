@@ -254,6 +254,13 @@ static void test_tiles_in_place(void)
         TAPP_destroy_tensor_info(in[x]);
 }
 
+/* The type letter of an algorithm's kernel ("c-zgemm": 'z'). */
+static char kernel_letter(const char *name)
+{
+    const char *dash = strrchr(name, '-');
+    return dash ? dash[1] : name[0];
+}
+
 /* Float tensors: planned in float (sgemm), B transposed in place. */
 static void test_float(void)
 {
@@ -285,7 +292,7 @@ static void test_float(void)
     for (int k = 0; k < 20; k++)
         CU_ASSERT(fabsf(D[k] - want[k]) <= 1e-5f * (1.0f + fabsf(want[k])));
     const tc_tapp_product *tp = (const tc_tapp_product *)p;
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_algorithm(tp->plan), "sgemm"));
+    CU_ASSERT_EQUAL(kernel_letter(tc_plan_algorithm(tp->plan)), 's'); /* a float kernel */
     CU_ASSERT(tp->t[TC_TAPP_A].direct && tp->t[TC_TAPP_B].direct && tp->t[TC_TAPP_D].direct);
     TAPP_destroy_tensor_product(p);
     TAPP_destroy_tensor_info(a);
@@ -551,9 +558,9 @@ static void test_complex(void)
         }
     CU_ASSERT_EQUAL(TAPP_execute_product(p, 0, NULL, alpha, A, B, beta, C, D), 0);
     CU_ASSERT(tc_corpus_relerr(D, want, 12) < 1e-14);
-    /* one complex plan (zgemm), B and D where they lie, conjugated A packed */
+    /* one complex plan (a z kernel), B and D where they lie, conjugated A packed */
     const tc_tapp_product *tp = (const tc_tapp_product *)p;
-    CU_ASSERT_PTR_NOT_NULL(strstr(tc_plan_algorithm(tp->plan), "zgemm"));
+    CU_ASSERT_EQUAL(kernel_letter(tc_plan_algorithm(tp->plan)), 'z');
     CU_ASSERT(!tp->t[TC_TAPP_A].direct && tp->t[TC_TAPP_B].direct && tp->t[TC_TAPP_D].direct);
     TAPP_destroy_tensor_product(p);
     TAPP_destroy_tensor_info(a);

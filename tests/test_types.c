@@ -21,6 +21,7 @@
 #include "runtime/execute.h"
 #include "runtime/memory.h"
 #include "runtime/reference.h"
+#include "tcgen.h"
 #include "tests/helpers_corpus.h"
 
 static tc_blas *blas;
@@ -174,6 +175,33 @@ static void test_corpus(void)
     fprintf(stderr, "[%d contractions x 4 types, %d executions]\n", n, runs);
 }
 
+/* Every corpus contraction ranked (every candidate predicted: the sampler
+ * times each case in its type, its operands in that type's bytes) and
+ * measured in float, float complex and double complex; under the
+ * sanitizers, an operand sized in the wrong unit is an overflow. */
+static void test_predicted(void)
+{
+    static const unsigned flags[3] = {TC_SINGLE, TC_SINGLE | TC_COMPLEX, TC_COMPLEX};
+    tc_corpus_entry *corpus;
+    int n = tc_corpus_require(&corpus), planned = 0;
+    for (int t = 0; t < 3; t++)
+        for (int i = 0; i < n; i += 1 + t) {
+            tc_error e;
+            tc_plan *p = tc_plan_create(corpus[i].text, corpus[i].sizes,
+                                        (i % 2 ? TC_MEASURE : TC_ESTIMATE) | flags[t], &e);
+            CU_ASSERT_PTR_NOT_NULL(p);
+            if (!p) {
+                fprintf(stderr, "\n  %s: %s\n", corpus[i].text, e.message);
+                continue;
+            }
+            CU_ASSERT(tc_plan_predicted_seconds(p) > 0.0);
+            planned++;
+            tc_plan_destroy(p);
+        }
+    tc_wisdom_forget();
+    CU_ASSERT(planned > 40);
+}
+
 /* The table: letters, bytes, names per type, and what the names parse to. */
 static void test_table(void)
 {
@@ -226,5 +254,6 @@ int tc_suite_types(void)
     CU_pSuite s = CU_add_suite("types", suite_init, suite_clean);
     return !s || !CU_add_test(s, "the type table and kernel names", test_table) ||
            !CU_add_test(s, "bytes, names and overflow per type", test_contraction) ||
-           !CU_add_test(s, "every algorithm of the corpus in s, d, c, z", test_corpus);
+           !CU_add_test(s, "every algorithm of the corpus in s, d, c, z", test_corpus) ||
+           !CU_add_test(s, "the corpus ranked and measured in s, c, z", test_predicted);
 }
