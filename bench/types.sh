@@ -34,8 +34,8 @@ while IFS=$'\t' read -r group spec con sizes; do
             -o "$tmp/f.c" 2>"$tmp/err" || { echo "types.sh: $spec $t: $(cat "$tmp/err")" >&2; continue; }
         alg=$(sed -n 's/^ \*   algorithm *//p' "$tmp/f.c")
         complex=0; [[ $t == c || $t == z ]] && complex=1
-        cc -O2 -I"$cblas_inc" -DFUNC=tc_fn "-DELEM=${ELEM[$t]}" -DLETTER=$t \
-            -DLETTER_IS_COMPLEX=$complex -o "$tmp/run" bench/types_run.c "$tmp/f.c" \
+        cc -O2 -I"$cblas_inc" -DFUNC=tc_fn "-DELEM=${ELEM[$t]}" -DGEMM=cblas_${t}gemm \
+            -DIS_COMPLEX=$complex -o "$tmp/run" bench/types_run.c "$tmp/f.c" \
             -lopenblas -lm 2>"$tmp/err" || { echo "types.sh: $spec $t: $(cat "$tmp/err")" >&2; continue; }
         row=$("$tmp/run" "$(count "$ia")" "$(count "$ib")" "$(count "$ic")" "$(count "$all")" "$REPS")
         read -r fs gs <<<"$row"

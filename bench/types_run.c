@@ -1,7 +1,8 @@
 /*
  * types_run.c - times the C tcgen emitted for one contraction in one
  * element type (bench/types.sh links it in as FUNC, compiled with
- * -DELEM=float|double|'float complex'|'double complex' and -DLETTER=s|d|c|z)
+ * -DELEM=float|double|'float complex'|'double complex', -DGEMM=cblas_sgemm
+ * ... and -DIS_COMPLEX=0|1)
  * against one gemm of that type doing as many multiply-adds, n x n x n
  * with n the cube root of the contraction's: random inputs, one untimed
  * run of each, then REPS rounds alternating the two; prints the medians
@@ -16,9 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-#define CAT(a, b) a##b
-#define GEMM(l) CAT(cblas_, CAT(l, gemm))
 
 int FUNC(const ELEM *A, const ELEM *B, ELEM *C);
 
@@ -46,11 +44,11 @@ static ELEM *filled(size_t n)
 /* One n x n x n gemm of the type: C = A B. */
 static void gemm(int n, const ELEM *a, const ELEM *b, ELEM *c)
 {
-#if LETTER_IS_COMPLEX
+#if IS_COMPLEX
     const ELEM one = 1, zero = 0;
-    GEMM(LETTER)(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, a, n, b, n, &zero, c, n);
+    GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &one, a, n, b, n, &zero, c, n);
 #else
-    GEMM(LETTER)(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, a, n, b, n, 0, c, n);
+    GEMM(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1, a, n, b, n, 0, c, n);
 #endif
 }
 

@@ -24,7 +24,8 @@
  *   tcgen_permute_... of its kernel, tcgen_huge_alloc, for a split loop
  *   tmpA_part, tmpB_part, tmpC_part, tcgen_part, tcgen_blas,
  *   tcgen_blas_one, tcgen_blas_restore, tcgen_parts (generic), for
- *   complex calls tcgen_dot, tcgen_factor, tcgen_beta (block-local),
+ *   complex calls tcgen_dot, tcgen_factor, tcgen_beta (block-local) and
+ *   tcgen_cdotu, tcgen_zdotu (kernel_gen.c),
  *   N_<index>     a size (constant, or taken from a generic parameter),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
@@ -1493,6 +1494,8 @@ static void emit_function(emitter *e, const char *fname)
     if (!e->opt->no_header)
         emit_header(e);
     emit_kernel_text(e);
+    if (tc_kernel_gen_rows[alg->kernel].prologue && !alpha_zero(e))
+        tc_kernel_gen_rows[alg->kernel].prologue(e);
     if (alg->split > 1 && !alpha_zero(e))
         put(e, blas_one_text);
     emit_kept_slots(e, 0);

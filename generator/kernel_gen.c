@@ -157,10 +157,10 @@ static void emit_ddot(const tc_emitter *e, const tc_call *k, int level)
     int cond;
     const char *b = tc_emit_kernel_beta_text(e, num, sizeof num, &cond);
     int zero = is_literal(b, "0.0"), cplx = is_complex(e);
-    if (cplx) {
+    if (cplx) { /* through the file's tcgen_?dotu (prologue_ddot) */
         open_block(e, level, 0, "tcgen_dot;\n");
         tc_emit_indent(e, level + 1);
-        fprintf(tc_emit_out(e), "cblas_%s_sub(", cblas(k));
+        fprintf(tc_emit_out(e), "tcgen_%s(", cblas(k));
         tc_emit_dim(e, &k->dim_n);
         tc_emit_args(e, a, 0, 1);
         tc_emit_put(e, ", &tcgen_dot);\n");
@@ -282,8 +282,39 @@ static void emit_dgemm(const tc_emitter *e, const tc_call *k, int level)
         close_block(e, level);
 }
 
+/* Complex dots go through tcgen_cdotu or tcgen_zdotu, written once per
+ * file: OpenBLAS 0.3.21's cdotu and zdotu read one element past the end of
+ * a strided vector (a fault where it ends a mapping), so a strided dot is
+ * a gemv of one column (a unit-stride vector as the matrix) or of one row,
+ * as the executor does (runtime/kernel_run.c). */
+static void prologue_ddot(const tc_emitter *e)
+{
+    const tc_type_row *r = tc_emit_type(e);
+    if (!r->is_complex)
+        return;
+    const char l = r->letter, *t = r->c_name;
+    fprintf(tc_emit_out(e),
+            "\n#ifndef TCGEN_%cDOTU_DEFINED\n#define TCGEN_%cDOTU_DEFINED\n"
+            "/* *dot = x.y (unconjugated); %cdotu only on unit strides: on strided\n"
+            " * vectors OpenBLAS 0.3.21's reads past their last element. */\n"
+            "static void tcgen_%cdotu(int n, const %s *x, int incx, const %s *y, int incy,\n"
+            "                        %s *dot)\n{\n"
+            "    const %s one = 1, zero = 0;\n"
+            "    *dot = 0;\n"
+            "    if (incx == 1 && incy == 1)\n"
+            "        cblas_%cdotu_sub(n, x, 1, y, 1, dot);\n"
+            "    else if (incx == 1 || incy == 1)\n"
+            "        cblas_%cgemv(CblasColMajor, CblasTrans, n, 1, &one, incx == 1 ? x : y, n,\n"
+            "                    incx == 1 ? y : x, incx == 1 ? incy : incx, &zero, dot, 1);\n"
+            "    else\n"
+            "        cblas_%cgemv(CblasColMajor, CblasNoTrans, 1, n, &one, x, incx, y, incy, &zero,\n"
+            "                    dot, 1);\n"
+            "}\n#endif\n",
+            l - 'a' + 'A', l - 'a' + 'A', l, l, t, t, t, t, l, l, l);
+}
+
 const tc_kernel_gen_row tc_kernel_gen_rows[TC_KERNEL_COUNT] = {
-    [TC_KERNEL_DDOT] = {build_ddot, emit_ddot},
+    [TC_KERNEL_DDOT] = {build_ddot, emit_ddot, prologue_ddot},
     [TC_KERNEL_DAXPY] = {build_daxpy, emit_daxpy},
     [TC_KERNEL_DGEMV] = {build_dgemv, emit_dgemv},
     [TC_KERNEL_DGER] = {build_dger, emit_dger},

@@ -50,6 +50,10 @@ typedef struct tc_kernel_gen_row {
     void (*build)(const tc_contraction *c, const tc_dim kept[3], const tc_operand op[3], tc_call *k);
     /* Writes the call's statement (after the indentation, with its ";\n"). */
     void (*emit)(const tc_emitter *e, const tc_call *k, int level);
+    /* Writes what the file needs before the function for the kernel's
+     * calls in the emitter's type (a helper, guarded so that several
+     * functions of one file share it), or NULL: nothing. */
+    void (*prologue)(const tc_emitter *e);
 } tc_kernel_gen_row;
 
 /* Indexed by tc_kernel. */

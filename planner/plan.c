@@ -398,19 +398,31 @@ static tc_status candidates(tc_plan *p, const tc_plan_options *o, tc_error *err)
     return enumerate_candidates(p, &p->c, families(o), &p->set, &p->subset, err);
 }
 
-static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
-                       tc_error *err)
+/* Exactly one of the first three flags, the others known; a strided
+ * problem only column-major. */
+static tc_status check_flags(const tc_contraction *user, unsigned flags, tc_error *err)
 {
     unsigned how = flags & (TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY);
     if ((flags & ~(TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY | TC_ROW_MAJOR | TC_EMITTABLE |
                    TC_SINGLE | TC_COMPLEX)) ||
-        (how != TC_ESTIMATE && how != TC_MEASURE && how != TC_WISDOM_ONLY)) {
-        tc_error_set(err, TC_EUSAGE, 0, 0, "bad planning flags 0x%x: give exactly one of "
-                                           "TC_ESTIMATE, TC_MEASURE, TC_WISDOM_ONLY, "
-                                           "optionally | TC_ROW_MAJOR, TC_SINGLE, TC_COMPLEX",
-                     flags);
+        (how != TC_ESTIMATE && how != TC_MEASURE && how != TC_WISDOM_ONLY))
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "bad planning flags 0x%x: give exactly one of "
+                                                  "TC_ESTIMATE, TC_MEASURE, TC_WISDOM_ONLY, "
+                                                  "optionally | TC_ROW_MAJOR, TC_SINGLE, "
+                                                  "TC_COMPLEX",
+                            flags);
+    if (tc_contraction_strided(user) && (flags & TC_ROW_MAJOR))
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "a contraction of strided tensors is planned "
+                                                  "column-major");
+    return TC_OK;
+}
+
+static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan_options *o,
+                       tc_error *err)
+{
+    unsigned how = flags & (TC_ESTIMATE | TC_MEASURE | TC_WISDOM_ONLY);
+    if (check_flags(user, flags, err) != TC_OK)
         return NULL;
-    }
     double start = tc_rt_now();
     tc_plan *p = calloc(1, sizeof *p);
     if (!p) {
@@ -419,17 +431,8 @@ static tc_plan *create(const tc_contraction *user, unsigned flags, const tc_plan
     }
     p->flags = flags;
     p->user = *user;
-    if (tc_contraction_set_type(&p->user, tc_plan_type_of(flags), err) != TC_OK) {
-        free(p);
-        return NULL;
-    }
-    if (tc_contraction_strided(user) && (flags & TC_ROW_MAJOR)) {
-        tc_error_set(err, TC_EUSAGE, 0, 0, "a contraction of strided tensors is planned "
-                                           "column-major");
-        free(p);
-        return NULL;
-    }
-    if (tc_plan_workspace_limit(o, &p->workspace, &p->workspace_from, err) != TC_OK) {
+    if (tc_contraction_set_type(&p->user, tc_plan_type_of(flags), err) != TC_OK ||
+        tc_plan_workspace_limit(o, &p->workspace, &p->workspace_from, err) != TC_OK) {
         free(p);
         return NULL;
     }

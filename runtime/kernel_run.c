@@ -61,6 +61,30 @@ static void xdot_update(const tc_call *k, void *c, const double *alpha, const vo
     }
 }
 
+/*
+ * A complex dot with an increment other than 1, c = alpha x.y + beta c, as
+ * a gemv of one row or one column: OpenBLAS 0.3.21's cdotu and zdotu read
+ * one element past the last of a strided vector (a fault where it ends a
+ * mapping: tests/test_types.c puts vectors there), its gemv does not. A
+ * unit-stride vector is the n x 1 matrix of a transposed gemv (its dot
+ * kernel); with none, x is the 1 x n matrix of an untransposed one.
+ */
+static void strided_xdot(const tc_blas *b, const tc_call *k, const double *alpha,
+                         const double *beta, void *x, int lx, void *y, int ly, void *c)
+{
+    const int n = (int)k->n;
+    scalar a = to_scalar(k, alpha), be = to_scalar(k, beta);
+    if (lx != 1 && ly == 1) { /* the unit-stride one as the matrix */
+        void *t = x;
+        x = y, y = t, lx = 1, ly = (int)k->arg[0].ld;
+    }
+    if (lx == 1)
+        b->xgemv[zcol(k)](TC_CBLAS_COL_MAJOR, TC_CBLAS_TRANS, n, 1, &a, x, n, y, ly, &be, c, 1);
+    else
+        b->xgemv[zcol(k)](TC_CBLAS_COL_MAJOR, TC_CBLAS_NO_TRANS, 1, n, &a, x, lx, y, ly, &be, c,
+                          1);
+}
+
 static void call_dot(const tc_blas *b, const tc_call *k, const double *alpha, const double *beta,
                      void *p0, void *p1, void *p2)
 {
@@ -69,6 +93,8 @@ static void call_dot(const tc_blas *b, const tc_call *k, const double *alpha, co
         dot_update(p2, alpha[0], b->ddot(n, p0, l0, p1, l1), beta[0]);
     } else if (k->type == TC_TYPE_S) {
         sdot_update(p2, alpha[0], b->sdot(n, p0, l0, p1, l1), beta[0]);
+    } else if (l0 != 1 || l1 != 1) {
+        strided_xdot(b, k, alpha, beta, p0, l0, p1, l1, p2);
     } else {
         double complex dot; /* room for either complex */
         b->xdotu_sub[zcol(k)](n, p0, l0, p1, l1, &dot);

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ast/kernel.h"
 #include "generator/generator.h"
@@ -202,6 +204,58 @@ static void test_predicted(void)
     CU_ASSERT(planned > 40);
 }
 
+/* n bytes ending where a page no one may read begins (a guard page): a
+ * kernel that reads past the end faults. */
+static void *at_guard(size_t n, void **map, size_t *len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), body = (n + page - 1) / page * page;
+    char *m = mmap(NULL, body + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    mprotect(m + body, page, PROT_NONE);
+    *map = m, *len = body + page;
+    return m + body - n;
+}
+
+/* The dot algorithms of C[a] = A[a,i] * B[i] and C[a] = A[i] * B[a,i] in
+ * float complex and double complex, A and B each ending at a guard page:
+ * OpenBLAS 0.3.21's cdotu and zdotu read one element past the end of a
+ * strided vector, which the executor must not call there. */
+static void test_dot_at_page_end(void)
+{
+    static const char *const text[2] = {"C[a] = A[a,i] * B[i]", "C[a] = A[i] * B[a,i]"};
+    for (int t = TC_TYPE_Z; t <= TC_TYPE_C; t++)
+        for (int v = 0; v < 2; v++) {
+            tc_contraction c;
+            CU_ASSERT_EQUAL_FATAL(tc_corpus_parse(text[v], "a=5,i=48", &c, NULL, 0), 0);
+            CU_ASSERT_EQUAL_FATAL(tc_contraction_set_type(&c, (tc_type)t, NULL), TC_OK);
+            tc_algorithm_set *set = NULL;
+            CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, 1u << TC_KERNEL_DDOT,
+                                                            TC_FAMILY_MASK_ALL, &set, NULL),
+                                  TC_OK);
+            void *map[2];
+            size_t len[2];
+            int64_t bytes = tc_type_row_of((tc_type)t)->bytes;
+            void *A = at_guard((size_t)(tc_tensor_bytes(&c, TC_A)), &map[0], &len[0]),
+                 *B = at_guard((size_t)(tc_tensor_bytes(&c, TC_B)), &map[1], &len[1]);
+            char C[5 * 16], want[5 * 16];
+            CU_ASSERT_FATAL(A && B);
+            memset(A, 0, (size_t)tc_tensor_bytes(&c, TC_A));
+            memset(B, 0, (size_t)tc_tensor_bytes(&c, TC_B));
+            memset(want, 0, sizeof want);
+            tc_rt_reference(&c, A, B, want);
+            for (int i = 0; i < set->count; i++) {
+                memset(C, 1, sizeof C);
+                CU_ASSERT_EQUAL(tc_rt_execute(blas, set->alg[i], &c, A, B, C, NULL), TC_OK);
+                CU_ASSERT(memcmp(C, want, (size_t)(5 * bytes)) == 0);
+            }
+            CU_ASSERT(set->count > 0);
+            munmap(map[0], len[0]);
+            munmap(map[1], len[1]);
+            tc_alg_set_free(set);
+        }
+}
+
 /* The table: letters, bytes, names per type, and what the names parse to. */
 static void test_table(void)
 {
@@ -255,5 +309,6 @@ int tc_suite_types(void)
     return !s || !CU_add_test(s, "the type table and kernel names", test_table) ||
            !CU_add_test(s, "bytes, names and overflow per type", test_contraction) ||
            !CU_add_test(s, "every algorithm of the corpus in s, d, c, z", test_corpus) ||
-           !CU_add_test(s, "the corpus ranked and measured in s, c, z", test_predicted);
+           !CU_add_test(s, "the corpus ranked and measured in s, c, z", test_predicted) ||
+           !CU_add_test(s, "complex dots on vectors that end a mapping", test_dot_at_page_end);
 }
