@@ -22,6 +22,7 @@
 #include "runtime/blas.h"
 #include "runtime/execute.h"
 #include "runtime/memory.h"
+#include "runtime/permute.h"
 #include "runtime/reference.h"
 #include "tcgen.h"
 #include "tests/helpers_corpus.h"
@@ -204,6 +205,65 @@ static void test_predicted(void)
     CU_ASSERT(planned > 40);
 }
 
+/* Random permutations (rank 1 to 4, extents 1 to 9, both sides dense in
+ * random orders, beta 0 and 0.5) in every type against a plain loop: the
+ * float plane's 4 x 4 transposes and edges, float pairs moved as doubles,
+ * complex as reals. */
+static void test_permute_types(void)
+{
+    uint64_t state = 4242;
+    int runs = 0, bad = 0;
+    for (int trial = 0; trial < 400; trial++)
+        for (int t = 0; t < TC_TYPE_COUNT; t++) {
+            tc_permute v = {.rank = 1 + trial % 4};
+            int64_t n = 1, sd = 1, order[TC_MAX_RANK];
+            for (int k = 0; k < v.rank; k++) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                v.extent[k] = 1 + (int64_t)(state >> 33) % 9;
+                v.src_stride[k] = n, n *= v.extent[k], order[k] = k;
+            }
+            for (int k = v.rank - 1; k > 0; k--) { /* the destination's order: shuffled */
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                int j = (int)((state >> 33) % (uint64_t)(k + 1)), x = (int)order[k];
+                order[k] = order[j], order[j] = x;
+            }
+            for (int k = 0; k < v.rank; k++)
+                v.dst_stride[order[k]] = sd, sd *= v.extent[order[k]];
+            const tc_type_row *r = tc_type_row_of((tc_type)t);
+            double beta = trial % 2 ? 0.5 : 0.0;
+            uint64_t fill = 7 + (uint64_t)trial;
+            void *src = typed_new((tc_type)t, n, &fill, 0), *dst = typed_new((tc_type)t, n, &fill, 0),
+                 *want = tc_rt_alloc(tc_type_words((tc_type)t, n), NULL);
+            CU_ASSERT_FATAL(src && dst && want);
+            memcpy(want, dst, (size_t)(n * r->bytes));
+            int reals = r->is_complex ? 2 : 1, single = r->bytes / reals == 4;
+            int64_t ix[TC_MAX_RANK] = {0}, so = 0, doff = 0;
+            for (int64_t e = 0; e < n; e++) { /* the loop: dst = src + beta dst, real by real */
+                for (int q = 0; q < reals; q++) {
+                    int64_t a = so * reals + q, b = doff * reals + q;
+                    if (single)
+                        ((float *)want)[b] = ((float *)src)[a] + (float)beta * ((float *)want)[b];
+                    else
+                        ((double *)want)[b] = ((double *)src)[a] + beta * ((double *)want)[b];
+                }
+                for (int k = 0; k < v.rank; k++) {
+                    so += v.src_stride[k], doff += v.dst_stride[k];
+                    if (++ix[k] < v.extent[k])
+                        break;
+                    so -= ix[k] * v.src_stride[k], doff -= ix[k] * v.dst_stride[k], ix[k] = 0;
+                }
+            }
+            tc_rt_permute(&v, (tc_type)t, src, dst, beta, 0, 1);
+            runs++;
+            bad += memcmp(dst, want, (size_t)(n * r->bytes)) != 0;
+            tc_rt_free(src);
+            tc_rt_free(dst);
+            tc_rt_free(want);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    fprintf(stderr, "[%d permutations, %d wrong]\n", runs, bad);
+}
+
 /* n bytes ending where a page no one may read begins (a guard page): a
  * kernel that reads past the end faults. */
 static void *at_guard(size_t n, void **map, size_t *len)
@@ -310,5 +370,6 @@ int tc_suite_types(void)
            !CU_add_test(s, "bytes, names and overflow per type", test_contraction) ||
            !CU_add_test(s, "every algorithm of the corpus in s, d, c, z", test_corpus) ||
            !CU_add_test(s, "the corpus ranked and measured in s, c, z", test_predicted) ||
-           !CU_add_test(s, "complex dots on vectors that end a mapping", test_dot_at_page_end);
+           !CU_add_test(s, "complex dots on vectors that end a mapping", test_dot_at_page_end) ||
+           !CU_add_test(s, "permutations in every type against a loop", test_permute_types);
 }
