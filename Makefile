@@ -202,6 +202,7 @@ bench: $(TCGEN) $(LIB_A) $(LIB_SO)
 	bash bench/python.sh $(LIB_SO)
 	bash bench/permute_speed.sh $(BUILD)
 	bash bench/tapp.sh $(BUILD)
+	bash bench/types.sh $(TCGEN)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/gen $(BUILD)/tests $(BUILD)/test-logs build/asan build/fuzz \
