@@ -4,12 +4,12 @@
 #include <float.h>
 
 const tc_type_row tc_type_table[TC_TYPE_COUNT] = {
-    [TC_TYPE_D] = {'d', "double", "double", "real(c_double)", "c_double", 8, 0, DBL_EPSILON},
-    [TC_TYPE_S] = {'s', "float", "float", "real(c_float)", "c_float", 4, 0, FLT_EPSILON},
+    [TC_TYPE_D] = {'d', "double", "double", "real(c_double)", "c_double", 8, 0, 1, 8, DBL_EPSILON},
+    [TC_TYPE_S] = {'s', "float", "float", "real(c_float)", "c_float", 4, 0, 1, 4, FLT_EPSILON},
     [TC_TYPE_Z] = {'z', "double complex", "double", "complex(c_double_complex)",
-                   "c_double_complex", 16, 1, DBL_EPSILON},
+                   "c_double_complex", 16, 1, 2, 8, DBL_EPSILON},
     [TC_TYPE_C] = {'c', "float complex", "float", "complex(c_float_complex)",
-                   "c_float_complex", 8, 1, FLT_EPSILON},
+                   "c_float_complex", 8, 1, 2, 4, FLT_EPSILON},
 };
 
 const tc_type_row *tc_type_row_of(tc_type t)

@@ -29,6 +29,8 @@ typedef struct tc_type_row {
     const char *fortran_kind; /* "c_double_complex": its iso_c_binding kind */
     int bytes;              /* of one element */
     int is_complex;         /* 1: two reals per element */
+    int reals;              /* reals per element: 1, or 2 for complex */
+    int real_bytes;         /* bytes of one real: 4 (float) or 8 (double) */
     double epsilon;         /* of the real part: tests' error bounds */
 } tc_type_row;
 

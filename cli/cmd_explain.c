@@ -29,7 +29,7 @@ static const char *prefetch_name(tc_mb_prefetch k)
 static void node_name(const tc_mb_case *cs, const tc_contraction *c, char *buf, size_t n)
 {
     if (cs->node->kind == TC_NODE_KERNEL) {
-        snprintf(buf, n, "%s", tc_kernel_name(cs->node->call->kernel));
+        snprintf(buf, n, "%s", tc_kernel_type_name(cs->node->call->kernel, cs->node->call->type));
         return;
     }
     char slice[96];
@@ -174,7 +174,8 @@ static void part_name(const tc_mb_analysis *a, const tc_contraction *c, const tc
             node_name(&a->cases[k], c, buf, size);
             return;
         }
-    snprintf(buf, size, "%s", n->kind == TC_NODE_KERNEL ? tc_kernel_name(n->call->kernel) : "?");
+    snprintf(buf, size, "%s",
+             n->kind == TC_NODE_KERNEL ? tc_kernel_type_name(n->call->kernel, n->call->type) : "?");
 }
 
 /* Each part's prediction against its measurement (tc_plan_measure_parts):

@@ -357,13 +357,27 @@ contains
     call c_f_pointer(p, x, [1])
   end function as_doubles
 
+  ! tc_execute and tc_execute_scaled (alpha, beta: c_null_ptr for the
+  ! plan's) on addresses: what the typed wrappers below share.
+  function execute_at(plan, alpha, A, B, beta, C) result(status)
+    type(c_ptr), intent(in) :: plan, alpha, A, B, beta, C
+    integer(c_int) :: status
+    real(c_double), pointer :: al(:), be(:)
+    if (.not. c_associated(alpha)) then
+      status = tc_execute(plan, as_doubles(A), as_doubles(B), as_doubles(C))
+      return
+    end if
+    al => as_doubles(alpha)
+    be => as_doubles(beta)
+    status = tc_execute_scaled(plan, al(1), as_doubles(A), as_doubles(B), be(1), as_doubles(C))
+  end function execute_at
+
   function tcgen_execute_s(plan, A, B, C) result(status)
     type(c_ptr), intent(in) :: plan
     real(c_float), intent(in), target :: A(*), B(*)
     real(c_float), intent(inout), target :: C(*)
     integer(c_int) :: status
-    status = tc_execute(plan, as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
-                        as_doubles(c_loc(C(1))))
+    status = execute_at(plan, c_null_ptr, c_loc(A(1)), c_loc(B(1)), c_null_ptr, c_loc(C(1)))
   end function tcgen_execute_s
 
   function tcgen_execute_c(plan, A, B, C) result(status)
@@ -371,8 +385,7 @@ contains
     complex(c_float_complex), intent(in), target :: A(*), B(*)
     complex(c_float_complex), intent(inout), target :: C(*)
     integer(c_int) :: status
-    status = tc_execute(plan, as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
-                        as_doubles(c_loc(C(1))))
+    status = execute_at(plan, c_null_ptr, c_loc(A(1)), c_loc(B(1)), c_null_ptr, c_loc(C(1)))
   end function tcgen_execute_c
 
   function tcgen_execute_z(plan, A, B, C) result(status)
@@ -380,8 +393,7 @@ contains
     complex(c_double_complex), intent(in), target :: A(*), B(*)
     complex(c_double_complex), intent(inout), target :: C(*)
     integer(c_int) :: status
-    status = tc_execute(plan, as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
-                        as_doubles(c_loc(C(1))))
+    status = execute_at(plan, c_null_ptr, c_loc(A(1)), c_loc(B(1)), c_null_ptr, c_loc(C(1)))
   end function tcgen_execute_z
 
   ! tc_execute_scaled for the other types: alpha and beta in the plan's type.
@@ -390,11 +402,7 @@ contains
     real(c_float), intent(in), target :: alpha, beta, A(*), B(*)
     real(c_float), intent(inout), target :: C(*)
     integer(c_int) :: status
-    real(c_double), pointer :: al(:), be(:)
-    al => as_doubles(c_loc(alpha))
-    be => as_doubles(c_loc(beta))
-    status = tc_execute_scaled(plan, al(1), as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
-                               be(1), as_doubles(c_loc(C(1))))
+    status = execute_at(plan, c_loc(alpha), c_loc(A(1)), c_loc(B(1)), c_loc(beta), c_loc(C(1)))
   end function tcgen_execute_scaled_s
 
   function tcgen_execute_scaled_c(plan, alpha, A, B, beta, C) result(status)
@@ -402,11 +410,7 @@ contains
     complex(c_float_complex), intent(in), target :: alpha, beta, A(*), B(*)
     complex(c_float_complex), intent(inout), target :: C(*)
     integer(c_int) :: status
-    real(c_double), pointer :: al(:), be(:)
-    al => as_doubles(c_loc(alpha))
-    be => as_doubles(c_loc(beta))
-    status = tc_execute_scaled(plan, al(1), as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
-                               be(1), as_doubles(c_loc(C(1))))
+    status = execute_at(plan, c_loc(alpha), c_loc(A(1)), c_loc(B(1)), c_loc(beta), c_loc(C(1)))
   end function tcgen_execute_scaled_c
 
   function tcgen_execute_scaled_z(plan, alpha, A, B, beta, C) result(status)
@@ -414,11 +418,7 @@ contains
     complex(c_double_complex), intent(in), target :: alpha, beta, A(*), B(*)
     complex(c_double_complex), intent(inout), target :: C(*)
     integer(c_int) :: status
-    real(c_double), pointer :: al(:), be(:)
-    al => as_doubles(c_loc(alpha))
-    be => as_doubles(c_loc(beta))
-    status = tc_execute_scaled(plan, al(1), as_doubles(c_loc(A(1))), as_doubles(c_loc(B(1))), &
-                               be(1), as_doubles(c_loc(C(1))))
+    status = execute_at(plan, c_loc(alpha), c_loc(A(1)), c_loc(B(1)), c_loc(beta), c_loc(C(1)))
   end function tcgen_execute_scaled_z
 
 

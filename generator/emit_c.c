@@ -278,7 +278,7 @@ static const char *literal(double x, int single, char *buf, size_t n)
 /* Whether the element's reals are floats (float, float complex). */
 static int single(const emitter *e)
 {
-    return e->ty->bytes / (e->ty->is_complex ? 2 : 1) == 4;
+    return e->ty->real_bytes == 4;
 }
 
 /* A real literal in the element's precision. */
@@ -803,8 +803,8 @@ static void emit_permutation(emitter *e, const tc_permutation *cp, int level)
     if (e->c->type == TC_TYPE_D) /* tcgen_permute(rank, ...) */
         fprintf(out, "tcgen_permute(%d, tmp_extent, ", lt.rank);
     else /* tcgen_permute_typed(bytes of a real, reals per element, rank, ...) */
-        fprintf(out, "tcgen_permute_typed(%d, %d, %d, tmp_extent, ", single(e) ? 4 : 8,
-                e->ty->is_complex ? 2 : 1, lt.rank);
+        fprintf(out, "tcgen_permute_typed(%d, %d, %d, tmp_extent, ", e->ty->real_bytes,
+                e->ty->reals, lt.rank);
     if (cp->dir == TC_COPY_IN) {
         put_address(e, &block);
         fprintf(out, ", tmp_tensor, %s, tmp_temp, %s, ", base_name(e, temp), b);

@@ -16,8 +16,7 @@ double tc_mbs_node_flops(const tc_node *node)
  * bound that stays below the time. */
 static double peak_of(double peak, tc_type t)
 {
-    const tc_type_row *r = tc_type_row_of(t);
-    return r->bytes / (r->is_complex ? 2 : 1) == 4 ? 2.0 * peak : peak;
+    return tc_type_row_of(t)->real_bytes == 4 ? 2.0 * peak : peak;
 }
 
 /*

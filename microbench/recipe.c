@@ -188,7 +188,7 @@ void tc_mbs_describe(const tc_mb_case *cs, char *buf, size_t n)
     const tc_node *node = cs->node;
     if (node->kind == TC_NODE_KERNEL) {
         const tc_call *k = node->call;
-        snprintf(buf, n, "%s m=%lld n=%lld k=%lld", tc_kernel_name(k->kernel),
+        snprintf(buf, n, "%s m=%lld n=%lld k=%lld", tc_kernel_type_name(k->kernel, k->type),
                  (long long)k->m, (long long)k->n, (long long)k->k);
     } else if (node->kind == TC_NODE_PERMUTE) {
         const tc_permutation *pm = node->perm;

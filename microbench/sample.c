@@ -392,7 +392,7 @@ static void init_operand(const tc_mb_case *run, double *x, const tc_mb_shape *sh
     if (run->type == TC_TYPE_D)
         tc_mb_touch_init(x, sh);
     else
-        tc_mb_touch_init_reals(x, sh, r->bytes / (r->is_complex ? 2 : 1), r->is_complex ? 2 : 1);
+        tc_mb_touch_init_reals(x, sh, r->real_bytes, r->reals);
 }
 
 /* Allocates run's operands as p says, initialises what the calls touch,

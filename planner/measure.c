@@ -16,12 +16,10 @@
 static void fill(const tc_contraction *c, void *x, int64_t n, uint64_t seed)
 {
     const tc_type_row *row = tc_type_row_of(c->type);
-    const int64_t reals = n * (row->is_complex ? 2 : 1);
-    const int single = row->bytes / (row->is_complex ? 2 : 1) == 4;
-    for (int64_t i = 0; i < reals; i++) {
+    for (int64_t i = 0; i < n * row->reals; i++) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         double v = (double)(seed >> 11) * 0x1p-52 - 1.0;
-        if (single)
+        if (row->real_bytes == 4)
             ((float *)x)[i] = (float)v;
         else
             ((double *)x)[i] = v;

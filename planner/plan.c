@@ -573,7 +573,7 @@ tc_status tc_execute(const tc_plan *p, const void *A, const void *B, void *C)
 static void read_scalar(tc_type t, const void *x, double *re, double *im)
 {
     const tc_type_row *row = tc_type_row_of(t);
-    const int single = row->bytes / (row->is_complex ? 2 : 1) == 4;
+    const int single = row->real_bytes == 4;
     *re = single ? ((const float *)x)[0] : ((const double *)x)[0];
     *im = !row->is_complex ? 0.0 : single ? ((const float *)x)[1] : ((const double *)x)[1];
 }

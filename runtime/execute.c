@@ -235,8 +235,8 @@ static int run_perfect_nest(run *r, const tc_node *n)
     memcpy(x.p, r->kp, sizeof x.p);
     if (r->deadline > 0) { /* measuring: look at the clock now and then */
         do {
-            row->call(b, k, r->alpha, first && !(x.moved & x.contracted) ? r->beta : one,
-                      x.p[0], x.p[1], x.p[2]);
+            row->call(b, k, r->alpha, tc_rt_nest_first(&x, first) ? r->beta : one, x.p[0],
+                      x.p[1], x.p[2]);
             check_deadline(r);
         } while (!r->stopped && tc_rt_nest_advance(&x));
         return 1;
@@ -246,8 +246,8 @@ static int run_perfect_nest(run *r, const tc_node *n)
         return 1;
     }
     do
-        row->call(b, k, r->alpha, first && !(x.moved & x.contracted) ? r->beta : one, x.p[0],
-                  x.p[1], x.p[2]);
+        row->call(b, k, r->alpha, tc_rt_nest_first(&x, first) ? r->beta : one, x.p[0], x.p[1],
+                  x.p[2]);
     while (tc_rt_nest_advance(&x));
     return 1;
 }

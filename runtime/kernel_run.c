@@ -76,7 +76,7 @@ static void strided_xdot(const tc_blas *b, const tc_call *k, const double *alpha
     scalar a = to_scalar(k, alpha), be = to_scalar(k, beta);
     if (lx != 1 && ly == 1) { /* the unit-stride one as the matrix */
         void *t = x;
-        x = y, y = t, lx = 1, ly = (int)k->arg[0].ld;
+        x = y, y = t, ly = lx, lx = 1;
     }
     if (lx == 1)
         b->xgemv[zcol(k)](TC_CBLAS_COL_MAJOR, TC_CBLAS_TRANS, n, 1, &a, x, n, y, ly, &be, c, 1);
@@ -108,8 +108,8 @@ static void nest_dot(const tc_blas *b, const tc_call *k, const double *alpha, co
     if (k->type != TC_TYPE_D) { /* the tuned nest is double's */
         static const double one[2] = {1.0, 0.0};
         do
-            call_dot(b, k, alpha, first && !(x->moved & x->contracted) ? beta : one, x->p[0],
-                     x->p[1], x->p[2]);
+            call_dot(b, k, alpha, tc_rt_nest_first(x, first) ? beta : one, x->p[0], x->p[1],
+                     x->p[2]);
         while (tc_rt_nest_advance(x));
         return;
     }

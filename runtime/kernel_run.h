@@ -50,11 +50,17 @@ static inline int tc_rt_nest_advance(tc_rt_nest *x)
     return 0;
 }
 
-/* The beta of the current call of a nest: beta while every contracted
- * level is at 0 (and first_outside: the loops outside the nest are), else 1. */
+/* Whether the current call of a nest gets the beta: every contracted
+ * level is at 0 (and first_outside: the loops outside the nest are). */
+static inline int tc_rt_nest_first(const tc_rt_nest *x, int first_outside)
+{
+    return first_outside && !(x->moved & x->contracted);
+}
+
+/* The beta of the current call of a nest: beta on its first calls, else 1. */
 static inline double tc_rt_nest_beta(const tc_rt_nest *x, int first_outside, double beta)
 {
-    return first_outside && !(x->moved & x->contracted) ? beta : 1.0;
+    return tc_rt_nest_first(x, first_outside) ? beta : 1.0;
 }
 
 /* Rows take alpha and beta as {real, imaginary} (the imaginary part read

@@ -41,10 +41,9 @@ void tc_rt_permute(const tc_permute *p, tc_type type, const void *src, void *dst
         to[i] = (long)p->dst_stride[i];
     }
     const tc_type_row *row = tc_type_row_of(type);
-    int real_bytes = row->bytes / (row->is_complex ? 2 : 1);
     if (type != TC_TYPE_D) { /* the emitted files' typed driver: one thread */
-        tcgen_permute_typed(real_bytes, row->is_complex ? 2 : 1, p->rank, extent, src, from, dst,
-                            to, beta, (long)written);
+        tcgen_permute_typed(row->real_bytes, row->reals, p->rank, extent, src, from, dst, to, beta,
+                            (long)written);
         return;
     }
     if (threads <= 1) { /* the emitted files' driver, without OpenMP here */

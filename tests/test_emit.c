@@ -152,12 +152,12 @@ static tc_algorithm_set *select_algorithms(const tc_contraction *c, int mode, un
  * they are floats. */
 static int reals_of(tc_type t)
 {
-    return tc_type_row_of(t)->is_complex ? 2 : 1;
+    return tc_type_row_of(t)->reals;
 }
 
 static int single_of(tc_type t)
 {
-    return tc_type_row_of(t)->bytes / reals_of(t) == 4;
+    return tc_type_row_of(t)->real_bytes == 4;
 }
 
 /* n elements of type t, random (in double first, then to float in

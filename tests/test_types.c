@@ -41,10 +41,10 @@ static int suite_clean(void)
     return 0;
 }
 
-/* Reals per element, and the element's bytes. */
+/* Reals per element. */
 static int reals(tc_type t)
 {
-    return tc_type_row_of(t)->is_complex ? 2 : 1;
+    return tc_type_row_of(t)->reals;
 }
 
 /* n elements of type t, each real random in [-1, 1) (nan: all NaN). */
@@ -57,7 +57,7 @@ static void *typed_new(tc_type t, int64_t n, uint64_t *state, int nan)
     tc_corpus_fill(x, r, state);
     for (int64_t k = 0; nan && k < r; k++)
         x[k] = NAN;
-    if (tc_type_row_of(t)->bytes / reals(t) == 4) { /* to floats, in place, front to back */
+    if (tc_type_row_of(t)->real_bytes == 4) { /* to floats, in place, front to back */
         float *f = (float *)(void *)x;
         for (int64_t k = 0; k < r; k++)
             f[k] = (float)x[k];
@@ -70,7 +70,7 @@ static void *typed_new(tc_type t, int64_t n, uint64_t *state, int nan)
 static double typed_relerr(tc_type t, const void *got, const void *want, int64_t n)
 {
     double err = 0.0, big = 1.0;
-    const int single = tc_type_row_of(t)->bytes / reals(t) == 4;
+    const int single = tc_type_row_of(t)->real_bytes == 4;
     for (int64_t k = 0; k < n * reals(t); k++) {
         double g = single ? ((const float *)got)[k] : ((const double *)got)[k];
         double w = single ? ((const float *)want)[k] : ((const double *)want)[k];
@@ -236,7 +236,7 @@ static void test_permute_types(void)
                  *want = tc_rt_alloc(tc_type_words((tc_type)t, n), NULL);
             CU_ASSERT_FATAL(src && dst && want);
             memcpy(want, dst, (size_t)(n * r->bytes));
-            int reals = r->is_complex ? 2 : 1, single = r->bytes / reals == 4;
+            int reals = r->reals, single = r->real_bytes == 4;
             int64_t ix[TC_MAX_RANK] = {0}, so = 0, doff = 0;
             for (int64_t e = 0; e < n; e++) { /* the loop: dst = src + beta dst, real by real */
                 for (int q = 0; q < reals; q++) {
