@@ -138,6 +138,11 @@ int tc_cli_masks(const tc_cli *cli, unsigned *kernels, unsigned *families);
  * prints it and returns 2. */
 int tc_cli_layout(const tc_cli *cli, int *row_major);
 
+/* Whether emitted C takes the strides as parameters: --strides param, or
+ * --strides SPEC with --generic (sizes that vary make constant strides
+ * meaningless). */
+int tc_cli_strides_param(const tc_cli *cli);
+
 /* Runs emit(data, out) into memory, then writes the text to -o FILE or
  * stdout (nothing is written on error). Returns the exit status. */
 int tc_cli_write_c(const tc_cli *cli,

@@ -82,6 +82,7 @@ int tc_cmd_emit(const tc_cli *cli)
     job.opt.function = cli->function;
     job.opt.generic = cli->generic;
     job.opt.keep_temporaries = cli->keep_temporaries;
+    job.opt.strides = tc_cli_strides_param(cli);
     job.opt.row_major = row_major;
     char *cmd = tc_cli_command_line(cli);
     job.opt.command_line = cmd;

@@ -105,6 +105,7 @@ int tc_cmd_main(const tc_cli *cli)
     job.opt.function = cli->function;
     job.opt.generic = cli->generic;
     job.opt.keep_temporaries = cli->keep_temporaries;
+    job.opt.strides = tc_cli_strides_param(cli);
     char *cmd = tc_cli_command_line(cli);
     job.opt.command_line = cmd;
     rc = cmd ? tc_cli_write_c(cli, emit_plan, &job) : tc_cli_failf(TC_ERESOURCE, "out of memory");

@@ -10,7 +10,7 @@
 const tc_command tc_main_job = {
     "", "CONTRACTION SIZES [-o FILE]", "", tc_cmd_main,
     "-f -o --function --generic --layout --fortran --measure --candidates --wisdom --type "
-    "--time-limit --family --keep-temporaries " PREDICT_OPTIONS};
+    "--time-limit --family --keep-temporaries --strides " PREDICT_OPTIONS};
 
 const tc_command tc_commands[] = {
     {"parse", "parse CONTRACTION [SIZES] [--format table|tsv|json]",
@@ -52,9 +52,18 @@ const tc_command tc_commands[] = {
      "  --fortran FILE     also write FILE, a Fortran 2008 module NAME_interface\n"
      "                     with the function's bind(C) interface and NAME_checked\n"
      "  --keep-temporaries keep tensor-sized temporaries between calls, one set per\n"
-     "                     thread, freed by NAME_release() (default: per call)\n",
+     "                     thread, freed by NAME_release() (default: per call)\n"
+     "  --strides SPEC|param  tensors as views (see predict): with SPEC\n"
+     "                     ('C=1,130,17160;A=1,40') their strides as constants, or\n"
+     "                     with --generic or 'param' as parameters, a 'const long\n"
+     "                     *stride_X' after each tensor X (one per index, in\n"
+     "                     elements); the function returns -3 when they are not a\n"
+     "                     view (first 1, each at least the one before times its\n"
+     "                     size) or split indices the algorithm fuses. Also the\n"
+     "                     main job; not with --fortran or --layout row\n",
      tc_cmd_emit,
-     "-f -o --algorithm --function --generic --layout --fortran --keep-temporaries --type"},
+     "-f -o --algorithm --function --generic --layout --fortran --keep-temporaries --type "
+     "--strides"},
     {"predict", "predict CONTRACTION SIZES [--kernels K,...] [--model M] [--reps N]",
      "Predicts the runtime of every algorithm without running it: each\n"
      "algorithm's kernel (and copies) is timed in a replica of the cache state\n"
@@ -76,7 +85,7 @@ const tc_command tc_commands[] = {
      "                        elements, one per index,\n"
      "                        the first 1, each at least the one before times its\n"
      "                        size; the others dense (also parse, list, measure,\n"
-     "                        compare, explain; emitted C takes dense tensors)\n"
+     "                        compare, explain, emit and the main job)\n"
      "  --type s|d|c|z        the elements: float, double (default), float complex,\n"
      "                        double complex (also the main job, emit, parse, list,\n"
      "                        measure, compare, explain): the type's BLAS routines,\n"

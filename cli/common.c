@@ -115,7 +115,7 @@ static int tc_cli_load_sweep(const tc_cli *cli, int need_sizes, const tc_sweep *
                             cli->command[0] ? cli->command : "");
     if (tc_contraction_set_sizes(&c, &sizes, out, &err, &warning) != TC_OK)
         return tc_cli_fail(&err, NULL);
-    if (cli->strides) { /* read as a wisdom layout's strides are */
+    if (cli->strides && strcmp(cli->strides, "param") != 0) { /* as a wisdom layout's */
         char layout[1024];
         unsigned flags;
         snprintf(layout, sizeof layout, "col;%s", cli->strides);
@@ -278,6 +278,11 @@ int tc_cli_masks(const tc_cli *cli, unsigned *kernels, unsigned *families)
         (cli->family && tc_gen_parse_family(cli->family, "--family", families, &err) != TC_OK))
         return tc_cli_fail(&err, NULL);
     return 0;
+}
+
+int tc_cli_strides_param(const tc_cli *cli)
+{
+    return cli->strides && (cli->generic || strcmp(cli->strides, "param") == 0);
 }
 
 int tc_cli_layout(const tc_cli *cli, int *row_major)

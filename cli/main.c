@@ -299,6 +299,13 @@ static int check_options(const tc_cli *cli, const tc_command *cmd)
     if (cli->strides && cli->layout && row_major)
         return usage_error("'--strides' views are column-major: not with '--layout %s'",
                            cli->layout);
+    if (cli->strides && cli->fortran)
+        return usage_error("'--strides %s': the Fortran interface takes whole arrays, not "
+                           "views (no --fortran)", cli->strides);
+    if (cli->strides && !strcmp(cli->strides, "param") && cmd->name[0] &&
+        strcmp(cmd->name, "emit") != 0)
+        return usage_error("'--strides param' (strides as parameters) is for emit and the "
+                           "main job; '%s' takes a SPEC such as 'C=1,40,1800;A=1,40'", cmd->name);
     if (cli->type && (strlen(cli->type) != 1 || tc_type_from_letter(cli->type[0]) < 0 ||
                       cli->type[0] < 'a'))
         return usage_error("bad --type '%s' (use s, d, c or z: float, double, float complex, "

@@ -25,15 +25,18 @@
  *   tmpA_part, tmpB_part, tmpC_part, tcgen_part, tcgen_blas,
  *   tcgen_blas_one, tcgen_blas_restore, tcgen_parts (generic), for
  *   complex calls tcgen_dot, tcgen_factor, tcgen_beta (block-local) and
- *   tcgen_cdotu, tcgen_zdotu (kernel_gen.c),
+ *   tcgen_cdotu, tcgen_zdotu (kernel_gen.c), stride_A, stride_B, stride_C
+ *   (strides as parameters),
  *   N_<index>     a size (constant, or taken from a generic parameter),
+ *   sA_<index>    a view's stride (sB_, sC_; constant or from stride_A),
  *   <index>       a loop variable (plain code) or a size parameter (generic
  *                 code) when the index name is usable, else
  *   ix_<index>    a loop variable, n_<index> a size parameter.
  * Usable: lowercase letters, digits and '_', not a keyword, not a name
  * below, not ending in "_t", not starting with ix_, n_, tmp or tcgen, not the
  * function's. So a mangled name never equals a usable one, and the
- * function's name may not start with N_, n_, ix_ or tmp. A name that is
+ * function's name may not start with N_, n_, ix_, tmp, sA_, sB_, sC_ or
+ * stride_. A name that is
  * not a C identifier at all (the parser allows none) is spelled in hex:
  * ix__<hex>, n__<hex>, N__<hex>.
  */
@@ -187,9 +190,11 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err)
         why = "it is a C keyword";
     else if (!strcmp(name, "A") || !strcmp(name, "B") || !strcmp(name, "C") ||
              in_list(c_taken, name) || has_prefix(name, "N_") || has_prefix(name, "n_") ||
-             has_prefix(name, "ix_") || has_prefix(name, "tmp") || has_prefix(name, "tcgen"))
+             has_prefix(name, "ix_") || has_prefix(name, "tmp") || has_prefix(name, "tcgen") ||
+             has_prefix(name, "stride_") || has_prefix(name, "sA_") ||
+             has_prefix(name, "sB_") || has_prefix(name, "sC_"))
         why = "the emitted code uses it (A, B, C, alpha, beta, pos, N_..., n_..., ix_..., "
-              "tmp..., tcgen...)";
+              "tmp..., tcgen..., stride_..., sA_..., sB_..., sC_...)";
     else if (in_list(c_library, name) || has_prefix(name, "cblas") ||
              has_prefix(name, "openblas") || has_prefix(name, "goto_") ||
              has_prefix(name, "bli_") || has_prefix(name, "pthread_") ||
@@ -201,6 +206,9 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err)
     return tc_error_set(err, TC_EUSAGE, 0, 0, "'%.80s%s' cannot be the function's name: %s",
                         name, strlen(name) > 80 ? "..." : "", why);
 }
+
+/* The strides parameters of C, A and B (tc_emit_options.strides). */
+static const char *const stride_param[3] = {"stride_C", "stride_A", "stride_B"};
 
 typedef struct emitter {
     const tc_algorithm *alg;
@@ -219,6 +227,10 @@ typedef struct emitter {
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
     char var[TC_MAX_INDICES][IDENT_MAX];   /* loop variable per index */
     char param[TC_MAX_INDICES][IDENT_MAX]; /* size parameter (generic) */
+    int views;                  /* A, B and C addressed through their strides */
+    char stride[3][TC_MAX_RANK][IDENT_MAX]; /* sC_<index>, sA_..., sB_...: a view's
+                                               stride at each position after the first */
+    unsigned char *used;        /* [3 * TC_MAX_RANK]: the strides the code uses */
 } emitter;
 
 /* The names of the sizes, loop variables and parameters (see above). */
@@ -241,6 +253,10 @@ static void name_variables(emitter *e, const char *fname)
             mangle("ix_", n, e->var[i]);
         }
     }
+    static const char *const prefix[3] = {"sC_", "sA_", "sB_"};
+    for (int t = 0; t < 3; t++)
+        for (int k = 1; k < c->tensor[t].rank; k++)
+            mangle(prefix[t], c->index[c->tensor[t].index[k]].name, e->stride[t][k]);
 }
 
 /* ---- expressions ------------------------------------------------------ */
@@ -406,8 +422,21 @@ static int position_in(const layout *l, int index)
     return -1;
 }
 
+/* The stride of position k of a base (layout l): in a view (A, B, C when
+ * e->views) its stride's name, recorded as used, else the product of the
+ * sizes before it. 0 (nothing written) when it is 1: a first index's. */
+static int put_stride(const emitter *e, int base, const layout *l, int k)
+{
+    if (base >= TC_BASE_TEMP || !e->views || k == 0)
+        return put_product(e, l->index, k);
+    put(e, e->stride[base][k]);
+    e->used[base * TC_MAX_RANK + k] = 1;
+    return 1;
+}
+
 /* Offset in a base with the variables of the `use` indices (others 0):
- * "i + N_i * j + N_i * N_j * a"; "0" when empty. */
+ * "i + N_i * j + N_i * N_j * a" ("i + sA_j * j + ..." in a view); "0"
+ * when empty. */
 static void put_offset(const emitter *e, int base, const int *use)
 {
     layout l = layout_of(e, base);
@@ -417,7 +446,7 @@ static void put_offset(const emitter *e, int base, const int *use)
         if (!use[i])
             continue;
         put(e, any ? " + " : "");
-        if (put_product(e, l.index, k))
+        if (put_stride(e, base, &l, k))
             put(e, " * ");
         put(e, e->var[i]);
         any = 1;
@@ -472,6 +501,11 @@ static void put_ld(const emitter *e, const tc_operand *op)
 {
     layout l = layout_of(e, op->base);
     int k = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
+    if (op->base < TC_BASE_TEMP && e->views && k > 0) {
+        put(e, "(int)");
+        put_stride(e, op->base, &l, k);
+        return;
+    }
     put_product_as(e, "int", l.index, k > 0 ? k : 0);
 }
 
@@ -720,6 +754,19 @@ static void comment_permutation(emitter *e, const tc_permutation *cp, const layo
     put(e, " */\n");
 }
 
+/* Loops over the first n indices of layout l, its last outermost, from
+ * `level`, each marked in use[]; returns the level of their body. */
+static int put_loops(const emitter *e, const layout *l, int n, int *use, int level)
+{
+    for (int k = n - 1; k >= 0; k--) {
+        const char *v = e->var[l->index[k]];
+        use[l->index[k]] = 1;
+        indent(e, level++);
+        fprintf(e->out, "for (long %s = 0; %s < %s; %s++)\n", v, v, e->size[l->index[k]], v);
+    }
+    return level;
+}
+
 /* A complex beta (an imaginary part): C's block times beta in a loop
  * nest before tmpC is added to it, the permutation kernel taking a real
  * beta only (as the executor does, tc_rt_permutation). */
@@ -729,16 +776,9 @@ static void emit_block_scale(const emitter *e, const tc_operand *block, const la
     int use[TC_MAX_INDICES] = {0};
     for (int d = 0; d < block->ndep; d++)
         use[block->dep[d]] = 1;
-    for (int k = 0; k < lt->rank; k++)
-        use[lt->index[k]] = 1;
     indent(e, level);
     put(e, "/* C's block times beta first: the copy back adds with a real beta */\n");
-    for (int k = lt->rank - 1; k >= 0; k--) {
-        const char *v = e->var[lt->index[k]];
-        indent(e, level + lt->rank - 1 - k);
-        fprintf(e->out, "for (long %s = 0; %s < %s; %s++)\n", v, v, e->size[lt->index[k]], v);
-    }
-    indent(e, level + lt->rank);
+    indent(e, put_loops(e, lt, lt->rank, use, level));
     put(e, "C[");
     put_offset(e, TC_C, use);
     put(e, "] *= beta;\n");
@@ -794,7 +834,8 @@ static void emit_permutation(emitter *e, const tc_permutation *cp, int level)
                 continue;
             }
             const layout *l = sides[a - 1];
-            put_product1(e, l->index, position_in(l, lt.index[k]));
+            if (!put_stride(e, a == 1 ? t : temp, l, position_in(l, lt.index[k])))
+                put(e, "1");
         }
         put(e, "};\n");
     }
@@ -1145,6 +1186,9 @@ static void emit_header(emitter *e)
     fputs(" *\n", out);
     fputs(opt->row_major ?
           " * Tensors are dense, row-major (C order: a tensor's last index has stride 1).\n" :
+          e->views ?
+          " * Tensors are column-major views (a tensor's first index has stride 1, the\n"
+          " * others' strides are given below).\n" :
           " * Tensors are dense, column-major (Fortran order: a tensor's first index\n"
           " * has stride 1).\n", out);
     fputs(" * Compile with a CBLAS library, e.g. cc -O2 -c file.c; link -lopenblas.\n", out);
@@ -1191,6 +1235,51 @@ static const char *temp_name(const emitter *e, int t)
     return base_name(e, TC_BASE_TEMP + t);
 }
 
+/* "const double *A, const double *B, double *C)" and the opening brace;
+ * with strides as parameters each tensor's after it, on lines of their
+ * own from column col. */
+static void put_tensor_params(const emitter *e, int col)
+{
+    static const char *const form[3] = {"%s *C", "const %s *A", "const %s *B"};
+    static const int order[3] = {TC_A, TC_B, TC_C};
+    for (int n = 0; n < 3; n++) {
+        int t = order[n];
+        fprintf(e->out, form[t], elem(e));
+        if (e->opt->strides)
+            fprintf(e->out, ", const long *%s", stride_param[t]);
+        fputs(n == 2 ? ")\n{\n" : ",", e->out);
+        if (n < 2 && e->opt->strides)
+            fprintf(e->out, "\n%*s", col, "");
+        else if (n < 2)
+            fputs(" ", e->out);
+    }
+}
+
+/* What the function's comment says of views. */
+static void comment_views(const emitter *e)
+{
+    FILE *out = e->out;
+    if (e->opt->strides) {
+        fputs(" * Each tensor X is a view: stride_X[k] is the stride (in elements) of its\n"
+              " * k-th index, the first 1 and each other at least the one before times its\n"
+              " * size; -3 is returned when they are not, or when indices that the\n"
+              " * algorithm takes as one BLAS dimension are not contiguous.\n", out);
+        return;
+    }
+    if (!e->views)
+        return;
+    fputs(" * Each tensor is a view with strides (in elements, per index):", out);
+    for (int t = 0; t < 3; t++) {
+        const tc_tensor *x = &e->user.tensor[t];
+        fputs(t ? ";" : "", out);
+        fputs(" ", out);
+        comment_text(out, x->name);
+        for (int k = 0; k < x->rank; k++)
+            fprintf(out, "%s%lld", k ? "," : " ", (long long)x->stride[k]);
+    }
+    fputs(".\n", out);
+}
+
 /* The comment above the function, and its signature. */
 static void emit_prototype(emitter *e, const char *fname)
 {
@@ -1234,44 +1323,57 @@ static void emit_prototype(emitter *e, const char *fname)
         if (e->alg->split > 1)
             fprintf(out, " * Its outer loop is split over OpenMP's threads (omp_get_max_threads();\n"
                          " * ranked for %d), one thread without OpenMP.\n", e->alg->split);
+        comment_views(e);
         fputs(" */\n", out);
         int col = fprintf(out, "int %s(", fname);
         for (int i = 0; i < u->nindex; i++)
             fprintf(out, "size_t %s,%s", e->param[i], i + 1 < u->nindex ? " " : "");
-        fprintf(out, "\n%*sconst %s *A, const %s *B, %s *C)\n{\n", col, "", elem(e), elem(e),
-                elem(e));
+        fprintf(out, "\n%*s", col, "");
+        put_tensor_params(e, col);
     } else {
-        fputs(" * Returns 0, or -1 when a temporary cannot be allocated.\n */\n", out);
-        fprintf(out, "int %s(const %s *A, const %s *B, %s *C)\n{\n", fname, elem(e), elem(e),
-                elem(e));
+        fputs(" * Returns 0, or -1 when a temporary cannot be allocated.\n", out);
+        comment_views(e);
+        fputs(" */\n", out);
+        put_tensor_params(e, fprintf(out, "int %s(", fname));
     }
 }
 
 /* A BLAS int argument of generic code: the product of the size parameters
- * of n indices (in double when n > 1, which cannot overflow). */
+ * of n indices (in double when n > 1, which cannot overflow); or (tensor
+ * >= 0) a view's stride parameter, at position index[0]. */
 typedef struct int_arg {
     int n;
     int index[TC_MAX_RANK];
+    int tensor;
 } int_arg;
 
 /* At most every index alone and every proper prefix of a tensor's indices. */
 #define MAX_INT_ARGS (TC_MAX_INDICES + 3 * TC_MAX_RANK)
 
-/* Adds the product of the n indices idx to list (of *count) unless there. */
-static void add_unique(int_arg *list, int *count, const int *idx, int n)
+/* Adds the product of the n indices idx (tensor -1), or tensor's stride at
+ * position idx[0], to list (of *count) unless there. */
+static void add_unique_of(int_arg *list, int *count, const int *idx, int n, int tensor)
 {
     for (int k = 0; k < *count; k++)
-        if (list[k].n == n && memcmp(list[k].index, idx, (size_t)n * sizeof *idx) == 0)
+        if (list[k].n == n && list[k].tensor == tensor &&
+            memcmp(list[k].index, idx, (size_t)n * sizeof *idx) == 0)
             return;
     if (*count < MAX_INT_ARGS) { /* always: see MAX_INT_ARGS */
         list[*count].n = n;
+        list[*count].tensor = tensor;
         memcpy(list[*count].index, idx, (size_t)n * sizeof *idx);
         ++*count;
     }
 }
 
-/* Generic code: every BLAS int argument (dimension, leading dimension,
- * increment). */
+static void add_unique(int_arg *list, int *count, const int *idx, int n)
+{
+    add_unique_of(list, count, idx, n, -1);
+}
+
+/* Every BLAS int argument that is a parameter: dimensions and a dense
+ * tensor's leading dimensions and increments (generic code), a view's
+ * (strides as parameters). */
 static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, int *count)
 {
     for (; n; n = n->next) {
@@ -1281,7 +1383,8 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
             continue;
         const tc_call *k = n->call;
         const tc_dim *dims[3] = {&k->dim_m, &k->dim_n, &k->dim_k};
-        for (int d = 0; d < 3; d++)
+        int generic = e->opt->generic;
+        for (int d = 0; generic && d < 3; d++)
             if (dims[d]->n > 0)
                 add_unique(list, count, dims[d]->index, dims[d]->n);
         for (int a = 0; a < 3; a++) {
@@ -1290,123 +1393,293 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
                 continue;
             layout l = layout_of(e, op->base);
             int j = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
-            if (j > 0)
+            if (j > 0 && op->base < TC_BASE_TEMP && e->opt->strides)
+                add_unique_of(list, count, &j, 1, op->base);
+            else if (j > 0 && generic)
                 add_unique(list, count, l.index, j);
         }
     }
 }
 
-/* The scaling of C by beta (nothing for beta = 1). */
+/* The scaling of C by beta (nothing for beta = 1): over its elements, or
+ * a view's in a loop nest. */
 static void emit_beta(const emitter *e, int level)
 {
     FILE *out = e->out;
-    char zero[64];
-    number_of(e, 0.0, zero, sizeof zero);
-    if (beta_is(e, 0.0)) {
+    const tc_tensor *x = &e->c->tensor[TC_C];
+    char zero[64], op[80];
+    if (beta_is(e, 1.0))
+        return;
+    if (beta_is(e, 0.0))
+        snprintf(op, sizeof op, " = %s;\n", number_of(e, 0.0, zero, sizeof zero));
+    else
+        snprintf(op, sizeof op, " *= beta;\n");
+    indent(e, level);
+    fputs(beta_is(e, 0.0) ? "/* C = 0 before accumulating (beta = 0) */\n"
+                          : "/* C = beta * C before accumulating */\n", out);
+    if (x->rank == 0) {
         indent(e, level);
-        fputs("/* C = 0 before accumulating (beta = 0) */\n", out);
+        fprintf(out, "C[0]%s", op);
+    } else if (e->views) {
+        layout l = layout_of(e, TC_C);
+        int use[TC_MAX_INDICES] = {0};
+        indent(e, put_loops(e, &l, l.rank, use, level));
+        put(e, "C[");
+        put_offset(e, TC_C, use);
+        fprintf(out, "]%s", op);
+    } else {
         indent(e, level);
-        if (e->c->tensor[TC_C].rank == 0) {
-            fprintf(out, "C[0] = %s;\n", zero);
-            return;
-        }
         fputs("for (long pos = 0; pos < ", out);
         put_elements(e, TC_C);
         fputs("; pos++)\n", out);
         indent(e, level + 1);
-        fprintf(out, "C[pos] = %s;\n", zero);
-    } else if (!beta_is(e, 1.0)) {
-        indent(e, level);
-        fputs("/* C = beta * C before accumulating */\n", out);
-        indent(e, level);
-        fputs("for (long pos = 0; pos < ", out);
-        put_elements(e, TC_C);
-        fputs("; pos++)\n", out);
-        indent(e, level + 1);
-        fputs("C[pos] *= beta;\n", out);
+        fprintf(out, "C[pos]%s", op);
     }
 }
 
-/* Sizes, alpha and beta; for generic code also the checks of the sizes. */
+/* "const long N_a = ..., N_b = ...;" for the indices in mask[] (all: NULL). */
+static void emit_sizes(const emitter *e, const int *mask)
+{
+    const tc_contraction *c = e->c;
+    int any = 0;
+    for (int i = 0; i < c->nindex; i++) {
+        if (mask && !mask[i])
+            continue;
+        fputs(any++ ? ", " : "    const long ", e->out);
+        if (e->opt->generic)
+            fprintf(e->out, "%s = (long)%s", e->size[i], e->param[i]);
+        else
+            fprintf(e->out, "%s = %lld", e->size[i], (long long)c->index[i].size);
+    }
+    fputs(any ? ";\n" : "", e->out);
+}
+
+/* Returns -2 when a BLAS int argument that is a parameter (a size, a
+ * product of sizes, a view's stride) exceeds INT_MAX. */
+static void emit_int_checks(const emitter *e)
+{
+    FILE *out = e->out;
+    int_arg list[MAX_INT_ARGS];
+    int count = 0;
+    collect_int_args(e, e->alg->body, list, &count);
+    if (!count)
+        return;
+    fputs("\n    /* BLAS takes int dimensions and strides */\n    if (", out);
+    for (int k = 0; k < count; k++) {
+        fputs(k == 0 ? "" : k % 3 ? " || " : " ||\n        ", out);
+        if (list[k].tensor >= 0) {
+            layout l = layout_of(e, list[k].tensor);
+            put_stride(e, list[k].tensor, &l, list[k].index[0]);
+        }
+        for (int j = 0; list[k].tensor < 0 && j < list[k].n; j++) /* in double: no overflow */
+            fprintf(out, "%s%s%s", j ? " * " : "", list[k].n > 1 ? "(double)" : "",
+                    e->param[list[k].index[j]]);
+        fputs(" > INT_MAX", out);
+    }
+    fputs(")\n        return -2;\n", out);
+}
+
+/* Strides as parameters: returns -3 unless each tensor in mask[] is a view
+ * tcgen takes, its first stride 1 and each other at least the one before
+ * times its size (in double: no overflow), so no two elements share a
+ * place. A scalar's strides are not read. */
+static void emit_view_checks(const emitter *e, const int mask[3])
+{
+    FILE *out = e->out;
+    int n = 0;
+    if (!(mask[0] && e->c->tensor[0].rank) && !(mask[1] && e->c->tensor[1].rank) &&
+        !(mask[2] && e->c->tensor[2].rank))
+        return;
+    fputs("\n    /* views: the first stride 1, each other at least the one before\n"
+          "     * times its size */\n    if (", out);
+    for (int t = 0; t < 3; t++) {
+        const tc_tensor *x = &e->c->tensor[t];
+        layout l = layout_of(e, t);
+        for (int k = 0; mask[t] && k < x->rank; k++) {
+            fputs(n == 0 ? "" : n % 3 ? " || " : " ||\n        ", out);
+            n++;
+            if (k == 0) {
+                fprintf(out, "%s[0] != 1", stride_param[t]);
+                continue;
+            }
+            fputs(k > 1 ? "(double)" : "", out);
+            put_stride(e, t, &l, k);
+            fputs(" < ", out);
+            if (k > 1) {
+                fputs("(double)", out);
+                put_stride(e, t, &l, k - 1);
+                fputs(" * (double)", out);
+            }
+            put(e, e->size[x->index[k - 1]]);
+        }
+    }
+    fputs(")\n        return -3;\n", out);
+}
+
+/* Marks fused[t][k] where positions k - 1 and k of tensor t are one BLAS
+ * dimension of some call (they must then be contiguous). */
+static void collect_fused(const emitter *e, const tc_node *n, int fused[3][TC_MAX_RANK])
+{
+    for (; n; n = n->next) {
+        if (n->kind == TC_NODE_LOOP)
+            collect_fused(e, n->child, fused);
+        if (n->kind != TC_NODE_KERNEL)
+            continue;
+        for (int a = 0; a < 3; a++) {
+            const tc_operand *op = &n->call->arg[a];
+            if (op->base >= TC_BASE_TEMP)
+                continue;
+            layout l = layout_of(e, op->base);
+            for (int d = 0; d < op->rank; d++)
+                for (int j = 1; j < op->dim[d].n; j++) {
+                    int k = position_in(&l, op->dim[d].index[j]);
+                    if (k > 0)
+                        fused[op->base][k] = 1;
+                }
+        }
+    }
+}
+
+/* Strides as parameters: returns -3 where indices the algorithm fuses
+ * into one BLAS dimension are not contiguous in the view. */
+static void emit_fused_checks(const emitter *e)
+{
+    int fused[3][TC_MAX_RANK] = {{0}}, n = 0;
+    collect_fused(e, e->alg->body, fused);
+    for (int t = 0; t < 3; t++) {
+        layout l = layout_of(e, t);
+        for (int k = 1; k < l.rank; k++) {
+            if (!fused[t][k])
+                continue;
+            fputs(n == 0 ? "\n    /* indices taken as one BLAS dimension: contiguous */\n    if ("
+                  : n % 3 ? " || " : " ||\n        ", e->out);
+            n++;
+            put_stride(e, t, &l, k);
+            fputs(" != ", e->out);
+            if (put_stride(e, t, &l, k - 1))
+                put(e, " * ");
+            put(e, e->size[l.index[k - 1]]);
+        }
+    }
+    fputs(n ? ")\n        return -3;\n" : "", e->out);
+}
+
+/* Alpha and beta, the thread count, and the checks of what is a
+ * parameter: -2 (int arguments), -3 (views), an empty index (C = beta * C
+ * and return). */
 static void emit_constants(const emitter *e)
 {
     const tc_contraction *c = e->c;
     FILE *out = e->out;
-    fputs("    const long ", out);
-    for (int i = 0; i < c->nindex; i++) {
-        if (e->opt->generic)
-            fprintf(out, "%s%s = (long)%s", i ? ", " : "", e->size[i], e->param[i]);
-        else
-            fprintf(out, "%s%s = %lld", i ? ", " : "", e->size[i], (long long)c->index[i].size);
-    }
-    fputs(";\n", out);
     put_scalar(e, "alpha", c->alpha, alpha_im(e));
     if (e->opt->generic && e->alg->split > 1)
         fputs("#if defined(_OPENMP)\n    const int tcgen_parts = omp_get_max_threads();\n"
               "#else\n    const int tcgen_parts = 1;\n#endif\n", out);
     if (!beta_is(e, 0.0) && !beta_is(e, 1.0))
         put_scalar(e, "beta", c->beta, beta_im(e));
-    if (!e->opt->generic)
-        return;
-
-    int_arg list[MAX_INT_ARGS];
-    int count = 0;
-    collect_int_args(e, e->alg->body, list, &count);
-    if (count) {
-        fputs("\n    /* BLAS takes int dimensions and strides */\n    if (", out);
-        for (int k = 0; k < count; k++) {
-            fputs(k == 0 ? "" : k % 3 ? " || " : " ||\n        ", out);
-            for (int j = 0; j < list[k].n; j++) /* products in double: no overflow */
-                fprintf(out, "%s%s%s", j ? " * " : "", list[k].n > 1 ? "(double)" : "",
-                        e->param[list[k].index[j]]);
-            fputs(" > INT_MAX", out);
-        }
-        fputs(")\n        return -2;\n", out);
+    if (e->opt->generic || e->opt->strides)
+        emit_int_checks(e);
+    if (e->opt->strides)
+        emit_view_checks(e, (const int[3]){1, 1, 1});
+    if (e->opt->generic) {
+        /* An empty index leaves C = beta * C (and BLAS refuses leading
+         * dimensions of 0), so it returns before any call. */
+        fputs("\n    if (", out);
+        for (int i = 0; i < c->nindex; i++)
+            fprintf(out, "%s%s == 0", i == 0 ? "" : i % 4 ? " || " : " ||\n        ", e->size[i]);
+        fputs(") {\n", out);
+        emit_beta(e, 2);
+        fputs("        return 0;\n    }\n", out);
     }
-    /* An empty index leaves C = beta * C (and BLAS refuses leading
-     * dimensions of 0), so it returns before any call. */
-    fputs("\n    if (", out);
-    for (int i = 0; i < c->nindex; i++)
-        fprintf(out, "%s%s == 0", i == 0 ? "" : i % 4 ? " || " : " ||\n        ", e->size[i]);
-    fputs(") {\n", out);
-    emit_beta(e, 2);
-    fputs("        return 0;\n    }\n", out);
+    if (e->opt->strides)
+        emit_fused_checks(e);
+}
+
+/* The views' strides the code uses (e->used): "const long sA_b =
+ * stride_A[1], ...;" as parameters, else the contraction's. */
+static void declare_strides(const emitter *e)
+{
+    for (int t = 0; t < 3; t++) {
+        const tc_tensor *x = &e->c->tensor[t];
+        int any = 0;
+        for (int k = 1; k < x->rank; k++) {
+            if (!e->used[t * TC_MAX_RANK + k])
+                continue;
+            fprintf(e->out, "%s%s = ", any++ ? ", " : "    const long ", e->stride[t][k]);
+            if (e->opt->strides)
+                fprintf(e->out, "%s[%d]", stride_param[t], k);
+            else
+                fprintf(e->out, "%lld", (long long)x->stride[k]);
+        }
+        fputs(any ? ";\n" : "", e->out);
+    }
+}
+
+/* body(e), after the declarations of the strides it uses (only those:
+ * -Wunused-variable); it is written to memory first to learn which. */
+static void emit_with_strides(emitter *e, void (*body)(emitter *))
+{
+    if (!e->views) {
+        body(e);
+        return;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *real = e->out, *mem = open_memstream(&text, &len);
+    if (!mem) {
+        e->oom = 1;
+        return;
+    }
+    e->out = mem;
+    body(e);
+    e->oom |= fclose(mem) != 0;
+    e->out = real;
+    declare_strides(e);
+    if (text)
+        fwrite(text, 1, len, real);
+    free(text);
+}
+
+/* alpha = 0 and beta other than 1: C = beta * C, C's view checked first. */
+static void emit_zero_alpha_scaling(emitter *e)
+{
+    if (!beta_is(e, 0.0))
+        put_scalar(e, "beta", e->c->beta, beta_im(e));
+    if (e->opt->strides)
+        emit_view_checks(e, (const int[3]){1, 0, 0});
+    emit_beta(e, 1);
 }
 
 /*
  * The body for alpha = 0: C = beta * C alone, as BLAS defines it, so A and
  * B are not read and an Inf or NaN in them cannot become a NaN in C that
  * one algorithm makes and another does not. Declares only what it uses
- * (C's sizes; beta other than 0 and 1), so the file stays warning-free.
+ * (C's sizes and strides; beta other than 0 and 1), so the file stays
+ * warning-free; of the views only C's is checked.
  */
-static void emit_zero_alpha(const emitter *e)
+static void emit_zero_alpha(emitter *e)
 {
     const tc_contraction *c = e->c;
     const tc_tensor *x = &c->tensor[TC_C];
     FILE *out = e->out;
-    int scale = !beta_is(e, 1.0);
+    int scale = !beta_is(e, 1.0), in_c[TC_MAX_INDICES] = {0};
     fputs("    /* alpha = 0: C = beta * C alone, as in BLAS; A and B are not read\n"
           "     * (0 * Inf would be NaN) */\n    (void)A;\n    (void)B;\n", out);
+    if (e->opt->strides)
+        fputs(scale && x->rank ? "    (void)stride_A;\n    (void)stride_B;\n"
+                               : "    (void)stride_A;\n    (void)stride_B;\n    (void)stride_C;\n",
+              out);
     for (int i = 0; e->opt->generic && i < c->nindex; i++)
         if (!scale || !tc_tensor_has_index(x, i))
             fprintf(out, "    (void)%s;\n", e->param[i]);
-
     if (!scale) {
         fputs("    (void)C; /* beta = 1: C stays as it is */\n", out);
         return;
     }
-    for (int k = 0; k < x->rank; k++) {
-        int i = x->index[k];
-        fputs(k ? ", " : "    const long ", out);
-        if (e->opt->generic)
-            fprintf(out, "%s = (long)%s", e->size[i], e->param[i]);
-        else
-            fprintf(out, "%s = %lld", e->size[i], (long long)c->index[i].size);
-    }
-    fputs(x->rank ? ";\n" : "", out);
-    if (!beta_is(e, 0.0))
-        put_scalar(e, "beta", c->beta, beta_im(e));
-    emit_beta(e, 1);
+    for (int k = 0; k < x->rank; k++)
+        in_c[x->index[k]] = 1;
+    emit_sizes(e, in_c);
+    emit_with_strides(e, emit_zero_alpha_scaling);
 }
 
 /* Frees the temporaries a call does not keep: the slices, and the
@@ -1487,6 +1760,25 @@ static void emit_release(const emitter *e)
             e->fname, e->fname, e->fname, e->nkept);
 }
 
+/* The statements of a call, after its sizes. */
+static void emit_body(emitter *e)
+{
+    const tc_algorithm *alg = e->alg;
+    FILE *out = e->out;
+    emit_constants(e);
+    emit_temporaries(e);
+    fputs("\n", out);
+    if (tc_alg_needs_beta_pass(alg, e->c)) {
+        emit_beta(e, 1);
+        fputs("\n", out);
+    }
+    emit_list(e, alg->body, 1);
+    if (alg->ntemps)
+        fputs("\n", out);
+    emit_free(e, "    ");
+    fputs("    return 0;\n", out);
+}
+
 static void emit_function(emitter *e, const char *fname)
 {
     const tc_algorithm *alg = e->alg;
@@ -1506,18 +1798,12 @@ static void emit_function(emitter *e, const char *fname)
         emit_release(e);
         return;
     }
-    emit_constants(e);
-    emit_temporaries(e);
-    fputs("\n", out);
-    if (tc_alg_needs_beta_pass(alg, e->c)) {
-        emit_beta(e, 1);
-        fputs("\n", out);
-    }
-    emit_list(e, alg->body, 1);
-    if (alg->ntemps)
-        fputs("\n", out);
-    emit_free(e, "    ");
-    fputs("    return 0;\n}\n", out);
+    for (int t = 0; e->opt->strides && t < 3; t++)
+        if (e->c->tensor[t].rank == 0) /* a scalar's strides are not read */
+            fprintf(out, "    (void)%s;\n", stride_param[t]);
+    emit_sizes(e, NULL);
+    emit_with_strides(e, emit_body);
+    fputs("}\n", out);
     emit_release(e);
 }
 
@@ -1541,6 +1827,13 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     if (alg->type != c->type) /* its calls name the algorithm's type's routines */
         return tc_error_set(err, TC_EUSAGE, 0, 0, "cannot emit %s: the contraction is of %s",
                             alg->name, tc_type_row_of(c->type)->c_name);
+    int views = opt->strides || tc_contraction_strided(c);
+    if (views && opt->row_major)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "cannot emit %s: views (strides) are "
+                            "column-major only", alg->name);
+    if (tc_contraction_strided(c) && opt->generic && !opt->strides)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "cannot emit %s: generic code of views takes "
+                            "their strides as parameters (strides option)", alg->name);
 
     emitter em;
     memset(&em, 0, sizeof em);
@@ -1550,6 +1843,9 @@ tc_status tc_emit_c(const tc_algorithm *alg, const tc_contraction *c,
     em.out = out;
     em.fname = fname;
     em.ty = tc_type_row_of(c->type);
+    em.views = views;
+    unsigned char used[3 * TC_MAX_RANK] = {0};
+    em.used = used;
     em.nkept = alpha_zero(&em) ? 0 : tc_alg_permuted_temps(alg); /* alpha 0: no temporaries */
     if (opt->row_major)
         tc_contraction_transpose(c, &em.user);

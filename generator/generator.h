@@ -196,15 +196,20 @@ typedef struct tc_emit_options {
     int keep_temporaries;     /* 1: the file defines TCGEN_KEEP_TEMPORARIES:
                                  tensor-sized temporaries kept between calls
                                  (default: allocated per call) */
+    int strides;              /* 1: the tensors are views whose strides are
+                                 parameters, `const long *stride_X` after
+                                 each tensor X (required by generic code of
+                                 a strided contraction, whose strides are
+                                 otherwise constants) */
 } tc_emit_options;
 
 /*
  * Checks a name for the emitted function (NULL: the default, "contraction"):
  * a C identifier starting with a letter, at most 63 characters, not a
  * keyword, not a name the emitted code uses (A, B, C, alpha, beta, pos,
- * N_..., n_..., ix_..., tmp...) and not one its headers declare (the C
- * library's, cblas..., ..._t). Cheap: callers check --function before any
- * work. Errors: TC_EUSAGE saying why.
+ * N_..., n_..., ix_..., tmp..., stride_..., sA_..., sB_..., sC_...) and not
+ * one its headers declare (the C library's, cblas..., ..._t). Cheap:
+ * callers check --function before any work. Errors: TC_EUSAGE saying why.
  */
 tc_status tc_gen_check_function_name(const char *name, tc_error *err);
 
@@ -220,13 +225,23 @@ tc_status tc_gen_check_function_name(const char *name, tc_error *err);
  * opt->generic the sizes are parameters instead of constants,
  *     int NAME(size_t a, size_t b, ..., const double *A, ...)
  * valid for any sizes (0 included), returning -2 when one makes a BLAS int
- * argument overflow. A parameter or loop variable takes its index's name
+ * argument overflow. A strided contraction (views, tc_contraction_strided)
+ * is addressed through its strides, written as constants; with
+ * opt->strides they are parameters,
+ *     int NAME(..., const T *A, const long *stride_A, const T *B,
+ *              const long *stride_B, T *C, const long *stride_C)
+ * one per index in the tensor's order, in elements, and the function
+ * returns -3 when they are not a view tcgen takes (the first 1, each at
+ * least the one before times its size) or leave a gap between indices the
+ * algorithm fuses into one BLAS dimension. A parameter or loop variable takes its index's name
  * when that is usable in C, else n_NAME (parameter) or ix_NAME (variable);
  * sizes are N_NAME (emit_c.c says which names are usable). Text from the
  * contraction, the command line and the notes is escaped in comments.
  * Numbers are written in the C locale whatever the caller's. c must have
  * sizes (for the header; generic code does not depend on them). Errors:
- * TC_EUSAGE (bad function name, no sizes, alg of another type than c),
+ * TC_EUSAGE (bad function name, no sizes, alg of another type than c,
+ * row-major views, generic code of a strided contraction without
+ * opt->strides),
  * TC_EINPUT (alg->fits_int == 0, unless generic), TC_ERESOURCE (out of
  * memory, write error on out). Several functions in one file (no_header):
  * the caller includes <complex.h> for complex ones, and puts float and
@@ -266,9 +281,9 @@ tc_status tc_emit_fortran_check(const char *function, tc_error *err);
  * index's size with a message naming the function, the array, the
  * dimension and the index (error stop, or the optional stat and errmsg;
  * emit_fortran_checked.c). Names that clash in Fortran (case-insensitive)
- * get _2, _3, ... Errors: TC_EUSAGE
- * (tc_emit_fortran_check, no sizes), TC_ERESOURCE (out of memory, write
- * error on out).
+ * get _2, _3, ... Errors: TC_EUSAGE (tc_emit_fortran_check, no sizes,
+ * views: a strided contraction or opt->strides), TC_ERESOURCE (out of
+ * memory, write error on out).
  */
 tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,
                           const tc_emit_options *opt, FILE *out, tc_error *err);

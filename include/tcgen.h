@@ -191,7 +191,8 @@ TC_API const char *tc_plan_origin(const tc_plan *p);
  *     int FUNCTION(const double *A, const double *B, double *C)
  * (FUNCTION NULL: "contraction") and a header comment naming the
  * contraction, sizes, layout, predicted time, runner-ups, BLAS library and
- * machine. Returns TC_EUSAGE (NULL plan or out, a function name that is
+ * machine. A plan of views (tc_plan_create_views with gaps) addresses its
+ * tensors through their strides, written as constants. Returns TC_EUSAGE (NULL plan or out, a function name that is
  * not a usable C identifier) or TC_ERESOURCE (write error).
  */
 TC_API tc_status tc_plan_emit_c(const tc_plan *p, FILE *out, const char *function);

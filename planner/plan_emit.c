@@ -70,10 +70,6 @@ tc_status tc_plan_emit(const tc_plan *p, FILE *out, const tc_emit_options *opt, 
 {
     if (!p || !out)
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_plan_emit: NULL argument");
-    if (tc_contraction_strided(&p->c))
-        return tc_error_set(err, TC_EUSAGE, 0, 0,
-                            "tc_plan_emit: the plan's tensors are strided views; emitted C "
-                            "takes dense tensors only");
     tc_emit_options o;
     memset(&o, 0, sizeof o);
     if (opt)

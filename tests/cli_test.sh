@@ -383,9 +383,20 @@ grep -q "^tensor	C	output	-	a,b,c	1,6,36	1040$" "$tmp/out" && ok \
     || bad "parse --strides: C's strides and bytes not shown"
 expect 2 "index 'b' of B has stride 2" -- parse "$P" a=b=c=4,i=3 --strides 'B=1,2,30'
 expect 2 "expected 3 strides for B" -- list "$P" a=b=c=4,i=3 --strides 'B=1,5'
-expect 2 "'--strides' is not an option of the main job" -- "$P" a=b=c=4,i=3 --strides 'B=1,5,30'
-expect 2 "'--strides' is not an option of 'tcgen emit'" -- emit "$P" a=b=c=4,i=3 \
-    --algorithm '(bc)-dgemm' --strides 'B=1,5,30'
+# emitted views: strides as constants (a SPEC), as parameters (--generic, 'param')
+expect 0 "" -- "$P" a=b=c=4,i=3 --strides 'B=1,5,30' -q -o "$tmp/views.c"
+grep -q "const long sB_b = 5, sB_c = 30;" "$tmp/views.c" && ok || bad "main job --strides: B's strides not constants"
+expect 0 "" -- emit "$P" a=b=c=4,i=3 --algorithm '(bc)-dgemm' --strides param -o "$tmp/views.c"
+grep -q "double \*C, const long \*stride_C)" "$tmp/views.c" && grep -q "return -3;" "$tmp/views.c" \
+    && ok || bad "emit --strides param: no stride parameters or checks"
+expect 0 "" -- emit "$P" a=b=c=4,i=3 --algorithm b-dgemm --strides 'B=1,3,13' --generic -o "$tmp/views.c"
+grep -q "const long sB_b = stride_B\[1\]" "$tmp/views.c" && ok || bad "emit --generic --strides: strides not parameters"
+expect 2 "'--strides param' (strides as parameters) is for emit and the main job" -- \
+    list "$P" a=b=c=4,i=3 --strides param
+expect 2 "the Fortran interface takes whole arrays" -- emit "$P" a=b=c=4,i=3 \
+    --algorithm '(bc)-dgemm' --strides param --fortran "$tmp/views.f90"
+expect 1 "no algorithm named '(bc)-dgemm'" -- emit "$P" a=b=c=4,i=3 --algorithm '(bc)-dgemm' \
+    --strides 'B=1,3,13'
 # a gap between b and c in B and C: no (bc) group; the algorithms still run
 expect 0 "" -- list "$P" a=b=c=4,i=3 --strides 'B=1,3,13;C=1,4,17'
 grep -q "(bc)" "$tmp/out" && bad "list --strides: (bc) fused across a gap" || ok

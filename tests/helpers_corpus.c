@@ -185,3 +185,19 @@ int tc_corpus_require(tc_corpus_entry **out)
     *out = corpus;
     return n;
 }
+
+int tc_corpus_with_gaps(const tc_contraction *c, tc_contraction *out, tc_error *e)
+{
+    *out = *c;
+    for (int t = TC_C; t <= TC_B; t++) {
+        const tc_tensor *x = &c->tensor[t];
+        int64_t s[TC_MAX_RANK], least = 1;
+        for (int k = 0; k < x->rank; k++) {
+            s[k] = k == 0 ? 1 : least + 1 + (k + t) % 3;
+            least = s[k] * c->index[x->index[k]].size;
+        }
+        if (tc_contraction_set_strides(out, t, s, e) != TC_OK)
+            return -1;
+    }
+    return 0;
+}

@@ -40,6 +40,10 @@ int tc_corpus_parse(const char *text, const char *sizes, tc_contraction *c,
 void tc_corpus_random(uint64_t *state, int max_indices, int max_size, char *text,
                       size_t textn, char *sizes, size_t sizesn);
 
+/* *c with gaps between every tensor's columns: stride k the one before
+ * times its size, plus 1 to 3 elements. 0 on success. */
+int tc_corpus_with_gaps(const tc_contraction *c, tc_contraction *out, tc_error *e);
+
 /* Deterministic uniform numbers in [-1, 1). */
 void tc_corpus_fill(double *x, int64_t n, uint64_t *state);
 

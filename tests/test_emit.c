@@ -95,7 +95,7 @@ static void write_array(FILE *f, const char *name, const double *x, int64_t n)
     write_reals(f, name, x, n, 0);
 }
 
-enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT, SPLIT_GENERIC };
+enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT, SPLIT_GENERIC, VIEWS, VIEWS_GENERIC };
 
 /* The sizes generic code is run at: each size changed (down, or up from
  * 1), so nothing depends on the sizes it was emitted for. */
@@ -189,24 +189,25 @@ static double contraction_length(const tc_contraction *c)
 
 /* The data of the program for *run (the sizes it is called at) and its
  * expected result: A0, B0, C0 (NaN in every other real when beta is 0: it
- * must not be read), want, as arrays of the type's reals. 0 on success. */
+ * must not be read), want, as arrays of the type's reals, each a tensor's
+ * span (a view's gaps must be left as they are). 0 on success. */
 static int write_data(FILE *f, const tc_contraction *run, uint64_t seed)
 {
     tc_type t = run->type;
-    int64_t na = run->tensor[TC_A].elements, nb = run->tensor[TC_B].elements;
-    int64_t nc = run->tensor[TC_C].elements, bytes = tc_type_row_of(t)->bytes;
+    int64_t na = run->tensor[TC_A].span, nb = run->tensor[TC_B].span;
+    int64_t nc = run->tensor[TC_C].span, bytes = tc_type_row_of(t)->bytes;
     uint64_t state = seed;
     void *A = typed_random(t, na, &state), *B = typed_random(t, nb, &state);
     void *C0 = typed_random(t, nc, &state), *want = malloc((size_t)(nc * bytes) + 1);
     int bad = !A || !B || !C0 || !want, single = single_of(t), r = reals_of(t);
     if (!bad) {
-        memcpy(want, C0, (size_t)(nc * bytes));
-        tc_rt_reference(run, A, B, want);
         for (int64_t k = 0; run->beta == 0.0 && run->beta_im == 0.0 && k < nc * r; k += 2)
             if (single)
                 ((float *)C0)[k] = NAN;
             else
                 ((double *)C0)[k] = NAN;
+        memcpy(want, C0, (size_t)(nc * bytes)); /* the reference reads no C at beta 0 */
+        tc_rt_reference(run, A, B, want);
         fputs("\n", f);
         write_reals(f, "A0", A, na * r, single);
         write_reals(f, "B0", B, nb * r, single);
@@ -229,9 +230,10 @@ static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_se
 {
     const char *T = tc_type_row_of(run->type)->c_name;
     const char *R = single_of(run->type) ? "float" : "double";
-    int generic = mode == GENERIC || mode == SPLIT_GENERIC, r = reals_of(run->type);
-    long long na = run->tensor[TC_A].elements, nb = run->tensor[TC_B].elements;
-    long long nc = run->tensor[TC_C].elements;
+    int generic = mode == GENERIC || mode == SPLIT_GENERIC || mode == VIEWS_GENERIC;
+    int r = reals_of(run->type);
+    long long na = run->tensor[TC_A].span, nb = run->tensor[TC_B].span;
+    long long nc = run->tensor[TC_C].span;
     fprintf(f, "\nstatic int (*const fn[%d])(const %s *, const %s *, %s *) = {", set->count, T,
             T, T);
     for (int i = 0; i < set->count; i++)
@@ -265,6 +267,8 @@ static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_se
                "        memcpy(got, C, sizeof got);\n"
                "        double err = 0.0;\n"
                "        for (long k = 0; k < %lld; k++) {\n"
+               "            if (isnan(got[k]) && isnan(want[k])) /* a gap left as it was */\n"
+               "                continue;\n"
                "            double d = fabs((double)got[k] - (double)want[k]);\n"
                "            if (!(d <= err))\n"
                "                err = isnan(d) ? INFINITY : d;\n"
@@ -291,8 +295,10 @@ static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_se
  * computes the transpose on the same memory); SPLIT: only the algorithms
  * whose loop splits over 3 threads, so split; SPLIT_GENERIC: those
  * generic, called at other sizes on OpenMP's threads (2, set by the
- * program). The tolerance: 1e-12 for double, else 100 * epsilon * the
- * contraction length.
+ * program); VIEWS: every tensor a view with gaps (tc_corpus_with_gaps),
+ * its strides constants; VIEWS_GENERIC: those generic with the strides as
+ * parameters, called at other sizes with gaps. The tolerance: 1e-12 for
+ * double, else 100 * epsilon * the contraction length.
  */
 static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
                            int mode, unsigned mask, int max)
@@ -304,9 +310,13 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
         storage = *user;
     const tc_contraction *c = &storage;
     run = storage;
-    int generic = mode == GENERIC || mode == SPLIT_GENERIC;
+    int generic = mode == GENERIC || mode == SPLIT_GENERIC || mode == VIEWS_GENERIC;
     if (generic)
         other_sizes(&storage, &run);
+    if ((mode == VIEWS || mode == VIEWS_GENERIC) &&
+        (tc_corpus_with_gaps(&storage, &storage, NULL) != 0 ||
+         tc_corpus_with_gaps(&run, &run, NULL) != 0))
+        return -1;
     tc_algorithm_set *set = select_algorithms(c, mode, mask, max);
     FILE *f = set ? fopen(path, "w") : NULL;
     if (!f) {
@@ -324,6 +334,7 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     opt.no_header = 1;
     opt.generic = generic;
     opt.row_major = mode == ROW_MAJOR;
+    opt.strides = mode == VIEWS_GENERIC;
     char fname[32];
     tc_error e;
     int n = -1;
@@ -335,12 +346,18 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
             goto done;
         }
     }
+    for (int t = 0; opt.strides && t < 3; t++) {
+        fprintf(f, "static const long stride%d[%d] = {", t, run.tensor[t].rank + 1);
+        for (int k = 0; k < run.tensor[t].rank; k++)
+            fprintf(f, "%lld, ", (long long)run.tensor[t].stride[k]);
+        fputs("0};\n", f);
+    }
     for (int i = 0; generic && i < set->count; i++) {
         fprintf(f, "static int call%d(const %s *A, const %s *B, %s *C)\n"
                    "{\n    return alg%d(", i, T, T, T, i);
         for (int x = 0; x < run.nindex; x++)
             fprintf(f, "%lld, ", (long long)run.index[x].size);
-        fputs("A, B, C);\n}\n", f);
+        fputs(opt.strides ? "A, stride1, B, stride2, C, stride0);\n}\n" : "A, B, C);\n}\n", f);
     }
     if (write_data(f, &run, seed) != 0)
         goto done;
@@ -482,29 +499,118 @@ static void test_types(void)
     CU_ASSERT(variants > 100);
 }
 
-/* Generic (sizes as parameters, run at other sizes) and row-major code of
- * every corpus contraction, with OpenBLAS. */
+/* Generic (sizes as parameters, run at other sizes), row-major code and
+ * views (strides as constants, and generic with strides as parameters;
+ * alpha 0 and beta 0 in turn, as typed_case sets them) of every corpus
+ * contraction, with OpenBLAS. */
 static void test_corpus_variants(void)
 {
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus);
-    static const char *const label[] = {"plain", "generic", "row-major"};
-    for (int mode = GENERIC; mode <= ROW_MAJOR; mode++) {
-        int functions = 0;
+    static const int modes[4] = {GENERIC, ROW_MAJOR, VIEWS, VIEWS_GENERIC};
+    static const char *const label[4] = {"generic", "row-major", "views", "generic-views"};
+    for (int m = 0; m < 4; m++) {
+        int functions = 0, mode = modes[m];
         for (int i = 0; i < n; i++) {
             char path[280], what[300];
-            snprintf(path, sizeof path, "%s/%s%02d.c", tmpdir, label[mode], i);
-            int k = write_program(&corpus[i].c, path, 700 + (uint64_t)i, mode);
+            tc_contraction c = corpus[i].c;
+            if (mode >= VIEWS)
+                CU_ASSERT_FATAL(typed_case(&c, TC_TYPE_D, i) == 0);
+            snprintf(path, sizeof path, "%s/%s%02d.c", tmpdir, label[m], i);
+            int k = write_program(&c, path, 700 + (uint64_t)i, mode);
             CU_ASSERT(k > 0);
             if (k <= 0)
                 continue;
             functions += k;
-            snprintf(what, sizeof what, "%s %s", label[mode], corpus[i].text);
+            snprintf(what, sizeof what, "%s %s", label[m], corpus[i].text);
             if (lib_include[0][0])
                 CU_ASSERT_EQUAL(compile_and_run(path, 0, what), 0);
         }
         CU_ASSERT(functions > 2500);
     }
+}
+
+/* The main of test_view_checks: C[a,b,c] += A[a,i] * B[i,b,c] at a=4,
+ * b=5, c=3, i=6 by `fn`, fusing b and c, through views of dense, gapped
+ * and refused strides. */
+static const char view_checks_main[] =
+    "static int run(const long *sa, const long *sb, const long *sc, int want_rc)\n"
+    "{\n"
+    "    static double A[200], B[400], C[400], C0[400];\n"
+    "    for (int k = 0; k < 400; k++) {\n"
+    "        B[k] = (k % 7) - 3.0;\n"
+    "        C0[k] = C[k] = (k % 5) - 2.0;\n"
+    "        if (k < 200)\n"
+    "            A[k] = (k % 3) - 1.0;\n"
+    "    }\n"
+    "    int rc = fn(4, 5, 3, 6, A, sa, B, sb, C, sc);\n"
+    "    if (rc != want_rc) {\n"
+    "        printf(\"returned %d, not %d\\n\", rc, want_rc);\n"
+    "        return 1;\n"
+    "    }\n"
+    "    for (long a = 0; a < 4 && rc == 0; a++)\n"
+    "        for (long b = 0; b < 5; b++)\n"
+    "            for (long c = 0; c < 3; c++) {\n"
+    "                double x = C0[a + sc[1] * b + sc[2] * c];\n"
+    "                for (long i = 0; i < 6; i++)\n"
+    "                    x += A[a + sa[1] * i] * B[i + sb[1] * b + sb[2] * c];\n"
+    "                C0[a + sc[1] * b + sc[2] * c] = x;\n"
+    "            }\n"
+    "    for (int k = 0; k < 400; k++) /* the result, gaps untouched (refused: all) */\n"
+    "        if (C[k] != C0[k]) {\n"
+    "            printf(\"C[%d] = %g, not %g\\n\", k, C[k], C0[k]);\n"
+    "            return 1;\n"
+    "        }\n"
+    "    return 0;\n"
+    "}\n\n"
+    "int main(void)\n"
+    "{\n"
+    "    static const long a_dense[] = {1, 4}, b_dense[] = {1, 6, 30}, c_dense[] = {1, 4, 20};\n"
+    "    static const long a_gaps[] = {1, 7}, b_gaps[] = {1, 9, 60}, c_gaps[] = {1, 5, 25};\n"
+    "    static const long c_b_gap[] = {1, 4, 21}, c_first[] = {2, 8, 40},\n"
+    "                      c_overlap[] = {1, 3, 20}, a_first[] = {0, 4};\n"
+    "    int bad = run(a_dense, b_dense, c_dense, 0);   /* dense views */\n"
+    "    bad += run(a_gaps, b_dense, c_dense, 0);       /* a gap where nothing fuses */\n"
+    "    bad += run(a_dense, b_gaps, c_dense, -3);      /* B's b and c fused: a gap */\n"
+    "    bad += run(a_dense, b_dense, c_b_gap, -3);     /* C's b and c fused: a gap */\n"
+    "    bad += run(a_dense, b_dense, c_gaps, 0);       /* a gap before b only */\n"
+    "    bad += run(a_dense, b_dense, c_first, -3);     /* a first stride of 2 */\n"
+    "    bad += run(a_first, b_dense, c_dense, -3);     /* of 0 */\n"
+    "    bad += run(a_dense, b_dense, c_overlap, -3);   /* b's stride 3 < 4 = N_a */\n"
+    "    return bad ? 1 : 0;\n"
+    "}\n";
+
+/* Strides as parameters: an algorithm that fuses b and c into one dgemm
+ * dimension computes through dense views and views whose gaps it does not
+ * fuse across, and returns -3, C untouched, for a gap between b and c, a
+ * first stride other than 1 and overlapping strides. */
+static void test_view_checks(void)
+{
+    tc_contraction c;
+    char msg[512], path[280];
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] += A[a,i] * B[i,b,c]", "a=4,b=5,c=3,i=6", &c,
+                                    msg, sizeof msg) == 0);
+    tc_algorithm_set *set = NULL;
+    tc_error e;
+    CU_ASSERT_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set,
+                                              &e) == TC_OK);
+    const tc_algorithm *alg = tc_gen_find(set, &c, "(bc)-dgemm");
+    CU_ASSERT_FATAL(alg != NULL);
+    snprintf(path, sizeof path, "%s/view_checks.c", tmpdir);
+    FILE *f = fopen(path, "w");
+    CU_ASSERT_FATAL(f != NULL);
+    tc_emit_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.function = "fn";
+    opt.generic = 1;
+    opt.strides = 1;
+    CU_ASSERT_EQUAL(tc_emit_c(alg, &c, &opt, f, &e), TC_OK);
+    fputs("#include <stdio.h>\n\n", f);
+    fputs(view_checks_main, f);
+    CU_ASSERT_EQUAL(fclose(f), 0);
+    tc_alg_set_free(set);
+    if (lib_include[0][0])
+        CU_ASSERT_EQUAL(compile_and_run(path, 0, "view checks"), 0);
 }
 
 /* The permutation kernel's portable path (no SSE2: as on other
@@ -1108,7 +1214,9 @@ int tc_suite_emit(void)
     if (!s)
         return -1;
     return !CU_add_test(s, "all algorithms compiled and run, OpenBLAS and BLIS", test_corpus) ||
-           !CU_add_test(s, "generic and row-major code of the corpus", test_corpus_variants) ||
+           !CU_add_test(s, "generic, row-major and view code of the corpus",
+                        test_corpus_variants) ||
+           !CU_add_test(s, "views with strides as parameters: checked", test_view_checks) ||
            !CU_add_test(s, "every type: float, float complex, double complex", test_types) ||
            !CU_add_test(s, "permutations without SSE2", test_permute_portable) ||
            !CU_add_test(s, "loops split over threads, with and without OpenMP", test_split) ||

@@ -35,24 +35,6 @@ static int suite_clean(void)
     return 0;
 }
 
-/* *c with every tensor given gaps: stride k the one before times its size,
- * plus 1 to 3 elements. */
-static int with_gaps(const tc_contraction *c, tc_contraction *out, tc_error *e)
-{
-    *out = *c;
-    for (int t = TC_C; t <= TC_B; t++) {
-        const tc_tensor *x = &c->tensor[t];
-        int64_t s[TC_MAX_RANK], least = 1;
-        for (int k = 0; k < x->rank; k++) {
-            s[k] = k == 0 ? 1 : least + 1 + (k + t) % 3;
-            least = s[k] * c->index[x->index[k]].size;
-        }
-        if (tc_contraction_set_strides(out, t, s, e) != TC_OK)
-            return -1;
-    }
-    return 0;
-}
-
 /* Calls f on the offset of every element of tensor t's view. */
 static void each_element(const tc_contraction *c, int t, void (*f)(double *, int64_t, void *),
                          double *x, void *data)
@@ -155,7 +137,7 @@ static void test_corpus(void)
     for (int i = 0; i < n; i++) {
         tc_contraction s;
         tc_error e;
-        CU_ASSERT_EQUAL_FATAL(with_gaps(&corpus[i].c, &s, &e), 0);
+        CU_ASSERT_EQUAL_FATAL(tc_corpus_with_gaps(&corpus[i].c, &s, &e), 0);
         int gaps = 0; /* an index after the first, of size 2 or more */
         for (int t = TC_C; t <= TC_B; t++)
             for (int k = 1; k < s.tensor[t].rank; k++)
