@@ -171,9 +171,11 @@ static void test_large_views(void)
 }
 
 /* Streamed views with short extents: 13 x 17 x 40 x 60 (4.0 MiB), every
- * permutation, the destination at two alignments: short runs fused into
- * longer ones (the fused path), and where dimension 0 stays first, its
- * 13-element runs staged in blocks. */
+ * permutation, the destination at two alignments: blocks transposed
+ * through a buffer where the destination's first dimensions hold the
+ * source's unit-stride one ([b,a,c,d]; [c,a,b,d] with a,b fused and split
+ * 17 x 13), short runs fused into longer ones (the fused path), and where
+ * dimension 0 stays first, its 13-element runs staged in blocks. */
 static void test_short_extents(void)
 {
     tc_permute p = {.rank = 4, .extent = {13, 17, 40, 60}};
