@@ -201,3 +201,21 @@ int tc_corpus_with_gaps(const tc_contraction *c, tc_contraction *out, tc_error *
     }
     return 0;
 }
+
+int tc_corpus_next_permutation(int *a, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && a[i] > a[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = n - 1;
+    while (a[j] < a[i])
+        j--;
+    int t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int l = i + 1, r = n - 1; l < r; l++, r--)
+        t = a[l], a[l] = a[r], a[r] = t;
+    return 1;
+}

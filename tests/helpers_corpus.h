@@ -44,6 +44,9 @@ void tc_corpus_random(uint64_t *state, int max_indices, int max_size, char *text
  * times its size, plus 1 to 3 elements. 0 on success. */
 int tc_corpus_with_gaps(const tc_contraction *c, tc_contraction *out, tc_error *e);
 
+/* The next permutation of a[0..n) in lexicographic order; 0 after the last. */
+int tc_corpus_next_permutation(int *a, int n);
+
 /* Deterministic uniform numbers in [-1, 1). */
 void tc_corpus_fill(double *x, int64_t n, uint64_t *state);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "runtime/permute.h"
+#include "tests/helpers_corpus.h"
 
 /* A deterministic generator, so a failure reproduces. */
 static uint64_t rng_state;
@@ -84,24 +85,6 @@ static void strides(tc_permute *p, const int *order, int64_t pad, int64_t *strid
     }
 }
 
-static int next_permutation(int *a, int n)
-{
-    int i = n - 2;
-    while (i >= 0 && a[i] > a[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = n - 1;
-    while (a[j] < a[i])
-        j--;
-    int t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-    for (int l = i + 1, r = n - 1; l < r; l++, r--)
-        t = a[l], a[l] = a[r], a[r] = t;
-    return 1;
-}
-
 static void test_every_permutation(void)
 {
     static const int64_t ext[] = {37, 5, 70, 3};
@@ -116,7 +99,7 @@ static void test_every_permutation(void)
             strides(&p, perm, 0, p.dst_stride);
             check(&p, 0.0);
             check(&p, 1.0);
-        } while (next_permutation(perm, rank));
+        } while (tc_corpus_next_permutation(perm, rank));
     }
 }
 
@@ -166,7 +149,7 @@ static void test_large_views(void)
             for (int k = 0; k < 3; k++, shift = (shift + 3) % 8)
                 check_at(&p, 0.0, shift, (shift + 5) % 8, 1 + k % 3);
             check_at(&p, -2.0, shift, shift, 2);
-        } while (next_permutation(perm, 3));
+        } while (tc_corpus_next_permutation(perm, 3));
     }
 }
 
@@ -187,7 +170,7 @@ static void test_short_extents(void)
         strides(&p, perm, 0, p.dst_stride);
         for (int k = 0; k < 2; k++, shift = (shift + 3) % 8)
             check_at(&p, 0.0, shift, (shift + 1) % 8, 1);
-    } while (next_permutation(perm, 4));
+    } while (tc_corpus_next_permutation(perm, 4));
 }
 
 /* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
@@ -207,7 +190,7 @@ static void test_split(void)
             check_at(&p, 0.0, 0, 0, threads);
             check_at(&p, 0.5, 1, 0, threads);
         }
-    } while (next_permutation(perm, 4));
+    } while (tc_corpus_next_permutation(perm, 4));
 }
 
 static void test_empty_and_scalar(void)

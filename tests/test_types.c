@@ -349,6 +349,51 @@ static void test_contraction(void)
     CU_ASSERT_EQUAL(c.type, TC_TYPE_D);
 }
 
+/* Streamed float transposes (the blocked path, with its inner dimension
+ * split where too long, and the float plane otherwise): every permutation
+ * of a 13 x 17 x 40 x 60 float view (2.0 MiB, streamed), the destination
+ * at a line start and 3 floats after one, against a loop. */
+static void test_float_large(void)
+{
+    static const int64_t ext[4] = {13, 17, 40, 60};
+    const int64_t n = 13 * 17 * 40 * 60;
+    float *src = (float *)(void *)tc_rt_alloc(n / 2 + 1, NULL),
+          *dst = (float *)(void *)tc_rt_alloc(n / 2 + 8, NULL);
+    CU_ASSERT_FATAL(src && dst);
+    for (int64_t e = 0; e < n; e++)
+        src[e] = (float)(e % 1009) - 500.0f;
+    int perm[4] = {0, 1, 2, 3}, bad = 0, runs = 0;
+    do {
+        tc_permute v = {.rank = 4};
+        int64_t sd = 1, ss = 1;
+        for (int k = 0; k < 4; k++)
+            v.extent[k] = ext[k], v.src_stride[k] = ss, ss *= ext[k];
+        for (int k = 0; k < 4; k++)
+            v.dst_stride[perm[k]] = sd, sd *= ext[perm[k]];
+        for (int shift = 0; shift <= 3; shift += 3, runs++) {
+            float *d = dst + shift;
+            for (int64_t e = 0; e < n; e++)
+                d[e] = NAN; /* beta 0: not read */
+            tc_rt_permute(&v, TC_TYPE_S, src, d, 0.0, n, 1);
+            int64_t ix[4] = {0}, doff = 0;
+            for (int64_t e = 0; e < n; e++) {
+                bad += d[doff] != src[e];
+                for (int k = 0; k < 4; k++) {
+                    doff += v.dst_stride[k];
+                    if (++ix[k] < ext[k])
+                        break;
+                    doff -= ix[k] * v.dst_stride[k];
+                    ix[k] = 0;
+                }
+            }
+        }
+    } while (tc_corpus_next_permutation(perm, 4));
+    CU_ASSERT_EQUAL(runs, 48);
+    CU_ASSERT_EQUAL(bad, 0);
+    tc_rt_free((double *)(void *)src);
+    tc_rt_free((double *)(void *)dst);
+}
+
 int tc_suite_types(void)
 {
     CU_pSuite s = CU_add_suite("types", suite_init, suite_clean);
@@ -357,5 +402,6 @@ int tc_suite_types(void)
            !CU_add_test(s, "every algorithm of the corpus in s, d, c, z", test_corpus) ||
            !CU_add_test(s, "the corpus ranked and measured in s, c, z", test_predicted) ||
            !CU_add_test(s, "complex dots on vectors that end a mapping", test_dot_at_page_end) ||
-           !CU_add_test(s, "permutations in every type against a loop", test_permute_types);
+           !CU_add_test(s, "permutations in every type against a loop", test_permute_types) ||
+           !CU_add_test(s, "streamed float transposes, every permutation", test_float_large);
 }
