@@ -300,7 +300,7 @@ static int check_options(const tc_cli *cli, const tc_command *cmd)
         return usage_error("'--strides' views are column-major: not with '--layout %s'",
                            cli->layout);
     if (cli->strides && cli->fortran)
-        return usage_error("'--strides %s': the Fortran interface takes whole arrays, not "
+        return usage_error("'--strides %s': the Fortran interface takes explicit-shape arrays, not "
                            "views (no --fortran)", cli->strides);
     if (cli->strides && !strcmp(cli->strides, "param") && cmd->name[0] &&
         strcmp(cmd->name, "emit") != 0)

@@ -1352,7 +1352,7 @@ typedef struct int_arg {
 
 /* Adds the product of the n indices idx (tensor -1), or tensor's stride at
  * position idx[0], to list (of *count) unless there. */
-static void add_unique_of(int_arg *list, int *count, const int *idx, int n, int tensor)
+static void add_unique(int_arg *list, int *count, const int *idx, int n, int tensor)
 {
     for (int k = 0; k < *count; k++)
         if (list[k].n == n && list[k].tensor == tensor &&
@@ -1364,11 +1364,6 @@ static void add_unique_of(int_arg *list, int *count, const int *idx, int n, int 
         memcpy(list[*count].index, idx, (size_t)n * sizeof *idx);
         ++*count;
     }
-}
-
-static void add_unique(int_arg *list, int *count, const int *idx, int n)
-{
-    add_unique_of(list, count, idx, n, -1);
 }
 
 /* Every BLAS int argument that is a parameter: dimensions and a dense
@@ -1386,7 +1381,7 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
         int generic = e->opt->generic;
         for (int d = 0; generic && d < 3; d++)
             if (dims[d]->n > 0)
-                add_unique(list, count, dims[d]->index, dims[d]->n);
+                add_unique(list, count, dims[d]->index, dims[d]->n, -1);
         for (int a = 0; a < 3; a++) {
             const tc_operand *op = &k->arg[a];
             if (op->rank == 0)
@@ -1394,9 +1389,9 @@ static void collect_int_args(const emitter *e, const tc_node *n, int_arg *list, 
             layout l = layout_of(e, op->base);
             int j = position_in(&l, tc_dim_start(&op->dim[op->rank == 2 ? 1 : 0]));
             if (j > 0 && op->base < TC_BASE_TEMP && e->opt->strides)
-                add_unique_of(list, count, &j, 1, op->base);
+                add_unique(list, count, &j, 1, op->base);
             else if (j > 0 && generic)
-                add_unique(list, count, l.index, j);
+                add_unique(list, count, l.index, j, -1);
         }
     }
 }
@@ -1479,24 +1474,21 @@ static void emit_int_checks(const emitter *e)
     fputs(")\n        return -2;\n", out);
 }
 
-/* Strides as parameters: returns -3 unless each tensor in mask[] is a view
- * tcgen takes, its first stride 1 and each other at least the one before
- * times its size (in double: no overflow), so no two elements share a
- * place. A scalar's strides are not read. */
-static void emit_view_checks(const emitter *e, const int mask[3])
+/* Strides as parameters: returns -3 unless each of the first `tensors`
+ * of C, A, B is a view tcgen takes, its first stride 1 and each other at
+ * least the one before times its size (in double: no overflow), so no
+ * two elements share a place. A scalar's strides are not read. */
+static void emit_view_checks(const emitter *e, int tensors)
 {
     FILE *out = e->out;
     int n = 0;
-    if (!(mask[0] && e->c->tensor[0].rank) && !(mask[1] && e->c->tensor[1].rank) &&
-        !(mask[2] && e->c->tensor[2].rank))
-        return;
-    fputs("\n    /* views: the first stride 1, each other at least the one before\n"
-          "     * times its size */\n    if (", out);
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < tensors; t++) {
         const tc_tensor *x = &e->c->tensor[t];
         layout l = layout_of(e, t);
-        for (int k = 0; mask[t] && k < x->rank; k++) {
-            fputs(n == 0 ? "" : n % 3 ? " || " : " ||\n        ", out);
+        for (int k = 0; k < x->rank; k++) {
+            fputs(n == 0 ? "\n    /* views: the first stride 1, each other at least the one "
+                           "before\n     * times its size */\n    if ("
+                  : n % 3 ? " || " : " ||\n        ", out);
             n++;
             if (k == 0) {
                 fprintf(out, "%s[0] != 1", stride_param[t]);
@@ -1513,7 +1505,7 @@ static void emit_view_checks(const emitter *e, const int mask[3])
             put(e, e->size[x->index[k - 1]]);
         }
     }
-    fputs(")\n        return -3;\n", out);
+    fputs(n ? ")\n        return -3;\n" : "", out);
 }
 
 /* Marks fused[t][k] where positions k - 1 and k of tensor t are one BLAS
@@ -1580,7 +1572,7 @@ static void emit_constants(const emitter *e)
     if (e->opt->generic || e->opt->strides)
         emit_int_checks(e);
     if (e->opt->strides)
-        emit_view_checks(e, (const int[3]){1, 1, 1});
+        emit_view_checks(e, 3);
     if (e->opt->generic) {
         /* An empty index leaves C = beta * C (and BLAS refuses leading
          * dimensions of 0), so it returns before any call. */
@@ -1646,7 +1638,7 @@ static void emit_zero_alpha_scaling(emitter *e)
     if (!beta_is(e, 0.0))
         put_scalar(e, "beta", e->c->beta, beta_im(e));
     if (e->opt->strides)
-        emit_view_checks(e, (const int[3]){1, 0, 0});
+        emit_view_checks(e, 1); /* C alone: TC_C is first */
     emit_beta(e, 1);
 }
 
@@ -1666,9 +1658,9 @@ static void emit_zero_alpha(emitter *e)
     fputs("    /* alpha = 0: C = beta * C alone, as in BLAS; A and B are not read\n"
           "     * (0 * Inf would be NaN) */\n    (void)A;\n    (void)B;\n", out);
     if (e->opt->strides)
-        fputs(scale && x->rank ? "    (void)stride_A;\n    (void)stride_B;\n"
-                               : "    (void)stride_A;\n    (void)stride_B;\n    (void)stride_C;\n",
-              out);
+        fputs("    (void)stride_A;\n    (void)stride_B;\n", out);
+    if (e->opt->strides && !(scale && x->rank)) /* else read where C is scaled */
+        fputs("    (void)stride_C;\n", out);
     for (int i = 0; e->opt->generic && i < c->nindex; i++)
         if (!scale || !tc_tensor_has_index(x, i))
             fprintf(out, "    (void)%s;\n", e->param[i]);

@@ -413,7 +413,7 @@ tc_status tc_emit_fortran(const tc_algorithm *alg, const tc_contraction *c,
                             "cannot emit %s: the contraction has no sizes", alg->name);
     if (opt->strides || tc_contraction_strided(c))
         return tc_error_set(err, TC_EUSAGE, 0, 0, "cannot emit %s: the Fortran interface takes "
-                            "whole arrays, not views", alg->name);
+                            "explicit-shape arrays, not views", alg->name);
     fortran f;
     memset(&f, 0, sizeof f);
     f.alg = alg;

@@ -393,7 +393,7 @@ expect 0 "" -- emit "$P" a=b=c=4,i=3 --algorithm b-dgemm --strides 'B=1,3,13' --
 grep -q "const long sB_b = stride_B\[1\]" "$tmp/views.c" && ok || bad "emit --generic --strides: strides not parameters"
 expect 2 "'--strides param' (strides as parameters) is for emit and the main job" -- \
     list "$P" a=b=c=4,i=3 --strides param
-expect 2 "the Fortran interface takes whole arrays" -- emit "$P" a=b=c=4,i=3 \
+expect 2 "the Fortran interface takes explicit-shape arrays" -- emit "$P" a=b=c=4,i=3 \
     --algorithm '(bc)-dgemm' --strides param --fortran "$tmp/views.f90"
 expect 1 "no algorithm named '(bc)-dgemm'" -- emit "$P" a=b=c=4,i=3 --algorithm '(bc)-dgemm' \
     --strides 'B=1,3,13'
