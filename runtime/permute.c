@@ -51,7 +51,7 @@ void tc_rt_permute(const tc_permute *p, tc_type type, const void *src, void *dst
         return;
     }
     tcgen_permute_job jb;
-    if (!tcgen_permute_init(&jb, p->rank, extent, from, to, beta, (long)written))
+    if (!tcgen_permute_init(&jb, p->rank, extent, from, to, beta, (long)written, 0))
         return;
     long n = tcgen_permute_slices(&jb, threads);
     split sp = {&jb, src, dst};

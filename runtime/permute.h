@@ -11,8 +11,8 @@
  * order becomes one long copy). Then, when the two unit-stride dimensions
  * differ, it transposes the plane they span in register blocks, or, with
  * short extents, blocks of the destination's first dimensions through a
- * buffer, or runs fused from several destination dimensions, each
- * written in whole lines; short runs of one dimension unit-stride on both
+ * buffer, or chunks of runs by short columns through a buffer, or runs
+ * fused from several destination dimensions, each written in whole lines; short runs of one dimension unit-stride on both
  * sides are staged through a buffer (runtime/permute_kernel.inc says how);
  * the other dimensions are looped outside, the largest source stride
  * outermost. A destination of 4 MiB or more

@@ -173,6 +173,28 @@ static void test_short_extents(void)
     } while (tc_corpus_next_permutation(perm, 4));
 }
 
+/* Streamed views whose source rows are short where the destination's
+ * first dimensions do not hold them (the chunked path: runs of the
+ * destination by short columns through a buffer): 5 x 7 x 120 x 130
+ * (4.4 MiB), every permutation, columns of one dimension and of two
+ * (5 x 7), dense, then with a gap after the first dimension on either
+ * side, the destination and the source at several alignments. */
+static void test_short_columns(void)
+{
+    tc_permute p = {.rank = 4, .extent = {5, 7, 120, 130}};
+    int id[4] = {0, 1, 2, 3}, perm[4] = {0, 1, 2, 3};
+    rng_state = 17;
+    int shift = 0;
+    do {
+        for (int pad = 0; pad < 3; pad++) {
+            strides(&p, id, pad == 1 ? 3 : 0, p.src_stride);
+            strides(&p, perm, pad == 2 ? 5 : 0, p.dst_stride);
+            check_at(&p, 0.0, shift, (shift + 1) % 8, 1);
+            shift = (shift + 3) % 8;
+        }
+    } while (tc_corpus_next_permutation(perm, 4));
+}
+
 /* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
  * permutation of a 4-index view, on 2 and 3 threads (slices of the
  * outermost dimension, or of the two outermost where the first has fewer
@@ -212,6 +234,7 @@ int tc_suite_permute(void)
         !CU_add_test(s, "random views up to the maximum rank", test_random_views) ||
         !CU_add_test(s, "large views: streaming stores at any alignment", test_large_views) ||
         !CU_add_test(s, "large views: short extents fused or staged", test_short_extents) ||
+        !CU_add_test(s, "large views: short columns chunked", test_short_columns) ||
         !CU_add_test(s, "split: slices over threads, every permutation", test_split) ||
         !CU_add_test(s, "extent 0 and rank 0", test_empty_and_scalar))
         return 1;
