@@ -177,8 +177,9 @@ static void test_short_extents(void)
  * first dimensions do not hold them (the chunked path: runs of the
  * destination by short columns through a buffer): 5 x 7 x 120 x 130
  * (4.4 MiB), every permutation, columns of one dimension and of two
- * (5 x 7), dense, then with a gap after the first dimension on either
- * side, the destination and the source at several alignments. */
+ * (5 x 7), dense on 1 thread, then with a gap after the first dimension
+ * on either side on 2 and 3 (slices of the outer dimensions), the
+ * destination and the source at several alignments. */
 static void test_short_columns(void)
 {
     tc_permute p = {.rank = 4, .extent = {5, 7, 120, 130}};
@@ -189,7 +190,7 @@ static void test_short_columns(void)
         for (int pad = 0; pad < 3; pad++) {
             strides(&p, id, pad == 1 ? 3 : 0, p.src_stride);
             strides(&p, perm, pad == 2 ? 5 : 0, p.dst_stride);
-            check_at(&p, 0.0, shift, (shift + 1) % 8, 1);
+            check_at(&p, 0.0, shift, (shift + 1) % 8, 1 + pad);
             shift = (shift + 3) % 8;
         }
     } while (tc_corpus_next_permutation(perm, 4));
