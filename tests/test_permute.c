@@ -176,24 +176,30 @@ static void test_short_extents(void)
 /* Streamed views whose source rows are short where the destination's
  * first dimensions do not hold them (the chunked path: runs of the
  * destination by short columns through a buffer): 5 x 7 x 120 x 130
- * (4.4 MiB), every permutation, columns of one dimension and of two
- * (5 x 7), dense on 1 thread, then with a gap after the first dimension
- * on either side on 2 and 3 (slices of the outer dimensions), the
- * destination and the source at several alignments. */
+ * (4.4 MiB) and 11 x 11 x 70 x 70 (4.5 MiB), every permutation, columns of
+ * one dimension and of two (5 x 7, 11 x 11: 121 of them), dense on 1
+ * thread, then with a gap after the first dimension on either side on 2
+ * and 3 (slices of the outer dimensions), the destination and the source
+ * at several alignments. */
 static void test_short_columns(void)
 {
-    tc_permute p = {.rank = 4, .extent = {5, 7, 120, 130}};
-    int id[4] = {0, 1, 2, 3}, perm[4] = {0, 1, 2, 3};
+    static const int64_t shapes[2][4] = {{5, 7, 120, 130}, {11, 11, 70, 70}};
     rng_state = 17;
     int shift = 0;
-    do {
-        for (int pad = 0; pad < 3; pad++) {
-            strides(&p, id, pad == 1 ? 3 : 0, p.src_stride);
-            strides(&p, perm, pad == 2 ? 5 : 0, p.dst_stride);
-            check_at(&p, 0.0, shift, (shift + 1) % 8, 1 + pad);
-            shift = (shift + 3) % 8;
-        }
-    } while (tc_corpus_next_permutation(perm, 4));
+    for (int sh = 0; sh < 2; sh++) {
+        tc_permute p = {.rank = 4};
+        int id[4] = {0, 1, 2, 3}, perm[4] = {0, 1, 2, 3};
+        for (int k = 0; k < 4; k++)
+            p.extent[k] = shapes[sh][k];
+        do {
+            for (int pad = 0; pad < 3; pad++) {
+                strides(&p, id, pad == 1 ? 3 : 0, p.src_stride);
+                strides(&p, perm, pad == 2 ? 5 : 0, p.dst_stride);
+                check_at(&p, 0.0, shift, (shift + 1) % 8, 1 + pad);
+                shift = (shift + 3) % 8;
+            }
+        } while (tc_corpus_next_permutation(perm, 4));
+    }
 }
 
 /* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
