@@ -12,8 +12,9 @@
  * differ, it transposes the plane they span in register blocks, or, with
  * short extents, blocks of the destination's first dimensions through a
  * buffer, or chunks of runs by short columns through a buffer, or runs
- * fused from several destination dimensions, each written in whole lines; short runs of one dimension unit-stride on both
- * sides are staged through a buffer (runtime/permute_kernel.inc says how);
+ * fused from several destination dimensions, each written in whole
+ * lines; short runs of one dimension unit-stride on both sides are
+ * staged through a buffer (runtime/permute_kernel.inc says how);
  * the other dimensions are looped outside, the largest source stride
  * outermost. A destination of 4 MiB or more
  * (beta 0) is written with streaming stores, without reading it first; so
