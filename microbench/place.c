@@ -143,7 +143,7 @@ static void recipe_assert(const tc_mb_sampler *s, const tc_mb_case *cs, const re
 {
     assert(p->nsteps >= 0 && p->nsteps <= MAX_STEPS);
     assert(p->n >= 0 && p->n <= TC_MB_MAX_OPERANDS);
-    assert(p->train >= 1 && (p->train == 1 || p->train <= cs->loop_extent));
+    assert(p->train >= 1 && (p->train == 1 || p->lead + p->train <= cs->loop_extent));
     for (int e = 0; e < p->nsteps; e++) {
         const step *st = &p->steps[e];
         assert(st->kind >= 0 && st->kind < STEP_KINDS);

@@ -138,6 +138,8 @@ tc_status tc_mb_sample(tc_mb_sampler *s, const tc_contraction *c, tc_mb_case *cs
  * train of calls on the data the loop gives each next; 1: one call).
  */
 int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs);
+/* How many calls of the loop run untimed before that train (0: none). */
+int tc_mb_case_lead(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs);
 
 /*
  * The recipe of case cs of an algorithm of c as the memo key serialises

@@ -139,6 +139,8 @@ typedef struct tc_mbs_recipe {
         int64_t train_calls;                  /* stream-, tiny-, written-trains: the calls
                                                  a steady case is timed as (0: one) */
         int train_rule;                       /* the rule that set train_calls */
+        int64_t lead_calls;                   /* interleaved-trains: calls run untimed
+                                                 before the train, the loop's last */
         int warm_library;                     /* warm-library: the library warmed */
         int stream_bytes;                     /* stream-bytes: a streamed operand's bytes added */
         int one_pass;                         /* one-pass: those bytes replace the call's time */
@@ -147,6 +149,7 @@ typedef struct tc_mbs_recipe {
     } d;
     /* carried out */
     int train;                            /* calls timed in a row (tc_mbs_plan_train) */
+    int lead;                             /* calls run untimed before them */
     int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
     int nsteps;                           /* the setup as run (place) */
     step steps[MAX_STEPS];

@@ -54,6 +54,16 @@ void tc_mbs_apply_interleaved(const tc_mb_sampler *s, const tc_mb_case *cs, reci
         p->d.interleave[i] = interleaved_calls(&p->call[i], cs->operand[i].loop_step);
 }
 
+/* Columns the loop moves on by all of their own span at their stride
+ * (A[:,k,:,b] of kicb-dgemm: 24 columns 288 apart, b 6912 on): a train's
+ * calls continue one another's columns, at most 2 dimensions. Rule
+ * interleaved-trains. */
+static int continued_columns(const tc_operand *op, int64_t step)
+{
+    return op->rank == 2 && op->extent[1] > 1 && op->stride[0] == 1 &&
+           op->stride[1] >= op->extent[0] && step == op->extent[1] * op->stride[1];
+}
+
 /* Whether operand i, moved by the loop, can be laid out for a train: the
  * call sees it as the case describes it, and its span is known. */
 static int trainable(const tc_mb_case *cs, const recipe *p, int i)
@@ -167,24 +177,29 @@ void tc_mbs_apply_written_trains(const tc_mb_sampler *s, const tc_mb_case *cs, r
     }
 }
 
-/* The train the rules decided, for a steady case timed in full: at most
- * the loop's extent and the calls interleaved columns keep apart; its
- * operands' spans and pages grown to all its calls. */
+/* The train the rules decided, for a steady case timed in full: with its
+ * lead calls, at most the loop's extent and the calls interleaved columns
+ * keep apart, the lead at most half of them; its operands' spans and
+ * pages grown to all its calls. */
 void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
     (void)s;
     p->train = 1;
+    p->lead = 0;
     if (cs->kind != TC_CASE_STEADY || cs->scale > 1.0 || !p->d.train_calls)
         return;
-    int64_t k = p->d.train_calls;
+    int64_t lead = p->d.lead_calls, k = p->d.train_calls + lead;
     if (k > cs->loop_extent)
         k = cs->loop_extent;
     for (int i = 0; i < p->n; i++)
         if (p->d.interleave[i] > 0 && k > p->d.interleave[i])
             k = p->d.interleave[i];
-    if (k < 2)
+    if (lead > k / 2)
+        lead = k / 2;
+    if (k - lead < 2)
         return;
-    p->train = (int)k;
+    p->train = (int)(k - lead);
+    p->lead = (int)lead;
     for (int i = 0; i < p->n; i++) {
         int64_t step = cs->operand[i].loop_step, more = (k - 1) * step;
         p->train_step[i] = step;
@@ -199,30 +214,47 @@ void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
     }
 }
 
-int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+static recipe planned_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
 {
     recipe p;
-    if (!s || !cs || tc_mbs_prepare(s, 0, c, cs, &p, NULL) != TC_OK)
-        return 1;
+    if (!s || !cs || tc_mbs_prepare(s, 0, c, cs, &p, NULL) != TC_OK) {
+        p.train = 1;
+        p.lead = 0;
+        return p;
+    }
     tc_mbs_plan_train(s, cs, &p);
-    return p.train;
+    return p;
 }
 
-/* Operand i for every call of a train: one run from the first call's to
- * the last's where each call continues the last one's run; interleaved
- * columns as one run per column; else the vector of each call (dimension
- * 0) at each call's step (dimension 1). */
+int tc_mb_case_train(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+{
+    return planned_train(s, c, cs).train;
+}
+
+int tc_mb_case_lead(const tc_mb_sampler *s, const tc_contraction *c, const tc_mb_case *cs)
+{
+    return planned_train(s, c, cs).lead;
+}
+
+/* Operand i for every call of a train (its lead calls too): one run from
+ * the first call's to the last's where each call continues the last one's
+ * run; interleaved columns as one run per column; continued columns as
+ * one set of columns; else the vector of each call (dimension 0) at each
+ * call's step (dimension 1). */
 tc_mb_shape tc_mbs_train_shape(const recipe *p, int i)
 {
     const tc_operand *op = &p->call[i];
     int64_t n = op->rank > 0 ? op->extent[0] : 1, stride = op->rank > 0 ? op->stride[0] : 1;
+    int64_t calls = p->lead + p->train;
     if (p->d.interleave[i] > 0)
-        return (tc_mb_shape){n * p->train, op->extent[1], 1, op->stride[1]};
+        return (tc_mb_shape){n * calls, op->extent[1], 1, op->stride[1]};
+    if (continued_columns(op, p->train_step[i]))
+        return (tc_mb_shape){n, op->extent[1] * calls, 1, op->stride[1]};
     if (op->rank > 1 && op->extent[1] > 1 && op->stride[1] == n && stride == 1)
         n *= op->extent[1]; /* a run of columns */
     if (stride == 1 && p->train_step[i] == n)
         return (tc_mb_shape){p->span[i], 1, 1, 0};
-    return (tc_mb_shape){n, p->train, stride, p->train_step[i]};
+    return (tc_mb_shape){n, calls, stride, p->train_step[i]};
 }
 
 
@@ -248,7 +280,8 @@ static int64_t interleaved_train_bytes(const tc_mb_case *cs, const recipe *p)
             continue;
         const tc_mb_operand *o = &cs->operand[i];
         int run = tc_mbs_one_run(&o->op) && o->loop_step == o->elements && o->span == o->elements;
-        if (!trainable(cs, p, i) || !(p->d.interleave[i] > 0 || run))
+        if (!trainable(cs, p, i) ||
+            !(p->d.interleave[i] > 0 || run || continued_columns(&o->op, o->loop_step)))
             return 0;
         interleaved += p->d.interleave[i] > 0;
         bytes += p->elem_bytes * o->elements;
@@ -256,12 +289,32 @@ static int64_t interleaved_train_bytes(const tc_mb_case *cs, const recipe *p)
     return interleaved ? bytes : 0;
 }
 
+/* The calls in which the prefetcher takes up the streams of a train's
+ * interleaved columns: enough for each column's run to reach the stream's
+ * depth (the profile's), run untimed before the train. Timed from cold,
+ * kicb-dgemm of C[a,b,c,i,j,k] = A[j,k,m,b] * B[m,i,a,c] (dgemms 24^3
+ * on C's 24 columns, each moved by its height of 24 under the b loop of
+ * 12) found C's columns in memory in the first calls of its train of 12:
+ * 0.75 us per call against 0.65 in the loop (docs/prediction.md,
+ * Interleaved columns, timed as trains). Whether the hardware follows
+ * that many streams is then measured, not assumed. */
+static int64_t lead_calls(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p)
+{
+    int64_t depth = (int64_t)s->o.stream_lines * tc_mbs_line_elems(&s->o, cs), lead = 0;
+    for (int i = 0; i < p->n; i++) {
+        int64_t n = cs->operand[i].op.extent[0], k;
+        if (p->d.interleave[i] > 0 && n > 0 && (k = (depth + n - 1) / n) > lead)
+            lead = k;
+    }
+    return lead;
+}
+
 void tc_mbs_apply_interleaved_trains(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
 {
     int64_t bytes = p->d.train_calls ? 0 : interleaved_train_bytes(cs, p);
-    (void)s;
     if (bytes > 0) {
         p->d.train_calls = train_for(TC_MB_INTERLEAVED_TRAIN_BYTES, bytes);
         p->d.train_rule = TC_RULE_INTERLEAVED_TRAINS;
+        p->d.lead_calls = lead_calls(s, cs, p);
     }
 }

@@ -38,7 +38,9 @@ static int timer_ok;
  * dgemv's y of 2 KiB streamed by the b loop), and
  * C[a,b,c] = A[i,j,a] * B[j,b,i,c] at 16 (2: ci'-dgemm's streamed run),
  * C[a,b] = A[a,k] * B[k,b] at 384 (3: a compute-bound dgemm), and
- * C[a,b,j,c] = A[k,b,a,c] * B[j,k] (4: cb-dgemm's interleaved columns). */
+ * C[a,b,j,c] = A[k,b,a,c] * B[j,k] (4: cb-dgemm's interleaved columns),
+ * C[a,b,j,k] = A[j,k,m,b] * B[m,a] (5: kb-dgemm's A[:,k,:,b], columns the
+ * b loop continues). */
 static struct {
     const char *text, *sizes;
     tc_contraction c;
@@ -49,6 +51,7 @@ static struct {
     {.text = "C[a,b,c] = A[i,j,a] * B[j,b,i,c]", .sizes = "a=b=c=16,i=j=8"},
     {.text = "C[a,b] = A[a,k] * B[k,b]", .sizes = "a=b=k=384"},
     {.text = "C[a,b,j,c] = A[k,b,a,c] * B[j,k]", .sizes = "a=16,b=8,j=8,c=4,k=16"},
+    {.text = "C[a,b,j,k] = A[j,k,m,b] * B[m,a]", .sizes = "a=16,b=8,j=16,k=2,m=16"},
 };
 #define NFX ((int)(sizeof fx / sizeof fx[0]))
 
@@ -172,6 +175,8 @@ static tc_mb_case *steady_case(const tc_algorithm *alg, const tc_contraction *c,
 }
 
 /* The train of alg's steady case and its loop's extent. */
+static int last_lead; /* the lead calls of train_of's last train */
+
 static int train_of(const tc_mb_sampler_options *o, int f, const char *name, int64_t *extent,
                     int64_t *bytes_per_call)
 {
@@ -179,6 +184,7 @@ static int train_of(const tc_mb_sampler_options *o, int f, const char *name, int
     tc_mb_case *cs = steady_case(alg_of(f, name), &fx[f].c, &a);
     tc_mb_sampler *s = sampler(o);
     int train = tc_mb_case_train(s, &fx[f].c, cs);
+    last_lead = tc_mb_case_lead(s, &fx[f].c, cs);
     *extent = cs->loop_extent;
     *bytes_per_call = 0;
     for (int i = 0; i < cs->noperands; i++)
@@ -354,15 +360,23 @@ static int holds_interleaved(unsigned off)
 /* interleaved-trains: a dgemm whose loop moves its operands' columns by
  * their height (cb-dgemm: A[:,b,:,c] and C[:,b,:,c], 16 high, 128 apart)
  * is timed as a train moving TC_MB_INTERLEAVED_TRAIN_BYTES, or the calls
- * the columns keep apart, or the whole loop. */
+ * the columns keep apart, or the whole loop; so is one whose loop also
+ * moves columns on by their span (kb-dgemm: A[:,k,:,b], 16 columns 32
+ * apart, b 512 on). With a stream depth (8 lines) the calls it takes (4
+ * of 16 elements) run untimed before the train, at most half of it. */
 static int holds_interleaved_trains(unsigned off)
 {
     tc_mb_sampler_options o = base_options(off);
-    int64_t extent, bytes;
+    int64_t extent, bytes, e5, b5;
     int train = train_of(&o, 4, "cb-dgemm", &extent, &bytes);
-    return train_within(train, extent) && train > 1 && train <= 128 / 16 &&
-           (train * bytes >= TC_MB_INTERLEAVED_TRAIN_BYTES || train == extent ||
-            train == 128 / 16);
+    int fits = train_within(train, extent) && train > 1 && train <= 128 / 16 &&
+               (train * bytes >= TC_MB_INTERLEAVED_TRAIN_BYTES || train == extent ||
+                train == 128 / 16) && last_lead == 0;
+    int continued = train_of(&o, 5, "kb-dgemm", &e5, &b5);
+    fits &= train_within(continued, e5) && continued > 1 && last_lead == 0;
+    o.stream_lines = 8;
+    int deep = train_of(&o, 4, "cb-dgemm", &extent, &bytes);
+    return fits && last_lead == 4 && deep == 4;
 }
 
 /* ---- composition ----------------------------------------------------- */
