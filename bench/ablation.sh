@@ -19,14 +19,16 @@
 #     rule, the cases whose recipe (placement, train, slab), blend or
 #     composed time would differ with that rule alone off
 #     (tc_mb_sampler_rule_cases). Timing noise does not enter it.
-#   - four more problems, predicted only, where the rules about long calls
+#   - five more problems, predicted only, where the rules about long calls
 #     and memory-bound loops act: one dgemm longer than a millisecond
 #     (slabs, bound), the demo's contraction with its daxpy and ddot loops
 #     over memory (one-pass, stream-bytes, write-back, trains), TCCG's
 #     ij-ikl-ljk at its 16 MiB sizes (slab-floor: memory-bound calls whose
 #     slabs must stay beyond the LLC) and TCCG's abcd-aecf-fbed at 38
 #     (warm-slabs: the one dgemm after the permutations, its operands in
-#     memory; interleaved-trains: its loops of small dgemms).
+#     memory; interleaved-trains: its loops of small dgemms), and a
+#     CCSD(T) term (interleaved-trains and first-streams: its loops of
+#     24^3 dgemms writing C's columns in place).
 # Run by bench/prediction.sh after its CCSD section (it needs those tables);
 # writes results/ablation.tsv and results/ablation.md.
 #   bash bench/ablation.sh [TCGEN]        ABLATION_QUICK=1: two sizes, one term
@@ -48,7 +50,8 @@ terms=(ring ladder hole_ladder)
 [[ $quick == 1 ]] && terms=(ring)
 extras=("long_dgemm|C[i,j] = A[i,k] * B[k,j]|i=j=k=1500" "demo|$E1|a=b=c=400,i=8"
     "tccg_ij_ikl_ljk|C[i,j] = A[i,k,l] * B[l,j,k]|i=144,j=128,k=128,l=144"
-    "tccg_abcd_aecf_fbed|C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]|a=b=c=d=e=f=38")
+    "tccg_abcd_aecf_fbed|C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]|a=b=c=d=e=f=38"
+    "ccsd_t_abcijk_jkmb_miac|C[a,b,c,i,j,k] = A[j,k,m,b] * B[m,i,a,c]|a=24,b=12,c=12,i=12,j=24,k=12,m=24")
 [[ $quick == 1 ]] && extras=("long_dgemm|C[i,j] = A[i,k] * B[k,j]|i=j=k=300" "demo|$E1|a=b=c=64,i=8")
 extra_names=()
 for x in "${extras[@]}"; do extra_names+=("${x%%|*}"); done
@@ -167,7 +170,7 @@ algorithms() {
 
 {
     printf '### What each sampler rule buys (ablation)\n\n'
-    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`), against all rules on, predicted three times. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Moved: of the %s algorithms of these cases and of four more predicted only (`C[i,j] = A[i,k] * B[k,j]` at i=j=k=1500, one dgemm longer than a millisecond; `make demo`'"'"'s contraction with its loops over memory; TCCG'"'"'s `C[i,j] = A[i,k,l] * B[l,j,k]` at i=144, j=k=128, l=144; TCCG'"'"'s `C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]` at 38, its one dgemm after permutations and its loops of small dgemms), one thread, how many a variant predicts more than 10 %% + twice their noise away from their all-on baseline (the mean of the first two all-on runs; the noise, their difference); the third all-on run shows what noise alone moves. Cases changed: of the cases the third all-on run timed (its row), how many the rule changes, counted exactly by the sampler (`-v`): switched off alone, the case'"'"'s recipe (placement, train, slab), its blend over the LLC'"'"'s edge or the time composed from the same timing would differ; no timing noise enters it, and a rule at 0 does nothing on this machine'"'"'s profile for these problems. The regrets move with the noise too: compare a rule'"'"'s with the three all-on rows.\n\n' "$(algorithms)"
+    printf 'Each rule of `tcgen info --rules` switched off alone (`--model full,-RULE`), against all rules on, predicted three times. Experiment 1 measured once, the CCSD terms'"'"' measurements those of the table above; every variant predicted in turn, problem by problem. Moved: of the %s algorithms of these cases and of five more predicted only (`C[i,j] = A[i,k] * B[k,j]` at i=j=k=1500, one dgemm longer than a millisecond; `make demo`'"'"'s contraction with its loops over memory; TCCG'"'"'s `C[i,j] = A[i,k,l] * B[l,j,k]` at i=144, j=k=128, l=144; TCCG'"'"'s `C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]` at 38, its one dgemm after permutations and its loops of small dgemms; the CCSD(T) term `C[a,b,c,i,j,k] = A[j,k,m,b] * B[m,i,a,c]`, its loops of 24^3 dgemms writing C in place), one thread, how many a variant predicts more than 10 %% + twice their noise away from their all-on baseline (the mean of the first two all-on runs; the noise, their difference); the third all-on run shows what noise alone moves. Cases changed: of the cases the third all-on run timed (its row), how many the rule changes, counted exactly by the sampler (`-v`): switched off alone, the case'"'"'s recipe (placement, train, slab), its blend over the LLC'"'"'s edge or the time composed from the same timing would differ; no timing noise enters it, and a rule at 0 does nothing on this machine'"'"'s profile for these problems. The regrets move with the noise too: compare a rule'"'"'s with the three all-on rows.\n\n' "$(algorithms)"
     printf '| rules | experiment 1 mean abs error |'
     for t in "${terms[@]}"; do printf ' %s regret |' "$t"; done
     printf ' predictions moved beyond the noise | cases changed |\n|---|---:|'

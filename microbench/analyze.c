@@ -321,11 +321,10 @@ static tc_mb_prefetch prefetch_kind(const ctx *x, const tc_node *node, const tc_
     return TC_PREFETCH_NONE;
 }
 
-/* Elements the loop directly around node moves op by: the product of the
- * sizes of its base's indices before the loop's (0: it does not index op). */
-static int64_t loop_step(const ctx *x, const tc_node *node, const tc_operand *op)
+/* Elements `loop` moves op by: the product of the sizes of its base's
+ * indices before the loop's (0: it does not index op). */
+static int64_t step_along(const ctx *x, const tc_node *loop, const tc_operand *op)
 {
-    const tc_node *loop = node->parent;
     int rank;
     const int *index = loop ? base_indices(x, op->base, &rank) : NULL;
     if (!index || !(dep_mask(x, op) & bit(loop->index)))
@@ -475,7 +474,7 @@ static void fill_case(const ctx *x, tc_mb_case *cs, const tc_node *node, const t
         if (x->p->model == TC_MODEL_WARM)
             continue;
         o->access_distance = distance(x, node, ops[i], start, NULL);
-        o->loop_step = loop_step(x, node, ops[i]);
+        o->loop_step = step_along(x, node->parent, ops[i]);
         tc_mb_prefetch k = with_prefetch ? prefetch_kind(x, node, ops[i]) : TC_PREFETCH_NONE;
         if (k == TC_PREFETCH_LINE && with_prefetch == 2)
             k = TC_PREFETCH_NONE;
@@ -603,6 +602,20 @@ static int share_outer_lines(const ctx *x, const tc_node *node, case_list *l, in
     return 0;
 }
 
+/* Where the call before a first iteration had each operand: loops[0]'s
+ * previous iteration with loops[1..n-1] (those inside it) at their last. */
+static void previous_call(const ctx *x, tc_mb_case *cs, const tc_node *const *loops, int n)
+{
+    const tc_node *const *l = loops;
+    for (int i = 0; i < cs->noperands; i++) {
+        tc_mb_operand *o = &cs->operand[i];
+        o->before = -step_along(x, l[0], &o->op);
+        for (int e = 1; e < n; e++)
+            o->before += (tc_alg_loop_extent(x->alg, l[e]) - 1) * step_along(x, l[e], &o->op);
+    }
+    cs->previous = 1;
+}
+
 /* Splits the executions of `node` into cases (§6.2.5-6.2.6); -1 when out of memory. */
 static int node_cases(const ctx *x, const tc_node *node, case_list *l)
 {
@@ -651,6 +664,8 @@ static int node_cases(const ctx *x, const tc_node *node, case_list *l)
             if (!(cs = push(l, TC_CASE_FIRST, d, count)))
                 return -1;
             fill_case(x, cs, node, loop[d], 0);
+            if (d > 0)
+                previous_call(x, cs, loop + d - 1, k - d + 1);
             if (!modelled_outer)
                 break;
         }

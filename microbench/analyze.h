@@ -70,6 +70,8 @@ typedef struct tc_mb_operand {
     int64_t loop_step;          /* elements the loop directly around the node
                                    moves it by per iteration; 0: that loop
                                    does not index it (or there is none) */
+    int64_t before;             /* where the loop's previous call had it,
+                                   in elements from here (case.previous) */
 } tc_mb_operand;
 
 /* Sets o->elements and o->span from o->op's extents and strides (the one
@@ -104,6 +106,10 @@ typedef struct tc_mb_case {
     int truncated;              /* entries beyond 5/4 of the cache were cut */
     int nsetup;                 /* 0: no setup (warm repetitions) */
     tc_mb_setup setup[TC_MB_MAX_SETUP];
+    int previous;               /* FIRST below the outermost loop: the
+                                   operands' `before` say where the call
+                                   before it (the enclosing loop's last
+                                   iteration, the inner loops' last) was */
     int64_t count;              /* executions this case stands for */
     double seconds;             /* median time of one execution (sampler) */
     double scale;               /* > 1: timed on 1/scale of it, time scaled up

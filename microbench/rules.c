@@ -68,6 +68,11 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                                     "columns' height (a dgemm's too): a train streaming 1 MiB",
                                     "Biases corrected: Interleaved columns, timed as trains",
                                     tc_mbs_apply_interleaved_trains},
+    [TC_RULE_FIRST_STREAMS] = {"first-streams",
+                               "a first iteration whose runs continue the enclosing loop's "
+                               "last calls': those calls run untimed before it",
+                               "Biases corrected: First iterations that continue a stream",
+                               tc_mbs_apply_first_streams},
     [TC_RULE_WARM_LIBRARY] = {"warm-library",
                               "the kernel called once on the sampler's own small operands "
                               "after the setup's last eviction",

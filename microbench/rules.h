@@ -43,6 +43,7 @@ typedef enum tc_mb_rule {
     TC_RULE_TINY_TRAINS,    /* calls on a few lines timed as trains */
     TC_RULE_WRITTEN_TRAINS, /* calls writing a moving vector timed as trains */
     TC_RULE_INTERLEAVED_TRAINS, /* calls on columns moved by their height: trains */
+    TC_RULE_FIRST_STREAMS,  /* a first call whose runs continue the last ones' */
     /* composition */
     TC_RULE_WARM_LIBRARY, /* the library warmed after the setup's evictions */
     TC_RULE_STREAM_BYTES, /* a streamed operand's bytes added to the call */

@@ -116,6 +116,9 @@ static int build_key(const tc_mb_sampler *s, const scaled *sc, const recipe *p, 
         kput(&k, " train%d", p->train);
     if (p->lead > 0)
         kput(&k, " lead%d", p->lead);
+    for (int i = 0; i < p->n && cs->kind == TC_CASE_FIRST && p->lead > 0; i++)
+        kput(&k, " at%lld,%lld", (long long)cs->operand[i].before,
+             (long long)cs->operand[i].loop_step);
     if (cs->node->kind == TC_NODE_KERNEL && cs->beta != 1.0)
         kput(&k, " beta%.17g", cs->beta);
     if (s->round > 0) /* tc_mb_sampler_round */
@@ -239,8 +242,8 @@ static void call_node(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe
     const tc_node *node = cs->node;
     for (int k = from; k < to; k++) {
         void *at[TC_MB_MAX_OPERANDS] = {NULL, NULL, NULL};
-        for (int i = 0; i < p->n; i++) /* the train's steps are in elements */
-            at[i] = (char *)base[i] + k * p->train_step[i] * p->elem_bytes;
+        for (int i = 0; i < p->n; i++) /* offsets in elements */
+            at[i] = (char *)base[i] + tc_mbs_call_offset(cs, p, i, k) * p->elem_bytes;
         if (node->kind == TC_NODE_KERNEL)
             tc_rt_call_beta(s->o.blas, node->call, alpha, cs->beta, at[0], at[1], at[2]);
         else if (node->kind == TC_NODE_PERMUTE)
@@ -428,11 +431,15 @@ static tc_status time_recipe(tc_mb_sampler *s, const tc_mb_case *run, const reci
             tc_mb_budget_release(need);
             return TC_ERESOURCE;
         }
-        base[i] = blk[i].base;
+        base[i] = (double *)((char *)blk[i].base + p->front[i] * p->elem_bytes);
         /* only what is touched: the rest of a large span stays unmapped */
         tc_mb_shape sh = p->train_step[i] > 0 ? tc_mbs_train_shape(p, i)
                                               : tc_mbs_shape_of(&p->call[i]);
         init_operand(run, base[i], &sh);
+        for (int c = 0; run->kind == TC_CASE_FIRST && c < p->lead; c++)
+            init_operand(run, (double *)((char *)base[i] + tc_mbs_call_offset(run, p, i, c) *
+                                                               p->elem_bytes),
+                         &sh);
         if (!tc_mbs_same_shape(&p->call[i], &run->operand[i].op)) {
             sh = tc_mbs_shape_of(&run->operand[i].op);
             init_operand(run, base[i], &sh);

@@ -141,6 +141,8 @@ typedef struct tc_mbs_recipe {
         int train_rule;                       /* the rule that set train_calls */
         int64_t lead_calls;                   /* interleaved-trains: calls run untimed
                                                  before the train, the loop's last */
+        int64_t first_lead;                   /* first-streams: the loop's calls before
+                                                 a first iteration run untimed */
         int warm_library;                     /* warm-library: the library warmed */
         int stream_bytes;                     /* stream-bytes: a streamed operand's bytes added */
         int one_pass;                         /* one-pass: those bytes replace the call's time */
@@ -151,6 +153,8 @@ typedef struct tc_mbs_recipe {
     int train;                            /* calls timed in a row (tc_mbs_plan_train) */
     int lead;                             /* calls run untimed before them */
     int64_t train_step[TC_MB_MAX_OPERANDS]; /* elements each of them moves on */
+    int64_t front[TC_MB_MAX_OPERANDS];    /* elements allocated before the timed
+                                             call's operand, for the lead calls */
     int nsteps;                           /* the setup as run (place) */
     step steps[MAX_STEPS];
     int64_t elem_bytes;                   /* of the case's type (tc_mbs_elem_bytes) */
@@ -209,7 +213,8 @@ tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor,                    /* 
 tc_mbs_apply tc_mbs_apply_llc_edge, tc_mbs_apply_tlb, tc_mbs_apply_streams,  /* place.c */
     tc_mbs_apply_tiled_streams;
 tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* train.c */
-    tc_mbs_apply_tiny_trains, tc_mbs_apply_written_trains, tc_mbs_apply_interleaved_trains;
+    tc_mbs_apply_tiny_trains, tc_mbs_apply_written_trains, tc_mbs_apply_interleaved_trains,
+    tc_mbs_apply_first_streams;
 tc_mbs_apply tc_mbs_apply_warm_library;                                      /* sample.c */
 tc_mbs_apply tc_mbs_apply_stream_bytes, tc_mbs_apply_one_pass,              /* bound.c */
     tc_mbs_apply_write_back, tc_mbs_apply_bound;
@@ -226,6 +231,7 @@ tc_mb_shape tc_mbs_step_shape(const tc_mb_sampler *s, const tc_mb_case *cs, cons
 /* train.c */
 void tc_mbs_plan_train(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
 tc_mb_shape tc_mbs_train_shape(const recipe *p, int i);
+int64_t tc_mbs_call_offset(const tc_mb_case *cs, const recipe *p, int i, int c);
 
 /* bound.c */
 double tc_mbs_node_flops(const tc_node *node);

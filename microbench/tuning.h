@@ -44,6 +44,10 @@
  * for dirty lines to pile into the same sets as in the loop (ac-dgemv:
  * 1.0 us per call as a train of 16 against 1.09 in the loop) */
 #define TC_MB_WRITTEN_TRAIN_BYTES ((int64_t)128 << 10)
+/* [first-streams] a first iteration's lead calls are run where their
+ * operands lie within this many times the call's own span of it: a
+ * sampler allocation, not a machine fact (the CCSD(T) terms' lie within 12) */
+#define TC_MB_LEAD_SPANS 64
 /* [interleaved-trains] bytes a train of calls on interleaved columns
  * moves: the first call finds its columns in memory with nothing
  * prefetched, and cb-dgemm of C[a,b,j,c] = A[k,b,a,c] * B[j,k] (28 KB a

@@ -40,7 +40,8 @@ static int timer_ok;
  * C[a,b] = A[a,k] * B[k,b] at 384 (3: a compute-bound dgemm), and
  * C[a,b,j,c] = A[k,b,a,c] * B[j,k] (4: cb-dgemm's interleaved columns),
  * C[a,b,j,k] = A[j,k,m,b] * B[m,a] (5: kb-dgemm's A[:,k,:,b], columns the
- * b loop continues). */
+ * b loop continues), and C[a,b,c,j] = A[j,b,m] * B[m,a,c] (6: cb-dgemm's
+ * C[:,b,c,:], whose runs at b = 0 continue those of the last c). */
 static struct {
     const char *text, *sizes;
     tc_contraction c;
@@ -52,6 +53,7 @@ static struct {
     {.text = "C[a,b] = A[a,k] * B[k,b]", .sizes = "a=b=k=384"},
     {.text = "C[a,b,j,c] = A[k,b,a,c] * B[j,k]", .sizes = "a=16,b=8,j=8,c=4,k=16"},
     {.text = "C[a,b,j,k] = A[j,k,m,b] * B[m,a]", .sizes = "a=16,b=8,j=16,k=2,m=16"},
+    {.text = "C[a,b,c,j] = A[j,b,m] * B[m,a,c]", .sizes = "a=16,b=8,c=4,j=16,m=16"},
 };
 #define NFX ((int)(sizeof fx / sizeof fx[0]))
 
@@ -172,6 +174,26 @@ static tc_mb_case *steady_case(const tc_algorithm *alg, const tc_contraction *c,
             return &(*a)->cases[i];
     CU_FAIL_FATAL("no steady case");
     return NULL;
+}
+
+/* The lead calls of alg's first case of its inner loop. */
+static int first_lead(const tc_mb_sampler_options *o, int f, const char *name)
+{
+    const tc_algorithm *alg = alg_of(f, name);
+    tc_mb_params p = {TC_MODEL_FULL, LLC, LINE};
+    tc_mb_analysis *a = NULL;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &fx[f].c, &p, &a, &e), TC_OK);
+    int lead = -1;
+    for (int i = 0; i < a->ncases; i++)
+        if (a->cases[i].node == alg->kernel_node && a->cases[i].kind == TC_CASE_FIRST &&
+            a->cases[i].level == alg->kernel_node->depth - 1) {
+            tc_mb_sampler *s = sampler(o);
+            lead = tc_mb_case_lead(s, &fx[f].c, &a->cases[i]);
+            tc_mb_sampler_free(s);
+        }
+    tc_mb_analysis_free(a);
+    return lead;
 }
 
 /* The train of alg's steady case and its loop's extent. */
@@ -379,6 +401,17 @@ static int holds_interleaved_trains(unsigned off)
     return fits && last_lead == 4 && deep == 4;
 }
 
+/* first-streams: with a stream depth (8 lines), the first call of
+ * cb-dgemm's b loop, whose C[:,0,c,:] continues each column of
+ * C[:,7,c-1,:], has the 4 calls before it (16 elements each) run first;
+ * kb-dgemm's, whose C jumps on with k, has none. */
+static int holds_first_streams(unsigned off)
+{
+    tc_mb_sampler_options o = base_options(off);
+    o.stream_lines = 8;
+    return first_lead(&o, 6, "cb-dgemm") == 4 && first_lead(&o, 5, "kb-dgemm") == 0;
+}
+
 /* ---- composition ----------------------------------------------------- */
 
 /* warm-library: after a setup that evicts (remote mode: C pushed to
@@ -543,6 +576,7 @@ static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_WRITTEN_TRAINS] = holds_written_trains,
     [TC_RULE_INTERLEAVED] = holds_interleaved,
     [TC_RULE_INTERLEAVED_TRAINS] = holds_interleaved_trains,
+    [TC_RULE_FIRST_STREAMS] = holds_first_streams,
     [TC_RULE_WARM_LIBRARY] = holds_warm_library,
     [TC_RULE_STREAM_BYTES] = holds_stream_bytes,
     [TC_RULE_ONE_PASS] = holds_one_pass,
@@ -611,6 +645,7 @@ RULE_TEST(test_tiny_trains, TC_RULE_TINY_TRAINS)
 RULE_TEST(test_written_trains, TC_RULE_WRITTEN_TRAINS)
 RULE_TEST(test_interleaved, TC_RULE_INTERLEAVED)
 RULE_TEST(test_interleaved_trains, TC_RULE_INTERLEAVED_TRAINS)
+RULE_TEST(test_first_streams, TC_RULE_FIRST_STREAMS)
 RULE_TEST(test_warm_library, TC_RULE_WARM_LIBRARY)
 RULE_TEST(test_stream_bytes, TC_RULE_STREAM_BYTES)
 RULE_TEST(test_one_pass, TC_RULE_ONE_PASS)
@@ -677,6 +712,8 @@ int tc_suite_rules(void)
            !CU_add_test(s, "interleaved: columns' runs stay apart", test_interleaved) ||
            !CU_add_test(s, "interleaved-trains: a dgemm on interleaved columns",
                         test_interleaved_trains) ||
+           !CU_add_test(s, "first-streams: a first call continuing a stream",
+                        test_first_streams) ||
            !CU_add_test(s, "warm-library: warmed after an eviction", test_warm_library) ||
            !CU_add_test(s, "stream-bytes: added to the call", test_stream_bytes) ||
            !CU_add_test(s, "one-pass: a daxpy's bytes replace it", test_one_pass) ||
