@@ -294,6 +294,68 @@ static const tc_algorithm *find_alg(int f, const char *name)
 
 /* ---- tests ----------------------------------------------------------- */
 
+/* The bound of A^B^C^-dgemm's permutation of its product into C (of
+ * C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d] at n), both operands in memory, on
+ * a machine reading at 1 GB/s and updating at 2 GB/s. */
+static double out_permutation_bound(int64_t n, int64_t *elements)
+{
+    char sizes[64], msg[256];
+    snprintf(sizes, sizeof sizes, "a=b=c=d=e=f=%lld", (long long)n);
+    tc_contraction c;
+    tc_error e;
+    CU_ASSERT_EQUAL_FATAL(tc_corpus_parse("C[a,b,c,d] = A[a,e,c,f] * B[f,b,e,d]", sizes, &c, msg,
+                                          sizeof msg), 0);
+    tc_algorithm_set *set = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                                    &set, &e), TC_OK);
+    const tc_algorithm *alg = tc_alg_set_find(set, "A^B^C^-dgemm");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_mb_analysis *a = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_analyze(alg, &c, &p, &a, &e), TC_OK);
+    tc_mb_case cs;
+    int found = 0;
+    for (int i = 0; i < a->ncases; i++)
+        if (a->cases[i].node->kind == TC_NODE_PERMUTE && a->cases[i].node->perm->dir == TC_COPY_OUT) {
+            cs = a->cases[i];
+            found = 1;
+        }
+    CU_ASSERT_FATAL(found);
+    cs.nsetup = 0;
+    cs.truncated = 0;
+    for (int i = 0; i < 2; i++) {
+        add_operand(&cs, i);
+        cs.setup[i].distance = 4 * TEST_LLC;
+    }
+    *elements = tc_permutation_elements(cs.node->perm);
+    tc_mb_sampler_options o = {.blas = blas, .timer = &timer, .llc_bytes = TEST_LLC,
+                               .line_bytes = TEST_LINE, .reps = 1, .flush = TC_FLUSH_CLFLUSH,
+                               .memory_bandwidth = 1e9, .update_bandwidth = 2e9};
+    tc_mb_sampler *s = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_mb_sampler_new(&o, &s, &e), TC_OK);
+    double bound = tc_mb_case_bound(s, &cs);
+    tc_mb_sampler_free(s);
+    tc_mb_analysis_free(a);
+    tc_alg_set_free(set);
+    return bound;
+}
+
+/* A permutation that writes C with streaming stores (16 MiB at 38) never
+ * reads it, and its reads and writes overlap: its bound is every byte once
+ * at the update bandwidth. A small one (32 KiB at 8) reads its output
+ * first and writes it back: read at the read bandwidth, the output both
+ * ways at the update bandwidth. */
+static void test_permutation_bound(void)
+{
+    int64_t n;
+    if (!tc_mb_touch_can_flush())
+        return; /* the bound counts flushed operands */
+    double big = out_permutation_bound(38, &n);
+    CU_ASSERT_DOUBLE_EQUAL(big, 2.0 * 8.0 * (double)n / 2e9, 1e-12);
+    double small = out_permutation_bound(8, &n);
+    CU_ASSERT_DOUBLE_EQUAL(small, 8.0 * (double)n / 1e9 + 2.0 * 8.0 * (double)n / 2e9, 1e-12);
+}
+
 /* The library is warmed on the sampler's own operands after a setup that
  * evicts (the remote sweep that pushes an operand to memory), for a call
  * small enough, and not when nothing was evicted or the call is large. */
@@ -1452,6 +1514,7 @@ int tc_suite_sample(void)
                         test_bounded_setup) ||
            !CU_add_test(s, "memory budget across four threads", test_budget) ||
            !CU_add_test(s, "no time below the flop and byte bound", test_physics_bound) ||
+           !CU_add_test(s, "a streamed permutation's bound: each byte once", test_permutation_bound) ||
            !CU_add_test(s, "a streamed operand: placed whole, its bytes added to the call (a daxpy's replace it)", test_stream) ||
            !CU_add_test(s, "the beta pass over C is predicted", test_beta_pass) ||
            !CU_add_test(s, "a compute-bound dgemm's slab is short", test_slab_of_compute_bound_dgemm) ||
