@@ -85,6 +85,7 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
         int n = p->nsteps;
         double read = 0.0, updated = 0.0; /* bytes */
         double update_bw = o->update_bandwidth > 0.0 ? o->update_bandwidth : o->memory_bandwidth;
+        int once = streams_out(cs); /* every byte once, at the update bandwidth */
         for (int e = 0; e < n; e++) {
             if (plan[e].kind != STEP_FLUSH)
                 continue;
@@ -93,8 +94,8 @@ double tc_mbs_bound(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *
             if (stream && steady && p->d.stream_bytes && p->d.streamed[i])
                 *stream += cs->operand[i].written ? 2.0 * eb * el / update_bw
                                                   : eb * el / o->memory_bandwidth;
-            if (streams_out(cs) || (steady && cs->operand[i].written && p->d.write_back)) {
-                updated += (streams_out(cs) ? 1.0 : 2.0) * eb * el;
+            if (once || (steady && cs->operand[i].written && p->d.write_back)) {
+                updated += (once ? 1.0 : 2.0) * eb * el;
                 continue;
             }
             for (int f = 0; !steady && f < n; f++)
