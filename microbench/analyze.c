@@ -606,12 +606,12 @@ static int share_outer_lines(const ctx *x, const tc_node *node, case_list *l, in
  * previous iteration with loops[1..n-1] (those inside it) at their last. */
 static void previous_call(const ctx *x, tc_mb_case *cs, const tc_node *const *loops, int n)
 {
-    const tc_node *const *l = loops;
     for (int i = 0; i < cs->noperands; i++) {
         tc_mb_operand *o = &cs->operand[i];
-        o->before = -step_along(x, l[0], &o->op);
+        o->before = -step_along(x, loops[0], &o->op);
         for (int e = 1; e < n; e++)
-            o->before += (tc_alg_loop_extent(x->alg, l[e]) - 1) * step_along(x, l[e], &o->op);
+            o->before +=
+                (tc_alg_loop_extent(x->alg, loops[e]) - 1) * step_along(x, loops[e], &o->op);
     }
     cs->previous = 1;
 }

@@ -116,9 +116,10 @@ static int build_key(const tc_mb_sampler *s, const scaled *sc, const recipe *p, 
         kput(&k, " train%d", p->train);
     if (p->lead > 0)
         kput(&k, " lead%d", p->lead);
-    for (int i = 0; i < p->n && cs->kind == TC_CASE_FIRST && p->lead > 0; i++)
-        kput(&k, " at%lld,%lld", (long long)cs->operand[i].before,
-             (long long)cs->operand[i].loop_step);
+    if (p->lead > 0 && cs->kind == TC_CASE_FIRST) /* where the lead calls are */
+        for (int i = 0; i < p->n; i++)
+            kput(&k, " at%lld,%lld", (long long)cs->operand[i].before,
+                 (long long)cs->operand[i].loop_step);
     if (cs->node->kind == TC_NODE_KERNEL && cs->beta != 1.0)
         kput(&k, " beta%.17g", cs->beta);
     if (s->round > 0) /* tc_mb_sampler_round */

@@ -227,12 +227,12 @@ static void plan_first_lead(const tc_mb_sampler *s, const tc_mb_case *cs, recipe
     p->lead = (int)p->d.first_lead;
     for (int i = 0; i < p->n; i++) {
         int64_t lo = 0, hi = p->span[i];
-        for (int c = 0; c < p->lead; c++) {
+        for (int c = 0; c < p->lead && hi >= 0; c++) {
             int64_t at = tc_mbs_call_offset(cs, p, i, c);
             lo = at < lo ? at : lo;
             hi = at + p->span[i] > hi ? at + p->span[i] : hi;
         }
-        if (p->span[i] < 0 || hi - lo > TC_MB_LEAD_SPANS * p->span[i]) {
+        if (hi < 0 || hi - lo > TC_MB_LEAD_SPANS * p->span[i]) {
             p->lead = 0; /* spread beyond what a case allocates */
             return;
         }

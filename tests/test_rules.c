@@ -196,17 +196,17 @@ static int first_lead(const tc_mb_sampler_options *o, int f, const char *name)
     return lead;
 }
 
-/* The train of alg's steady case and its loop's extent. */
-static int last_lead; /* the lead calls of train_of's last train */
-
+/* The train of alg's steady case, its loop's extent and (lead not NULL)
+ * the calls run untimed before the train. */
 static int train_of(const tc_mb_sampler_options *o, int f, const char *name, int64_t *extent,
-                    int64_t *bytes_per_call)
+                    int64_t *bytes_per_call, int *lead)
 {
     tc_mb_analysis *a = NULL;
     tc_mb_case *cs = steady_case(alg_of(f, name), &fx[f].c, &a);
     tc_mb_sampler *s = sampler(o);
     int train = tc_mb_case_train(s, &fx[f].c, cs);
-    last_lead = tc_mb_case_lead(s, &fx[f].c, cs);
+    if (lead)
+        *lead = tc_mb_case_lead(s, &fx[f].c, cs);
     *extent = cs->loop_extent;
     *bytes_per_call = 0;
     for (int i = 0; i < cs->noperands; i++)
@@ -332,7 +332,7 @@ static int holds_stream_trains(unsigned off)
     tc_mb_sampler_options o = base_options(off);
     o.stream_lines = 8;
     int64_t extent, bytes;
-    int train = train_of(&o, 1, "cb-dgemv", &extent, &bytes);
+    int train = train_of(&o, 1, "cb-dgemv", &extent, &bytes, NULL);
     return train_within(train, extent) &&
            (train * bytes >= TC_MB_TRAIN_BYTES || train == extent || train == TC_MB_TRAIN_MAX);
 }
@@ -343,7 +343,7 @@ static int holds_tiny_trains(unsigned off)
 {
     tc_mb_sampler_options o = base_options(off);
     int64_t extent, bytes;
-    int train = train_of(&o, 2, "acbi-ddot", &extent, &bytes);
+    int train = train_of(&o, 2, "acbi-ddot", &extent, &bytes, NULL);
     int64_t want = extent < TC_MB_TINY_CALLS ? extent : TC_MB_TINY_CALLS;
     return train_within(train, extent) && want > 1 && train == want;
 }
@@ -355,7 +355,7 @@ static int holds_written_trains(unsigned off)
 {
     tc_mb_sampler_options o = base_options(off);
     int64_t extent, bytes;
-    int train = train_of(&o, 0, "ac-dgemv", &extent, &bytes);
+    int train = train_of(&o, 0, "ac-dgemv", &extent, &bytes, NULL);
     int64_t lines = 64; /* y's elements, a line each */
     return train_within(train, extent) &&
            (train * lines * LINE >= TC_MB_WRITTEN_TRAIN_BYTES || train == extent);
@@ -368,7 +368,7 @@ static int holds_interleaved(unsigned off)
 {
     tc_mb_sampler_options o = base_options(off);
     int64_t extent, bytes;
-    int train = train_of(&o, 0, "ab-dgemv", &extent, &bytes);
+    int train = train_of(&o, 0, "ab-dgemv", &extent, &bytes, NULL);
     int64_t apart = 0; /* the columns': their stride over their height */
     for (int i = 0; i < 3; i++) {
         const tc_operand *x = &alg_of(0, "ab-dgemv")->kernel_node->call->arg[i];
@@ -390,15 +390,16 @@ static int holds_interleaved_trains(unsigned off)
 {
     tc_mb_sampler_options o = base_options(off);
     int64_t extent, bytes, e5, b5;
-    int train = train_of(&o, 4, "cb-dgemm", &extent, &bytes);
+    int lead, lead5, deep_lead;
+    int train = train_of(&o, 4, "cb-dgemm", &extent, &bytes, &lead);
     int fits = train_within(train, extent) && train > 1 && train <= 128 / 16 &&
                (train * bytes >= TC_MB_INTERLEAVED_TRAIN_BYTES || train == extent ||
-                train == 128 / 16) && last_lead == 0;
-    int continued = train_of(&o, 5, "kb-dgemm", &e5, &b5);
-    fits &= train_within(continued, e5) && continued > 1 && last_lead == 0;
+                train == 128 / 16) && lead == 0;
+    int continued = train_of(&o, 5, "kb-dgemm", &e5, &b5, &lead5);
+    fits &= train_within(continued, e5) && continued > 1 && lead5 == 0;
     o.stream_lines = 8;
-    int deep = train_of(&o, 4, "cb-dgemm", &extent, &bytes);
-    return fits && last_lead == 4 && deep == 4;
+    int deep = train_of(&o, 4, "cb-dgemm", &extent, &bytes, &deep_lead);
+    return fits && deep_lead == 4 && deep == 4;
 }
 
 /* first-streams: with a stream depth (8 lines), the first call of
