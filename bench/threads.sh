@@ -7,9 +7,11 @@
 #   - the same contraction's 1-thread choice measured at 1 thread (speedup),
 #   - one dgemm of equal flops at T threads (its rate: the share of a gemm),
 #   - numpy.einsum (optimize=True) with its BLAS at T threads, where
-#     python3-numpy is installed;
+#     python3-numpy is installed (PYTHON: another python3 with numpy);
 # and, per case, the regret of the choice against the best measured of
-# the 5 best predicted at T threads (`compare` within --candidates).
+# the REGRET_TOP (10) best predicted at T threads and the best predicted
+# with its loop split over the threads (NAME@P) and without (each
+# candidate's predicted and measured time in threads_candidates.tsv).
 # Then the rate of each BLAS kernel set the machine offers (tcgen info).
 # Every figure is a median of REPS runs, measured side by side in one run.
 #   bash bench/threads.sh [TCGEN]      THREADS=16 REPS=5 MATCH=ccsd REGRET=0
@@ -22,12 +24,13 @@ out=${OUT:-bench/results}
 reps=${REPS:-3}
 match=${MATCH:-.}
 threads=${THREADS:-$(nproc)}
+python=${PYTHON:-/usr/bin/python3}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 log() { printf '[threads.sh] %s\n' "$*" >&2; }
 have_numpy=0
-/usr/bin/python3 -c 'import numpy' 2>/dev/null && have_numpy=1
+"$python" -c 'import numpy' 2>/dev/null && have_numpy=1
 
 # the cases: NAME<TAB>CONTRACTION<TAB>SIZES<TAB>SPEC (C-A-B index letters, for numpy)
 spec_of() { sed 's/[^][A-Za-z]*\([A-Za-z]*\)\[\([^]]*\)\]/\2-/g; s/,//g; s/-[^-]*$//' <<<"$1" | tr -d ' '; }
@@ -50,13 +53,20 @@ measure() { # CONTRACTION SIZES NAME T: its median time
     "$tcgen" measure "$1" "$2" --algorithm "$3" --threads "$4" --reps "$reps" --format tsv -q |
         awk -F'\t' 'NR == 2 { print $4 }'
 }
-regret() { # CONTRACTION SIZES T SECONDS: the choice's time against the best of the 5 best predicted
-    local name t best=$4
-    for name in $("$tcgen" predict "$1" "$2" --threads "$3" --format tsv -q | awk -F'\t' 'NR > 2 && NR <= 6 { print $2 }'); do
-        t=$(measure "$1" "$2" "$name" "$3")
+regret() { # CASE CONTRACTION SIZES T SECONDS CHOICE: the choice's time against the best measured of
+    # the REGRET_TOP best predicted and the best predicted split and unsplit (NAME@P or not);
+    # each candidate's predicted and measured times go to threads_candidates.tsv
+    local name t best=$5
+    "$tcgen" predict "$2" "$3" --threads "$4" --format tsv -q >"$tmp/ranked"
+    awk -F'\t' -v c="$1" -v T="$4" -v t="$5" -v n="$6" '$2 == n { printf "%s\t%s\t%s\t%s\t%s\t%s\n", c, T, $1, $2, $4, t }' \
+        "$tmp/ranked" >>"$out/threads_candidates.tsv"
+    for name in $(awk -F'\t' -v top="${REGRET_TOP:-10}" -v ch="$6" 'NR > 1 && $2 != ch { k = $2 ~ /@/; if (NR <= top + 1) { seen[k]++; print $2 } else if (!seen[k]++) print $2 }' "$tmp/ranked"); do
+        t=$(measure "$2" "$3" "$name" "$4")
+        awk -F'\t' -v c="$1" -v T="$4" -v n="$name" -v t="$t" '$2 == n { printf "%s\t%s\t%s\t%s\t%s\t%s\n", c, T, $1, n, $4, t }' \
+            "$tmp/ranked" >>"$out/threads_candidates.tsv"
         best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b != "" && b < a) ? b : a }')
     done
-    awk -v c="$4" -v b="$best" 'BEGIN { printf "%.2f", (c / b - 1) * 100 }'
+    awk -v c="$5" -v b="$best" 'BEGIN { printf "%.2f", (c / b - 1) * 100 }'
 }
 gemm() { # FLOPS T: the time of one dgemm of about that many flops
     local n
@@ -66,6 +76,7 @@ gemm() { # FLOPS T: the time of one dgemm of about that many flops
 }
 flops() { "$tcgen" parse "$1" "$2" --format tsv | awk '$1 == "#" && $2 == "flops" { print $3 }'; }
 
+printf 'case\tthreads\trank\tname\tpredicted_s\tmeasured_s\n' >"$out/threads_candidates.tsv"
 printf 'case\tthreads\tchoice\tseconds\tchoice_1\tseconds_1\tspeedup\tgemm_share\tnumpy_ratio\tregret_pct\n' >"$out/threads.tsv"
 while IFS=$'\t' read -r name con sz spec; do
     f=$(flops "$con" "$sz")
@@ -76,11 +87,11 @@ while IFS=$'\t' read -r name con sz spec; do
         g=$(gemm "$f" "$T")
         np=-
         if [[ $have_numpy == 1 ]]; then
-            np=$(OPENBLAS_NUM_THREADS=$T /usr/bin/python3 bench/peers.py "$spec" "$sz" "$reps" 2>/dev/null |
+            np=$(OPENBLAS_NUM_THREADS=$T OMP_NUM_THREADS=$T "$python" bench/peers.py "$spec" "$sz" "$reps" 2>/dev/null |
                 awk '{ print $1 }' || echo -)
         fi
         r=-
-        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$con" "$sz" "$T" "$tT")
+        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$name" "$con" "$sz" "$T" "$tT" "$cT")
         awk -v n="$name" -v T="$T" -v c="$cT" -v t="$tT" -v c1="$c1" -v t1="$t1" -v g="$g" -v np="$np" -v r="$r" \
             'BEGIN { printf "%s\t%s\t%s\t%.6g\t%s\t%.6g\t%.3f\t%.3f\t%s\t%s\n", n, T, c, t, c1, t1, t1 / t, g / t,
                      np == "-" ? "-" : sprintf("%.3f", np / t), r }' >>"$out/threads.tsv"
@@ -91,7 +102,7 @@ done <"$tmp/cases"
 
 {
     printf '### All cores (bench/threads.sh, %s, %s threads)\n\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$threads"
-    printf 'Each case'"'"'s choice at T threads measured at T threads (median of %s), against its 1-thread choice at 1 thread (speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the 5 best predicted (regret).\n\n' "$reps"
+    printf 'Each case'"'"'s choice at T threads measured at T threads (median of %s), against its 1-thread choice at 1 thread (speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the %s best predicted and the best split and unsplit (regret).\n\n' "$reps" "${REGRET_TOP:-10}"
     printf '| case | T | choice | s | speedup vs 1 thread | gemm share | vs numpy | regret |\n|---|---:|---|---:|---:|---:|---:|---:|\n'
     awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $7, $8, $9, $10 }' "$out/threads.tsv"
     awk -F'\t' -v T="$threads" 'NR > 1 && $2 == T { s += log($7); g += log($8); n++; if ($9 != "-") { p += log($9); m++ } }
