@@ -54,6 +54,7 @@ static void team_part(void *arg, long t, long end)
     (void)end;
     j->st[t] = predict_one(j->team[t], j->c, j->alg, j->p, &j->seconds[t],
                            t == 0 ? j->analysis : NULL, &j->err[t]);
+    tc_mbs_team_end(j->team[t]);
 }
 
 /* The slowest thread's time, plus starting and joining the threads. */
@@ -75,6 +76,7 @@ static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
     *j = (team_job){.team = team, .c = c, .alg = alg, .p = p, .analysis = analysis};
     /* one BLAS thread each, set once for all of them (blas.h) */
     int saved = tc_rt_blas_enter(&s->team_blas, 1);
+    tc_mbs_team_begin(s, n);
     tc_rt_parallel(n, n, team_part, j);
     tc_rt_blas_leave(&s->team_blas, saved);
     tc_status st = TC_OK;

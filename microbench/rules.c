@@ -98,6 +98,11 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                        "timed again, then bounded",
                        "Bounds: no prediction faster than physics",
                        tc_mbs_apply_bound},
+    [TC_RULE_TOGETHER] = {"together",
+                          "a split loop's threads: each thread's timed call starts when the "
+                          "others' do, as in the loop",
+                          "Threads: a split loop's calls timed together",
+                          tc_mbs_apply_together},
 };
 
 const tc_mb_rule_info *tc_mb_rule_get(int rule)

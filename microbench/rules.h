@@ -50,6 +50,8 @@ typedef enum tc_mb_rule {
     TC_RULE_ONE_PASS,     /* daxpy, dger: those bytes replace the call */
     TC_RULE_WRITE_BACK,   /* a written operand in memory: its bytes both ways */
     TC_RULE_BOUND,        /* no time below the flop and byte bound */
+    /* a split loop's threads */
+    TC_RULE_TOGETHER, /* the threads' timed calls start together */
     TC_RULE_COUNT
 } tc_mb_rule;
 

@@ -273,6 +273,8 @@ static double timing_run(tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p
         alpha = -alpha; /* outputs accumulate: keep them bounded */
         run_setup(s, cs, p, base);
         call_node(s, cs, p, alpha, base, 0, p->lead); /* the loop's last calls */
+        if (p->d.together)
+            tc_mbs_team_wait(s);
         uint64_t t0 = tc_rt_timer_start();
         call_node(s, cs, p, alpha, base, p->lead, to);
         uint64_t t1 = tc_rt_timer_stop();
@@ -703,6 +705,11 @@ void tc_mb_sampler_free(tc_mb_sampler *s)
 int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s)
 {
     return s ? s->bounded : 0;
+}
+
+int64_t tc_mb_sampler_together(const tc_mb_sampler *s)
+{
+    return s ? atomic_load(&s->team_sync.together) : 0;
 }
 
 int64_t tc_mb_sampler_rule_cases(const tc_mb_sampler *s, int rule)

@@ -204,6 +204,10 @@ double tc_mb_case_bound(const tc_mb_sampler *s, const tc_mb_case *cs);
  * was used instead). */
 int64_t tc_mb_sampler_bounded(const tc_mb_sampler *s);
 
+/* Timed calls of s's team (split algorithms' threads) that started with
+ * their teammates' (rule together). */
+int64_t tc_mb_sampler_together(const tc_mb_sampler *s);
+
 /* With the option count_rules: the cases timed so far that switching rule
  * `rule` (rules.h) off alone would have changed: the placement's blend,
  * the recipe (steps, train, slab), or the time composed from the same

@@ -35,6 +35,8 @@
 #include "microbench/tuning.h"
 #include "runtime/memory.h"
 
+#include <stdatomic.h>
+
 /* An operand's block: its span, the kind of its pages, and at most how
  * many of its bytes lie in pages faulted in. */
 typedef struct block {
@@ -42,6 +44,15 @@ typedef struct block {
     int64_t count, resident;
     tc_pages pages;
 } block;
+
+/* A team's timed calls kept together (tc_mbs_team_wait): how many timed
+ * repetitions each member has started, and which have finished. */
+typedef struct tc_mb_team_sync {
+    int n;
+    atomic_long together; /* timed calls started so, over every team (tc_mb_sampler_together) */
+    atomic_long reps[TC_MAX_SPLIT];
+    atomic_int done[TC_MAX_SPLIT];
+} tc_mb_team_sync;
 
 struct tc_mb_sampler {
     tc_mb_sampler_options o;
@@ -85,6 +96,10 @@ struct tc_mb_sampler {
     struct tc_mb_sampler *team[TC_MAX_SPLIT];
     double team_start_s[TC_MAX_SPLIT + 1]; /* starting and joining n threads
                                               (0: not measured yet) */
+    tc_mb_team_sync *sync;     /* a team member's: its leader's team_sync
+                                  (NULL: not in a team) */
+    int member;                /* its place in the team */
+    tc_mb_team_sync team_sync; /* a leader's, for its members */
 };
 
 /* team.c: s's first n team samplers, made as needed (NULL on failure,
@@ -94,6 +109,15 @@ struct tc_mb_sampler {
 tc_mb_sampler *const *tc_mbs_team(tc_mb_sampler *s, int n, tc_error *err);
 double tc_mbs_team_start(tc_mb_sampler *s, int n);
 void tc_mbs_team_free(tc_mb_sampler *s);
+
+/* A team's timed calls run together, as the split loop's threads do:
+ * tc_mbs_team_begin before the n members start (counts cleared),
+ * tc_mbs_team_wait by a member before each timed repetition (it waits
+ * until every other member has started as many or finished, at most
+ * TC_MB_TEAM_WAIT_S), tc_mbs_team_end by a member when it has finished. */
+void tc_mbs_team_begin(tc_mb_sampler *s, int n);
+void tc_mbs_team_wait(tc_mb_sampler *member);
+void tc_mbs_team_end(tc_mb_sampler *member);
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };
@@ -148,6 +172,8 @@ typedef struct tc_mbs_recipe {
         int one_pass;                         /* one-pass: those bytes replace the call's time */
         int write_back;                       /* write-back: a written operand's bytes both ways */
         int bounded;                          /* bound: no time below the bound */
+        int together;                         /* together: a team member's timed calls
+                                                 wait for the others' (tc_mbs_team_wait) */
     } d;
     /* carried out */
     int train;                            /* calls timed in a row (tc_mbs_plan_train) */
@@ -218,6 +244,7 @@ tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* t
 tc_mbs_apply tc_mbs_apply_warm_library;                                      /* sample.c */
 tc_mbs_apply tc_mbs_apply_stream_bytes, tc_mbs_apply_one_pass,              /* bound.c */
     tc_mbs_apply_write_back, tc_mbs_apply_bound;
+tc_mbs_apply tc_mbs_apply_together; /* team.c */
 
 /* place.c */
 double tc_mbs_case_edge_weight(const tc_mb_sampler *s, const tc_mb_case *cs, const recipe *p);

@@ -6,6 +6,7 @@
  */
 #include "microbench/sample_impl.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 #include "ast/error.h"
@@ -32,6 +33,8 @@ tc_mb_sampler *const *tc_mbs_team(tc_mb_sampler *s, int n, tc_error *err)
             return NULL;
         tc_mb_sampler_set_reps(t, s->o.reps);
         t->round = s->round;
+        t->sync = &s->team_sync;
+        t->member = s->nteam;
         s->team[s->nteam++] = t;
     }
     return s->team;
@@ -67,4 +70,45 @@ void tc_mbs_team_free(tc_mb_sampler *s)
     for (int i = 0; i < s->nteam; i++)
         tc_mb_sampler_free(s->team[i]);
     s->nteam = 0;
+}
+
+/* Rule together: in a split loop every thread's calls run at once, and
+ * share what the cores share (the memory's bandwidth, the LLC); a team
+ * member timed alone, its neighbours in their setups, saw the machine to
+ * itself. */
+void tc_mbs_apply_together(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)cs;
+    p->d.together = s->sync != NULL;
+}
+
+void tc_mbs_team_begin(tc_mb_sampler *s, int n)
+{
+    tc_mb_team_sync *y = &s->team_sync;
+    y->n = n;
+    for (int i = 0; i < n; i++) {
+        atomic_store(&y->reps[i], 0);
+        atomic_store(&y->done[i], 0);
+    }
+}
+
+/* Spins (yielding: a member may share a CPU) until each other member has
+ * started as many timed repetitions as this one, or finished; a member
+ * whose cases differ (a memo hit, a case timed again) delays the others
+ * by at most TC_MB_TEAM_WAIT_S a repetition. */
+void tc_mbs_team_wait(tc_mb_sampler *m)
+{
+    tc_mb_team_sync *y = m->sync;
+    long mine = atomic_fetch_add(&y->reps[m->member], 1) + 1;
+    atomic_fetch_add(&y->together, 1);
+    double until = tc_rt_now() + TC_MB_TEAM_WAIT_S;
+    for (int u = 0; u < y->n; u++)
+        while (u != m->member && atomic_load(&y->reps[u]) < mine && !atomic_load(&y->done[u]) &&
+               tc_rt_now() < until)
+            sched_yield();
+}
+
+void tc_mbs_team_end(tc_mb_sampler *m)
+{
+    atomic_store(&m->sync->done[m->member], 1);
 }

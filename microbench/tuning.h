@@ -68,6 +68,9 @@
 #define TC_MB_HUGE_REPETITION_S 2e-2
 /* [timing] ... this often */
 #define TC_MB_HUGE_REPS 3
+/* [timing] at most this long a team member waits for the others before
+ * a timed repetition (tc_mbs_team_wait) */
+#define TC_MB_TEAM_WAIT_S 5e-3
 /* [timing] elements (2 MiB) of a beta pass from memory: a streaming pass
  * this long runs at the rate of a longer one, and flushing all of C every
  * repetition cost more than the prediction */

@@ -18,6 +18,7 @@
 
 #include "generator/generator.h"
 #include "microbench/analyze.h"
+#include "microbench/predict.h"
 #include "microbench/rules.h"
 #include "microbench/sample.h"
 #include "microbench/touch.h"
@@ -565,6 +566,23 @@ static int holds_warm_slabs(unsigned off)
     return ok;
 }
 
+/* together: a split algorithm (c-dgemm of fixture 0 over 2 threads),
+ * predicted on a team of two samplers, times its calls with each member's
+ * start kept with the other's. */
+static int holds_together(unsigned off)
+{
+    tc_mb_sampler_options o = base_options(off);
+    tc_mb_sampler *s = sampler(&o);
+    const tc_algorithm *alg = tc_alg_split(fx[0].set, alg_of(0, "c-dgemm"), 2);
+    tc_mb_params p = {TC_MODEL_FULL, LLC, LINE};
+    double seconds = 0.0;
+    tc_error e;
+    int ok = alg && tc_mb_predict(s, &fx[0].c, alg, &p, &seconds, NULL, &e) == TC_OK &&
+             seconds > 0.0 && tc_mb_sampler_together(s) > 0;
+    tc_mb_sampler_free(s);
+    return ok;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static int (*const property[TC_RULE_COUNT])(unsigned off) = {
@@ -586,6 +604,7 @@ static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_SLABS] = holds_slabs,
     [TC_RULE_SLAB_FLOOR] = holds_slab_floor,
     [TC_RULE_WARM_SLABS] = holds_warm_slabs,
+    [TC_RULE_TOGETHER] = holds_together,
 };
 
 /* Rules whose property needs clflush to tell memory from cache. */
@@ -655,6 +674,7 @@ RULE_TEST(test_bound, TC_RULE_BOUND)
 RULE_TEST(test_slabs, TC_RULE_SLABS)
 RULE_TEST(test_slab_floor, TC_RULE_SLAB_FLOOR)
 RULE_TEST(test_warm_slabs, TC_RULE_WARM_SLABS)
+RULE_TEST(test_together, TC_RULE_TOGETHER)
 
 /* Every rule has a unique name, a summary, a paragraph and a property;
  * --model parses and prints the switches back; unknown rules are refused
@@ -723,6 +743,7 @@ int tc_suite_rules(void)
            !CU_add_test(s, "slabs: a long call on a slab, within bounds", test_slabs) ||
            !CU_add_test(s, "slab-floor: a slab stays beyond the LLC", test_slab_floor) ||
            !CU_add_test(s, "warm-slabs: a compute-bound slab in cache", test_warm_slabs) ||
+           !CU_add_test(s, "together: a split loop's threads timed at once", test_together) ||
            !CU_add_test(s, "count_rules: the rules a case's recipe rests on", test_rule_cases)
                ? -1
                : 0;
