@@ -10,8 +10,9 @@
 #     python3-numpy is installed (PYTHON: another python3 with numpy);
 # and, per case, the regret of the choice against the best measured of
 # the REGRET_TOP (10) best predicted at T threads and the best predicted
-# with its loop split over the threads (NAME@P) and without (each
-# candidate's predicted and measured time in threads_candidates.tsv).
+# with its loop split over the threads (NAME@P) and without, all measured
+# in 3 interleaved rounds (each candidate's predicted time and median in
+# threads_candidates.tsv).
 # Then the rate of each BLAS kernel set the machine offers (tcgen info).
 # Every figure is a median of REPS runs, measured side by side in one run.
 #   bash bench/threads.sh [TCGEN]      THREADS=16 REPS=5 MATCH=ccsd REGRET=0
@@ -53,20 +54,34 @@ measure() { # CONTRACTION SIZES NAME T: its median time
     "$tcgen" measure "$1" "$2" --algorithm "$3" --threads "$4" --reps "$reps" --format tsv -q |
         awk -F'\t' 'NR == 2 { print $4 }'
 }
-regret() { # CASE CONTRACTION SIZES T SECONDS CHOICE: the choice's time against the best measured of
-    # the REGRET_TOP best predicted and the best predicted split and unsplit (NAME@P or not);
+regret() { # CASE CONTRACTION SIZES T CHOICE: the choice's time over the best measured of it,
+    # the REGRET_TOP best predicted and the best predicted split and unsplit (NAME@P or not),
+    # each the median of 3 interleaved rounds (a phase of the host falls on all of them);
     # each candidate's predicted and measured times go to threads_candidates.tsv
-    local name t best=$5
+    local name r
     "$tcgen" predict "$2" "$3" --threads "$4" --format tsv -q >"$tmp/ranked"
-    awk -F'\t' -v c="$1" -v T="$4" -v t="$5" -v n="$6" '$2 == n { printf "%s\t%s\t%s\t%s\t%s\t%s\n", c, T, $1, $2, $4, t }' \
-        "$tmp/ranked" >>"$out/threads_candidates.tsv"
-    for name in $(awk -F'\t' -v top="${REGRET_TOP:-10}" -v ch="$6" 'NR > 1 && $2 != ch { k = $2 ~ /@/; if (NR <= top + 1) { seen[k]++; print $2 } else if (!seen[k]++) print $2 }' "$tmp/ranked"); do
-        t=$(measure "$2" "$3" "$name" "$4")
-        awk -F'\t' -v c="$1" -v T="$4" -v n="$name" -v t="$t" '$2 == n { printf "%s\t%s\t%s\t%s\t%s\t%s\n", c, T, $1, n, $4, t }' \
-            "$tmp/ranked" >>"$out/threads_candidates.tsv"
-        best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b != "" && b < a) ? b : a }')
+    { echo "$5"; awk -F'\t' -v top="${REGRET_TOP:-10}" -v ch="$5" 'NR > 1 && $2 != ch { k = $2 ~ /@/; if (NR <= top + 1) { seen[k]++; print $2 } else if (!seen[k]++) print $2 }' "$tmp/ranked"; } >"$tmp/cands"
+    : >"$tmp/rounds"
+    for r in 1 2 3; do
+        while read -r name; do
+            printf '%s\t%s\n' "$name" "$(measure "$2" "$3" "$name" "$4")" >>"$tmp/rounds"
+        done <"$tmp/cands"
     done
-    awk -v c="$5" -v b="$best" 'BEGIN { printf "%.2f", (c / b - 1) * 100 }'
+    # per candidate: the median of its rounds; a row per candidate, then the regret
+    awk -F'\t' -v c="$1" -v T="$4" -v ch="$5" -v out="$out/threads_candidates.tsv" '
+        FNR == NR { if ($2 != "") t[$1] = t[$1] " " $2; next }
+        { rank[$2] = $1; pred[$2] = $4 }
+        END {
+            best = -1
+            for (n in t) {
+                k = split(substr(t[n], 2), v, " ")
+                for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
+                m[n] = v[int((k + 1) / 2)]
+                if (best < 0 || m[n] < best) best = m[n]
+                printf "%s\t%s\t%s\t%s\t%s\t%s\n", c, T, (n in rank) ? rank[n] : "-", n, (n in pred) ? pred[n] : "-", m[n] >>out
+            }
+            printf "%.2f", (ch in m && best > 0) ? (m[ch] / best - 1) * 100 : 0
+        }' "$tmp/rounds" "$tmp/ranked"
 }
 gemm() { # FLOPS T: the time of one dgemm of about that many flops
     local n
@@ -91,7 +106,7 @@ while IFS=$'\t' read -r name con sz spec; do
                 awk '{ print $1 }' || echo -)
         fi
         r=-
-        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$name" "$con" "$sz" "$T" "$tT" "$cT")
+        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$name" "$con" "$sz" "$T" "$cT")
         awk -v n="$name" -v T="$T" -v c="$cT" -v t="$tT" -v c1="$c1" -v t1="$t1" -v g="$g" -v np="$np" -v r="$r" \
             'BEGIN { printf "%s\t%s\t%s\t%.6g\t%s\t%.6g\t%.3f\t%.3f\t%s\t%s\n", n, T, c, t, c1, t1, t1 / t, g / t,
                      np == "-" ? "-" : sprintf("%.3f", np / t), r }' >>"$out/threads.tsv"
