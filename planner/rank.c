@@ -142,7 +142,13 @@ static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_
 #define REFINE_MAX_ROUNDS 8
 #define REFINE_BUDGET_S 0.2 /* the rounds' cost, estimated from the first
                                predictions' (a CCSD term's 6 TTGT
-                               candidates: 0.3 s without it) */
+                               candidates: 0.3 s without it) ... */
+#define REFINE_RUNS 2.0     /* ... or this many runs of the best, if more: a
+                               contraction of 0.3 s whose few candidates took
+                               0.1 s each to predict was never refined, and
+                               one slow phase on one of them (A^B^C^-dgemm of
+                               TCCG's ijkl-minj-nlmk: 0.41 s, 0.30-0.31 in
+                               two other rankings) picked the slower one */
 
 static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
                         int rounds, keyed *k, int count, tc_error *err)
@@ -150,9 +156,11 @@ static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_p
     if (rounds > REFINE_MAX_ROUNDS)
         rounds = REFINE_MAX_ROUNDS;
     int top = 0;
-    double cost = 0.0;
+    double cost = 0.0, budget = REFINE_RUNS * k[0].e.seconds;
+    if (budget < REFINE_BUDGET_S)
+        budget = REFINE_BUDGET_S;
     while (top < count && top < REFINE_TOP && k[top].e.seconds <= REFINE_WITHIN * k[0].e.seconds &&
-           rounds * (cost + k[top].first_s) <= REFINE_BUDGET_S)
+           rounds * (cost + k[top].first_s) <= budget)
         cost += k[top++].first_s;
     if (top < 2 || rounds < 1)
         return TC_OK;
@@ -198,7 +206,8 @@ void tc_rank_break_ties(tc_rank_entry *e, int n)
 {
     int best = 0;
     for (int i = 1; i < n && e[0].spread > 0.0; i++) {
-        if (e[i].seconds - e[0].seconds > e[0].spread + e[i].spread)
+        if (e[i].seconds - e[0].seconds > e[0].spread + e[i].spread ||
+            e[i].seconds > (1.0 + TC_RANK_TIE_MAX) * e[0].seconds)
             continue;
         if (structurally_before(e[i].alg, e[best].alg))
             best = i;

@@ -49,7 +49,8 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * of a shared host then moves one of an algorithm's predictions, not its
  * median. rounds > 0 (at most 8): the closest candidates, the best 6 within 25 %
  * of the best as far as their rounds are estimated to take at most 0.2 s
- * (from their first predictions' cost), are predicted again in `rounds`
+ * or two runs of the best, if longer (from their first predictions'
+ * cost), are predicted again in `rounds`
  * more rounds, each timing their cases anew (tc_mb_sampler_round), and
  * each keeps the median of its predictions: close algorithms are compared
  * in the same phase of a shared host. Near-ties are then broken by
@@ -68,12 +69,20 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
  * Near-ties broken by structure, not by the host's phase (tc_plan_rank's
  * last step; e[0..n) sorted by seconds): of the entries whose predictions
  * lie within their spreads of the first's (its spread and theirs
- * together; only refined entries have one), the one whose threads make
+ * together; only refined entries have one) and within TC_RANK_TIE_MAX of
+ * it, the one whose threads make
  * the fewest kernel calls, then whose copies and permutations move the
  * fewest elements, then whose name comes first, is moved to the front. Two
  * rankings whose noise swaps close candidates then choose alike.
  */
 void tc_rank_break_ties(tc_rank_entry *e, int n);
+
+/* A near-tie is at most this much slower than the best predicted: one
+ * outlying round widens a spread to tens of percent, and then the name
+ * chose a loop order measured 14-27 % slower (A^cikb-dgemm before
+ * A^ikcb-dgemm of TCCG's abcijk-ikma-mjbc, predicted 4-15 % apart in five
+ * rankings); issue 37 counts choices within 3 % as one. */
+#define TC_RANK_TIE_MAX 0.03
 
 /* NULL is a no-op. */
 void tc_ranking_free(tc_ranking *r);

@@ -1468,8 +1468,8 @@ static void test_threaded_from_wisdom(void)
 }
 
 /* Near-ties broken by structure (tc_rank_break_ties, issue 37): within
- * their spreads the fewest calls wins, then the name; apart, or without
- * spreads, the order stands. */
+ * their spreads (and TC_RANK_TIE_MAX) the fewest calls wins, then the
+ * name; apart, or without spreads, the order stands. */
 static void test_break_ties(void)
 {
     tc_contraction c;
@@ -1498,6 +1498,10 @@ static void test_break_ties(void)
     tc_rank_break_ties(same, 2);
     CU_ASSERT_PTR_EQUAL(same[0].alg, b);
     CU_ASSERT_PTR_EQUAL(same[1].alg, cl);
+    /* within wide spreads but more than TC_RANK_TIE_MAX apart: no tie */
+    tc_rank_entry wide[2] = {{cl, 1.00, 0, 0.2}, {one, 1.0 + 2 * TC_RANK_TIE_MAX, 0, 0.2}};
+    tc_rank_break_ties(wide, 2);
+    CU_ASSERT_PTR_EQUAL(wide[0].alg, cl);
     tc_alg_set_free(set);
 }
 
