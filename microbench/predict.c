@@ -52,9 +52,10 @@ static void team_part(void *arg, long t, long end)
 {
     team_job *j = arg;
     (void)end;
+    tc_mbs_team_enter(j->team[t]);
     j->st[t] = predict_one(j->team[t], j->c, j->alg, j->p, &j->seconds[t],
                            t == 0 ? j->analysis : NULL, &j->err[t]);
-    tc_mbs_team_end(j->team[t]);
+    tc_mbs_team_leave(j->team[t]);
 }
 
 /* The slowest thread's time, plus starting and joining the threads. */

@@ -46,12 +46,13 @@ typedef struct block {
 } block;
 
 /* A team's timed calls kept together (tc_mbs_team_wait): how many timed
- * repetitions each member has started, and which have finished. */
+ * repetitions each member has started, and which are running (started,
+ * not finished). */
 typedef struct tc_mb_team_sync {
     int n;
     atomic_long together; /* timed calls started so, over every team (tc_mb_sampler_together) */
     atomic_long reps[TC_MAX_SPLIT];
-    atomic_int done[TC_MAX_SPLIT];
+    atomic_int running[TC_MAX_SPLIT];
 } tc_mb_team_sync;
 
 struct tc_mb_sampler {
@@ -112,12 +113,16 @@ void tc_mbs_team_free(tc_mb_sampler *s);
 
 /* A team's timed calls run together, as the split loop's threads do:
  * tc_mbs_team_begin before the n members start (counts cleared),
- * tc_mbs_team_wait by a member before each timed repetition (it waits
- * until every other member has started as many or finished, at most
- * TC_MB_TEAM_WAIT_S), tc_mbs_team_end by a member when it has finished. */
+ * tc_mbs_team_enter and tc_mbs_team_leave by a member around its work,
+ * tc_mbs_team_wait by a member before each timed repetition: it waits
+ * until every other running member has started as many, at most
+ * TC_MB_TEAM_WAIT_S (a member not yet started, or run in turn on the
+ * caller's thread where a thread could not be started, is not waited
+ * for). */
 void tc_mbs_team_begin(tc_mb_sampler *s, int n);
+void tc_mbs_team_enter(tc_mb_sampler *member);
 void tc_mbs_team_wait(tc_mb_sampler *member);
-void tc_mbs_team_end(tc_mb_sampler *member);
+void tc_mbs_team_leave(tc_mb_sampler *member);
 
 /* One step of a case's setup as run (place()). */
 enum { STEP_TOUCH, STEP_PREFETCH, STEP_FLUSH, STEP_FLUSH_PREFETCH, STEP_EVICT, STEP_TLB, STEP_KINDS };

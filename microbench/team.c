@@ -88,12 +88,17 @@ void tc_mbs_team_begin(tc_mb_sampler *s, int n)
     y->n = n;
     for (int i = 0; i < n; i++) {
         atomic_store(&y->reps[i], 0);
-        atomic_store(&y->done[i], 0);
+        atomic_store(&y->running[i], 0);
     }
 }
 
-/* Spins (yielding: a member may share a CPU) until each other member has
- * started as many timed repetitions as this one, or finished; a member
+void tc_mbs_team_enter(tc_mb_sampler *m)
+{
+    atomic_store(&m->sync->running[m->member], 1);
+}
+
+/* Spins (yielding: a member may share a CPU) until each other running
+ * member has started as many timed repetitions as this one; a member
  * whose cases differ (a memo hit, a case timed again) delays the others
  * by at most TC_MB_TEAM_WAIT_S a repetition. */
 void tc_mbs_team_wait(tc_mb_sampler *m)
@@ -103,12 +108,12 @@ void tc_mbs_team_wait(tc_mb_sampler *m)
     atomic_fetch_add(&y->together, 1);
     double until = tc_rt_now() + TC_MB_TEAM_WAIT_S;
     for (int u = 0; u < y->n; u++)
-        while (u != m->member && atomic_load(&y->reps[u]) < mine && !atomic_load(&y->done[u]) &&
+        while (u != m->member && atomic_load(&y->running[u]) && atomic_load(&y->reps[u]) < mine &&
                tc_rt_now() < until)
             sched_yield();
 }
 
-void tc_mbs_team_end(tc_mb_sampler *m)
+void tc_mbs_team_leave(tc_mb_sampler *m)
 {
-    atomic_store(&m->sync->done[m->member], 1);
+    atomic_store(&m->sync->running[m->member], 0);
 }
