@@ -19,7 +19,7 @@
  * run before memcpy had left there); prints one TSV row per permutation
  * and destination: the permutation (with the shape), the medians, and the
  * permutation's bandwidth as a fraction of memcpy's (the target is at
- * least 0.6). The
+ * least 0.6). Then the source side alone (read_bound): '#' lines. The
  * destinations: a tcgen temporary (tc_rt_alloc, as the executor and the
  * emitted C allocate them: 2 MiB aligned, on transparent huge pages),
  * which input permutations write, and a plain malloc'd block, as a
@@ -185,6 +185,104 @@ static void run(const shape *e, const int *perm, int kind, const double *src, do
            kind == 0 ? "temporary" : "malloc", n * sizeof *dst, mc, pe, na, mc / pe);
 }
 
+/* Segment k of `count` = base^digits ones in the order read_segments
+ * visits them: k's base-`base` digits reversed (the last segment index
+ * fastest), as a transpose reads its source's runs. */
+static size_t reversed(size_t k, size_t base, int digits)
+{
+    size_t r = 0;
+    for (int d = 0; d < digits; d++, k /= base)
+        r = r * base + k % base;
+    return r;
+}
+
+/* The source side alone: a tensor of base^rank doubles at p read in runs
+ * of base^run_rank (its first dimensions), the runs taken with the other
+ * dimensions' order reversed, the last one fastest (so consecutive runs
+ * lie far apart, as a transpose reads them; run_rank == rank: one
+ * sequential read), `group` consecutive runs at once, a line of each in
+ * turn (as a transpose reading a band of rows). Returns seconds (the sum
+ * goes to *sink, so the reads stay). */
+static double read_segments(const double *p, size_t base, int rank, int run_rank, size_t group,
+                            double *sink)
+{
+    enum { MOST = 64 };
+    size_t len = 1, count = 1;
+    for (int d = 0; d < rank; d++)
+        *(d < run_rank ? &len : &count) *= base;
+    group = group < MOST ? group : MOST;
+    double acc[4] = {0.0, 0.0, 0.0, 0.0}; /* four chains of adds: they keep up with memory */
+#if defined(__SSE2__)
+    __m128d vacc[4] = {_mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd()};
+#endif
+    int v = 0;
+    double t0 = now();
+    for (size_t k = 0; k < count; k += group) {
+        const double *seg[MOST];
+        size_t g = count - k < group ? count - k : group;
+        for (size_t r = 0; r < g; r++)
+            seg[r] = p + reversed(k + r, base, rank - run_rank) * len;
+        for (size_t i = 0; i < len; i += 8)
+            for (size_t r = 0; r < g; r++) {
+                size_t j = i;
+#if defined(__SSE2__)
+                for (; j + 2 <= i + 8 && j + 2 <= len; j += 2, v = (v + 1) & 3)
+                    vacc[v] = _mm_add_pd(vacc[v], _mm_loadu_pd(seg[r] + j));
+#endif
+                for (; j < i + 8 && j < len; j++)
+                    acc[j & 3] += seg[r][j];
+            }
+    }
+    double t = now() - t0;
+#if defined(__SSE2__)
+    for (v = 0; v < 4; v++) {
+        double two[2];
+        _mm_storeu_pd(two, vacc[v]);
+        acc[v] += two[0] + two[1];
+    }
+#endif
+    *sink += acc[0] + acc[1] + acc[2] + acc[3];
+    return t;
+}
+
+/* How fast the source of a permutation can be read at all, whatever is
+ * done with it: the 11^6 and 38^4 tensors read in runs of their first
+ * 1, 2, 3 or 4 dimensions (88 bytes to 114 KiB; 304 bytes and 11 KiB)
+ * taken far apart (read_segments), one run at a time and 8 at once, as a
+ * fraction of one sequential read of the same tensor (medians of reps,
+ * each from memory). Printed as '#' lines after the table. */
+static void read_bound(const double *src, int reps, double *t)
+{
+    static const struct {
+        size_t base;
+        int rank, run_rank;
+    } runs[] = {{11, 6, 1}, {11, 6, 2}, {11, 6, 3}, {11, 6, 4}, {38, 4, 1}, {38, 4, 2}};
+    double sink = 0.0;
+    for (size_t q = 0; q < sizeof runs / sizeof runs[0]; q++) {
+        size_t base = runs[q].base, n = 1, len = 1;
+        int rank = runs[q].rank, rr = runs[q].run_rank;
+        for (int d = 0; d < rank; d++)
+            n *= base, len *= d < rr ? base : 1;
+        for (int r = 0; r < reps; r++) {
+            flush(src, n);
+            t[r] = read_segments(src, base, rank, rank, 1, &sink);
+            flush(src, n);
+            t[reps + r] = read_segments(src, base, rank, rr, 1, &sink);
+            flush(src, n);
+            t[2 * reps + r] = read_segments(src, base, rank, rr, 8, &sink);
+        }
+        for (int k = 0; k < 3; k++)
+            qsort(t + k * reps, (size_t)reps, sizeof *t, cmp);
+        double seq = t[reps / 2];
+        printf("# read: %zu^%d in runs of %zu doubles (%zu bytes) taken far apart: %.2f of a "
+               "sequential read one run at a time, %.2f 8 runs at once\n",
+               base, rank, len, len * sizeof *src, seq / t[reps + reps / 2],
+               seq / t[2 * reps + reps / 2]);
+    }
+    if (sink == 1.0) /* never: keeps the sums */
+        printf("#\n");
+}
+
 int main(int argc, char **argv)
 {
     int reps = argc > 1 ? atoi(argv[1]) : 21;
@@ -212,6 +310,7 @@ int main(int argc, char **argv)
             for (int q = 0; q < np; q++)
                 run(e, perm[q], kind, src, kind == 0 ? temporary : plain, reps, t);
     }
+    read_bound(src, reps, t);
     free(src);
     tc_rt_free(temporary);
     free(plain);

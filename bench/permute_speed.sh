@@ -6,7 +6,9 @@
 # into a malloc'd block (bench/permute_speed.c). Writes
 # bench/results/permute_speed.tsv, then the worst permute_vs_memcpy per
 # rank and destination (issue 37's target: at least 0.7 for the 4- and
-# 6-index tensors).
+# 6-index tensors). The '# read:' lines say how fast the source alone can
+# be read in runs of the lengths these shapes have, taken far apart, against
+# one sequential read: what a permutation that reads such runs can reach.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
