@@ -202,6 +202,37 @@ static void test_short_columns(void)
     }
 }
 
+/* Streamed 11^6 transposes whose first dimensions on the two sides share
+ * some (the wide path: blocks of 11^4 elements whose source runs and
+ * destination runs are 1331 long, gathered run by run while the next
+ * block's source is asked for; where the unit-stride dimension is the same
+ * but short, 051324; with destination runs of 14641, 304152 and 014532),
+ * the destination and the source at several alignments, on 1 to 3
+ * threads (slices of the blocks' outer dimensions), and one with a gap
+ * after the first destination dimension (no run that long: another path). */
+static void test_wide_blocks(void)
+{
+    static const char *const perms[] = {"250413", "051324", "304152", "014532", "310542"};
+    tc_permute p = {.rank = 6};
+    int id[6] = {0, 1, 2, 3, 4, 5}, perm[6];
+    rng_state = 19;
+    for (int k = 0; k < 6; k++)
+        p.extent[k] = 11;
+    strides(&p, id, 0, p.src_stride);
+    for (int q = 0; q < (int)(sizeof perms / sizeof perms[0]); q++) {
+        for (int k = 0; k < 6; k++)
+            perm[k] = perms[q][k] - '0';
+        strides(&p, perm, 0, p.dst_stride);
+        check_at(&p, 0.0, q % 8, (q + 3) % 8, 1 + q % 3);
+    }
+    for (int k = 0; k < 6; k++)
+        perm[k] = perms[0][k] - '0';
+    strides(&p, perm, 0, p.dst_stride);
+    check_at(&p, 0.0, 3, 0, 2);
+    strides(&p, perm, 1, p.dst_stride);
+    check_at(&p, 0.0, 0, 5, 1);
+}
+
 /* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
  * permutation of a 4-index view, on 2 and 3 threads (slices of the
  * outermost dimension, or of the two outermost where the first has fewer
@@ -240,6 +271,7 @@ int tc_suite_permute(void)
     if (!s || !CU_add_test(s, "every permutation of ranks 1-4", test_every_permutation) ||
         !CU_add_test(s, "random views up to the maximum rank", test_random_views) ||
         !CU_add_test(s, "large views: streaming stores at any alignment", test_large_views) ||
+        !CU_add_test(s, "wide blocks: long runs on both sides of 11^6", test_wide_blocks) ||
         !CU_add_test(s, "large views: short extents fused or staged", test_short_extents) ||
         !CU_add_test(s, "large views: short columns chunked", test_short_columns) ||
         !CU_add_test(s, "split: slices over threads, every permutation", test_split) ||
