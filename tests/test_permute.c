@@ -206,7 +206,8 @@ static void test_short_columns(void)
  * some (the wide path: blocks of 11^4 elements whose source runs and
  * destination runs are 1331 long, gathered run by run while the next
  * block's source is asked for; where the unit-stride dimension is the same
- * but short, 051324; with destination runs of 14641, 304152 and 014532),
+ * but short, 051324; with destination runs of 14641, 304152; 014532, whose
+ * runs of 121 on both sides take the plain runs instead),
  * the destination and the source at several alignments, on 1 to 3
  * threads (slices of the blocks' outer dimensions), and one with a gap
  * after the first destination dimension (no run that long: another path). */
