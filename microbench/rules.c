@@ -25,6 +25,11 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                             "the full call's bytes from memory added once",
                             "The sampler's memory (a slab's cold start)",
                             tc_mbs_apply_warm_slabs},
+    [TC_RULE_SLAB_ROWS] = {"slab-rows",
+                           "a dgemm shortened to a slab keeps its rows (m): its n and k "
+                           "are cut first",
+                           "The sampler's memory (a slab's shape)",
+                           tc_mbs_apply_slab_rows},
     [TC_RULE_LLC_EDGE] = {"llc-edge",
                           "operands on the LLC's edge: the case timed in the LLC and in "
                           "memory, blended by the edge's share",

@@ -32,6 +32,7 @@ typedef enum tc_mb_rule {
     TC_RULE_SLABS = 0,  /* a call longer than a slab timed on a slab, scaled */
     TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the full call was */
     TC_RULE_WARM_SLABS, /* a compute-bound dgemm's slab timed in cache */
+    TC_RULE_SLAB_ROWS,  /* a dgemm's slab keeps its rows: n and k cut first */
     /* placement */
     TC_RULE_LLC_EDGE,      /* operands on the LLC's edge: timed in both, blended */
     TC_RULE_TLB,           /* translations evicted past the TLB's reach */

@@ -206,6 +206,25 @@ void tc_mbs_apply_warm_slabs(const tc_mb_sampler *s, const tc_mb_case *cs, recip
     p->d.warm_slab = compute_bound(cs->node);
 }
 
+/* Rule slab-rows: a dgemm (or its s, c, z kin) shortened to a slab keeps
+ * its rows (best_cut). */
+void tc_mbs_apply_slab_rows(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    (void)s;
+    const tc_node *node = cs->node;
+    p->d.slab_rows = node->kind == TC_NODE_KERNEL && tc_kernel_table[node->call->kernel].tiled;
+}
+
+/* How long dimension d of a slab is for a cut that shortens it: under
+ * rule slab-rows a dgemm's rows count TC_MB_SLAB_ROWS_SHARE times less,
+ * and a tie goes to n or k (the + 1). */
+static int64_t shorten_length(const scaled *sc, int rows, const tc_dim *dim, int64_t size)
+{
+    int is_m = rows && sc->node.kind == TC_NODE_KERNEL && tc_dim_same(dim, &sc->call.dim_m) &&
+               size == sc->call.m;
+    return is_m ? 2 * size : 2 * size * TC_MB_SLAB_ROWS_SHARE + 1;
+}
+
 double tc_mbs_slab_time(const scaled *sc, double m)
 {
     return m * (sc->cs.scale > 1.0 ? sc->cs.scale : 1.0) + sc->cold_s;
@@ -240,20 +259,22 @@ static void scaled_from(scaled *sc, const tc_mb_case *cs)
 }
 
 /*
- * The cut of sc that frees most memory, or with shorten (a call that fits,
- * cut only to shorten it) the one along its largest dimension, so the part
- * stays as square, and as fast per flop, as it can (freeing memory first
- * halved a 1920x1600x1920 dgemm's k and predicted it 23 % slow; n alone
- * ends in a sliver). -1 when none; *pos, *ext and *need describe it.
+ * The cut of sc that frees most memory (of equals, the longest), or with
+ * shorten (a call that fits, cut only to shorten it) the one along its
+ * longest dimension (shorten_length), so the part stays as fast per flop as it can (freeing
+ * memory first halved a 1920x1600x1920 dgemm's k and predicted it 23 %
+ * slow; n alone ends in a sliver). -1 when none; *pos, *ext and *need
+ * describe it.
  */
 static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scaled *sc,
-                    int shorten, tc_dim *pos, int64_t *ext, int64_t *need)
+                    const recipe *p, int shorten, tc_dim *pos, int64_t *ext, int64_t *need)
 {
     tc_dim cand[3];
     int best = -1;
-    int64_t size[3];
+    int64_t size[3], longest = 0;
     int n = cut_candidates(sc, cand, size);
     for (int d = 0; d < n; d++) { /* try each */
+        int64_t len = shorten_length(sc, p->d.slab_rows, &cand[d], size[d]);
         scaled t = *sc;
         scaled_bind(&t);
         cut(&t, &cand[d], size[d], (size[d] + 1) / 2);
@@ -261,10 +282,12 @@ static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scale
         if (tc_mbs_prepare(s, 0, c, &t.cs, &q, NULL) != TC_OK)
             continue;
         int64_t b = tc_mbs_recipe_bytes(&q);
-        int better = best < 0 || (shorten ? size[d] > size[best] : b < *need);
+        int longer = len > longest;
+        int better = best < 0 || (shorten ? longer : b < *need || (b == *need && longer));
         if (b >= 0 && better) {
             best = d;
             *need = b;
+            longest = len;
         }
     }
     if (best >= 0) {
@@ -338,7 +361,7 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
             break;
         tc_dim pos;
         int64_t ext, best_need = -1;
-        if (best_cut(s, c, sc, fits, &pos, &ext, &best_need) < 0 || best_need >= need)
+        if (best_cut(s, c, sc, p, fits, &pos, &ext, &best_need) < 0 || best_need >= need)
             break; /* nothing left to cut, or cutting does not help */
         if (best_need < floor && fits)
             break; /* a slab stays beyond the cache, as the full call was */

@@ -22,6 +22,11 @@
  * compute-bound (a byte from memory costs about 1.5 flops' time): its slab
  * need not stay beyond the cache (80 ms slabs of a CCSD term's dgemm) */
 #define TC_MB_COMPUTE_BOUND_INTENSITY 32.0
+/* [slab-rows] a dgemm's m is cut only once n and k are below m over
+ * this: OpenBLAS packs B's panel once per block of m rows, and a
+ * 361^3 slab of a 1444^3 dgemm ran 7-23 % slower per flop than the
+ * whole, a 1444x180x180 one 0-8 % (BLIS: both 5-10 %) */
+#define TC_MB_SLAB_ROWS_SHARE 8
 /* [slabs] halvings at most: 2^200 is beyond any extent, a guard only */
 #define TC_MB_CUT_ROUNDS 200
 

@@ -566,6 +566,22 @@ static int holds_warm_slabs(unsigned off)
     return ok;
 }
 
+/* slab-rows: a dgemm shortened to a slab (384^3 at 1 GFLOP/s: 113 ms)
+ * keeps its 384 rows; its n and k are cut. */
+static int holds_slab_rows(unsigned off)
+{
+    tc_mb_sampler_options o = base_options(off);
+    o.peak_flops = 1e9;
+    tc_mb_sampler *s = sampler(&o);
+    tc_mb_case cs;
+    kernel_case(alg_of(3, "dgemm")->kernel_node, &cs);
+    char key[2048];
+    int ok = tc_mb_case_recipe(s, &fx[3].c, &cs, 0, key, sizeof key) == 0 &&
+             strstr(key, " m384 ") && !strstr(key, " n384 ") && !strstr(key, " k384|");
+    tc_mb_sampler_free(s);
+    return ok;
+}
+
 /* together: a split algorithm (c-dgemm of fixture 0 over 2 threads),
  * predicted on a team of two samplers, times its calls with each member's
  * start kept with the other's. */
@@ -604,6 +620,7 @@ static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_SLABS] = holds_slabs,
     [TC_RULE_SLAB_FLOOR] = holds_slab_floor,
     [TC_RULE_WARM_SLABS] = holds_warm_slabs,
+    [TC_RULE_SLAB_ROWS] = holds_slab_rows,
     [TC_RULE_TOGETHER] = holds_together,
 };
 
@@ -674,6 +691,7 @@ RULE_TEST(test_bound, TC_RULE_BOUND)
 RULE_TEST(test_slabs, TC_RULE_SLABS)
 RULE_TEST(test_slab_floor, TC_RULE_SLAB_FLOOR)
 RULE_TEST(test_warm_slabs, TC_RULE_WARM_SLABS)
+RULE_TEST(test_slab_rows, TC_RULE_SLAB_ROWS)
 RULE_TEST(test_together, TC_RULE_TOGETHER)
 
 /* Every rule has a unique name, a summary, a paragraph and a property;
@@ -743,6 +761,7 @@ int tc_suite_rules(void)
            !CU_add_test(s, "slabs: a long call on a slab, within bounds", test_slabs) ||
            !CU_add_test(s, "slab-floor: a slab stays beyond the LLC", test_slab_floor) ||
            !CU_add_test(s, "warm-slabs: a compute-bound slab in cache", test_warm_slabs) ||
+           !CU_add_test(s, "slab-rows: a dgemm's slab keeps its rows", test_slab_rows) ||
            !CU_add_test(s, "together: a split loop's threads timed at once", test_together) ||
            !CU_add_test(s, "count_rules: the rules a case's recipe rests on", test_rule_cases)
                ? -1
