@@ -3,8 +3,9 @@
  * caches by X-Ray (xray.c, stopping once memory latency is established),
  * the stream-prefetch depth, the LLC's edge (llc_edge.c), one thread's
  * streaming-read bandwidth and peak dgemm rate. Each figure is the best (or the median, for
- * latencies) of several tries, so another tenant's burst does not make
- * the machine look slower than it is: these are bounds.
+ * latencies) of several tries, the rates' in two rounds seconds apart
+ * (measure_rates_again), so another tenant's burst does not make the
+ * machine look slower than it is: these are bounds.
  */
 #include "microbench/profile.h"
 
@@ -200,6 +201,29 @@ static tc_status measure_kernel_sets(const tc_blas *blas, tc_mb_profile *p, tc_e
     return TC_OK;
 }
 
+/* The rates measured once more, seconds after the first time, each the
+ * better of the two: a host's slow phase (another tenant's burst) lasts
+ * seconds, and a profile measured in one had half the dgemm rate (26
+ * against 53 GFLOP/s a minute later), which halved every dgemm's bound
+ * until the profile was measured again. */
+static tc_status measure_rates_again(const tc_blas *blas, tc_mb_profile *p, tc_error *err)
+{
+    double flops = 0.0, read = 0.0, update = 0.0;
+    tc_status st = measure_peak(blas, &flops, err);
+    if (st == TC_OK)
+        st = measure_bandwidth(p->used.llc_bytes, &read, &update, err);
+    if (st != TC_OK)
+        return st;
+    p->peak_flops = flops > p->peak_flops ? flops : p->peak_flops;
+    p->memory_bandwidth = read > p->memory_bandwidth ? read : p->memory_bandwidth;
+    p->update_bandwidth = update > p->update_bandwidth ? update : p->update_bandwidth;
+    const char *width = NULL;
+    double fma = tc_mb_fma_peak(&width);
+    if (fma > p->cpu_peak_flops)
+        p->cpu_peak_flops = fma;
+    return TC_OK;
+}
+
 /* ---- stream-prefetch depth --------------------------------------------- */
 
 #if TC_PROFILE_CLFLUSH
@@ -336,6 +360,8 @@ tc_status tc_mb_profile_measure(const tc_hardware *detected, const tc_blas *blas
     st = measure_peak(blas, &p->peak_flops, err);
     if (st == TC_OK)
         st = measure_kernel_sets(blas, p, err);
+    if (st == TC_OK)
+        st = measure_rates_again(blas, p, err);
     if (st != TC_OK)
         return st;
     report(progress, data, "done", 4);
