@@ -261,10 +261,10 @@ static void scaled_from(scaled *sc, const tc_mb_case *cs)
 /*
  * The cut of sc that frees most memory (of equals, the longest), or with
  * shorten (a call that fits, cut only to shorten it) the one along its
- * longest dimension (shorten_length), so the part stays as fast per flop as it can (freeing
- * memory first halved a 1920x1600x1920 dgemm's k and predicted it 23 %
- * slow; n alone ends in a sliver). -1 when none; *pos, *ext and *need
- * describe it.
+ * longest dimension (shorten_length), so the part stays as fast per flop
+ * as it can (freeing memory first halved a 1920x1600x1920 dgemm's k and
+ * predicted it 23 % slow; n alone ends in a sliver). -1 when none; *pos,
+ * *ext and *need describe it.
  */
 static int best_cut(const tc_mb_sampler *s, const tc_contraction *c, const scaled *sc,
                     const recipe *p, int shorten, tc_dim *pos, int64_t *ext, int64_t *need)
