@@ -206,14 +206,17 @@ static void test_short_columns(void)
  * some (the wide path: blocks of 11^4 elements whose source runs and
  * destination runs are 1331 long, gathered run by run while the next
  * block's source is asked for; where the unit-stride dimension is the same
- * but short, 051324; with destination runs of 14641, 304152; 014532, whose
- * runs of 121 on both sides take the plain runs instead),
+ * but short, 051324; with destination runs of 14641, 304152; 251043 and
+ * 312045, whose runs lie an element apart in the source and advance
+ * together, a round of lines each; 014532, whose runs of 121 on both
+ * sides take the plain runs instead),
  * the destination and the source at several alignments, on 1 to 3
  * threads (slices of the blocks' outer dimensions), and one with a gap
  * after the first destination dimension (no run that long: another path). */
 static void test_wide_blocks(void)
 {
-    static const char *const perms[] = {"250413", "051324", "304152", "014532", "310542"};
+    static const char *const perms[] = {"250413", "051324", "304152", "251043",
+                                        "312045", "014532", "310542"};
     tc_permute p = {.rank = 6};
     int id[6] = {0, 1, 2, 3, 4, 5}, perm[6];
     rng_state = 19;
