@@ -33,6 +33,7 @@ typedef enum tc_mb_rule {
     TC_RULE_SLAB_FLOOR, /* a slab stays beyond the cache as the full call was */
     TC_RULE_WARM_SLABS, /* a compute-bound dgemm's slab timed in cache */
     TC_RULE_SLAB_ROWS,  /* a dgemm's slab keeps its rows: n and k cut first */
+    TC_RULE_PEAK_DGEMM, /* a compute-bound dgemm of many slabs: at the peak rate */
     /* placement */
     TC_RULE_LLC_EDGE,      /* operands on the LLC's edge: timed in both, blended */
     TC_RULE_TLB,           /* translations evicted past the TLB's reach */

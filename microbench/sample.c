@@ -112,6 +112,8 @@ static int build_key(const tc_mb_sampler *s, const scaled *sc, const recipe *p, 
         kput(&k, " x%.17g", cs->scale);
     if (sc->cold_s > 0.0) /* a warm slab: the bytes it left out (tc_mbs_slab_time) */
         kput(&k, " cold%.17g", sc->cold_s);
+    if (sc->peak_s > 0.0) /* the call at the peak */
+        kput(&k, " peak%.17g", sc->peak_s);
     if (p->train > 1)
         kput(&k, " train%d", p->train);
     if (p->lead > 0)

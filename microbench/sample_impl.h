@@ -158,6 +158,8 @@ typedef struct tc_mbs_recipe {
         int warm_slab;                        /* warm-slabs: a slab of the call is
                                                  timed in cache, its bytes added */
         int slab_rows;                        /* slab-rows: a dgemm's slab cuts m last */
+        int peak_dgemm;                       /* peak-dgemm: many slabs of the call are
+                                                 its flops at the peak */
         const double *edge_curve;             /* llc-edge: the LLC's edge share by
                                                  distance (NULL: an LRU cache's) */
         int tlb;                              /* tlb: the setup evicts translations */
@@ -197,6 +199,7 @@ typedef struct tc_mbs_recipe {
 typedef struct scaled {
     tc_mb_case cs;
     double cold_s; /* warm-slabs: the full call's bytes from memory at the bandwidth */
+    double peak_s; /* peak-dgemm: the full call's flops at the peak (0: scaled) */
     tc_node node;
     tc_call call;
     tc_copy copy;
@@ -241,7 +244,7 @@ int64_t tc_mbs_recipe_bytes(const recipe *p);
 /* The rules' apply functions (rules.h), by the file that defines them. */
 typedef void tc_mbs_apply(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p);
 tc_mbs_apply tc_mbs_apply_slabs, tc_mbs_apply_slab_floor,                    /* slab.c */
-    tc_mbs_apply_warm_slabs, tc_mbs_apply_slab_rows;
+    tc_mbs_apply_warm_slabs, tc_mbs_apply_slab_rows, tc_mbs_apply_peak_dgemm;
 tc_mbs_apply tc_mbs_apply_llc_edge, tc_mbs_apply_tlb, tc_mbs_apply_streams,  /* place.c */
     tc_mbs_apply_tiled_streams;
 tc_mbs_apply tc_mbs_apply_interleaved, tc_mbs_apply_stream_trains,          /* train.c */

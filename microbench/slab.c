@@ -225,8 +225,19 @@ static int64_t shorten_length(const scaled *sc, int rows, const tc_dim *dim, int
     return is_m ? 2 * size : 2 * size * TC_MB_SLAB_ROWS_SHARE + 1;
 }
 
+/* Rule peak-dgemm: a compute-bound double dgemm on one thread, where
+ * the profile has a peak (tc_mbs_fit keeps it when the call is
+ * TC_MB_PEAK_DGEMM_SLABS slabs or more). */
+void tc_mbs_apply_peak_dgemm(const tc_mb_sampler *s, const tc_mb_case *cs, recipe *p)
+{
+    p->d.peak_dgemm = compute_bound(cs->node) && cs->type == TC_TYPE_D &&
+                      s->o.peak_flops > 0.0 && s->o.threads <= 1;
+}
+
 double tc_mbs_slab_time(const scaled *sc, double m)
 {
+    if (sc->peak_s > 0.0)
+        return sc->peak_s + sc->cold_s;
     return m * (sc->cs.scale > 1.0 ? sc->cs.scale : 1.0) + sc->cold_s;
 }
 
@@ -246,7 +257,7 @@ static void scaled_bind(scaled *sc)
 static void scaled_from(scaled *sc, const tc_mb_case *cs)
 {
     sc->cs = *cs;
-    sc->cold_s = 0.0;
+    sc->cold_s = sc->peak_s = 0.0;
     sc->node = *cs->node;
     sc->node.parent = sc->node.next = sc->node.child = NULL;
     if (sc->node.kind == TC_NODE_KERNEL)
@@ -345,7 +356,8 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
 {
     scaled_from(sc, cs);
     double factor = cs->scale > 1.0 ? cs->scale : 1.0, uncut = factor;
-    int warm = p->d.warm_slab; /* decided on the full call: a slab is less intense */
+    int warm = p->d.warm_slab, peak = p->d.peak_dgemm; /* decided on the full call: a
+                                                            slab is less intense */
     int64_t need = tc_mbs_recipe_bytes(p), floor = p->d.slab_floor;
     if (sc->node.kind == TC_NODE_PERMUTE) {
         factor *= slab_permutation(s, p, sc, floor > 0 && floor < TC_MB_PERMUTE_SLAB_FLOOR
@@ -377,6 +389,8 @@ tc_status tc_mbs_fit(const tc_mb_sampler *s, const tc_contraction *c, const tc_m
         tc_status st = warm_slab(s, c, cs, edge_out, sc, p, err);
         if (st != TC_OK)
             return st;
+        if (peak && factor >= TC_MB_PEAK_DGEMM_SLABS * uncut)
+            sc->peak_s = tc_mbs_node_flops(cs->node) / s->o.peak_flops * uncut;
     }
     sc->cs.scale = factor;
     /* a whole-tensor permutation cannot be cut (its view spans the tensor):

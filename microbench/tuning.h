@@ -27,6 +27,11 @@
  * 361^3 slab of a 1444^3 dgemm ran 7-23 % slower per flop than the
  * whole, a 1444x180x180 one 0-8 % (BLIS: both 5-10 %) */
 #define TC_MB_SLAB_ROWS_SHARE 8
+/* [peak-dgemm] a compute-bound dgemm cut into this many slabs or more
+ * runs at the profile's peak: slabs of a millisecond ran 9-20 % slower per
+ * flop than the whole 1920x1920x1600 dgemm (229-233 ms, 51 GFLOP/s),
+ * slabs of 4 ms too; the whole ran within 3 % of the peak (50-53) */
+#define TC_MB_PEAK_DGEMM_SLABS 16.0
 /* [slabs] halvings at most: 2^200 is beyond any extent, a guard only */
 #define TC_MB_CUT_ROUNDS 200
 

@@ -582,6 +582,25 @@ static int holds_slab_rows(unsigned off)
     return ok;
 }
 
+/* peak-dgemm: a compute-bound dgemm of many slabs (384^3 at 10 GFLOP/s:
+ * 11 ms, 16 slabs) is its flops at the peak; its key says so. */
+static int holds_peak_dgemm(unsigned off)
+{
+    tc_mb_sampler_options o = base_options(off);
+    o.peak_flops = 1e10;
+    tc_mb_sampler *s = sampler(&o);
+    tc_mb_case cs;
+    kernel_case(alg_of(3, "dgemm")->kernel_node, &cs);
+    char key[2048];
+    tc_error e;
+    double flops = 2.0 * 384 * 384 * 384 / 1e10;
+    int ok = tc_mb_case_recipe(s, &fx[3].c, &cs, 0, key, sizeof key) == 0 && strstr(key, " peak") &&
+             tc_mb_sample(s, &fx[3].c, &cs, &e) == TC_OK && cs.scale >= TC_MB_PEAK_DGEMM_SLABS &&
+             fabs(cs.seconds - flops) <= 1e-9 * flops;
+    tc_mb_sampler_free(s);
+    return ok;
+}
+
 /* together: a split algorithm (c-dgemm of fixture 0 over 2 threads),
  * predicted on a team of two samplers, times its calls with each member's
  * start kept with the other's. */
@@ -621,6 +640,7 @@ static int (*const property[TC_RULE_COUNT])(unsigned off) = {
     [TC_RULE_SLAB_FLOOR] = holds_slab_floor,
     [TC_RULE_WARM_SLABS] = holds_warm_slabs,
     [TC_RULE_SLAB_ROWS] = holds_slab_rows,
+    [TC_RULE_PEAK_DGEMM] = holds_peak_dgemm,
     [TC_RULE_TOGETHER] = holds_together,
 };
 
@@ -692,6 +712,7 @@ RULE_TEST(test_slabs, TC_RULE_SLABS)
 RULE_TEST(test_slab_floor, TC_RULE_SLAB_FLOOR)
 RULE_TEST(test_warm_slabs, TC_RULE_WARM_SLABS)
 RULE_TEST(test_slab_rows, TC_RULE_SLAB_ROWS)
+RULE_TEST(test_peak_dgemm, TC_RULE_PEAK_DGEMM)
 RULE_TEST(test_together, TC_RULE_TOGETHER)
 
 /* Every rule has a unique name, a summary, a paragraph and a property;
@@ -762,6 +783,7 @@ int tc_suite_rules(void)
            !CU_add_test(s, "slab-floor: a slab stays beyond the LLC", test_slab_floor) ||
            !CU_add_test(s, "warm-slabs: a compute-bound slab in cache", test_warm_slabs) ||
            !CU_add_test(s, "slab-rows: a dgemm's slab keeps its rows", test_slab_rows) ||
+           !CU_add_test(s, "peak-dgemm: a dgemm of many slabs at the peak", test_peak_dgemm) ||
            !CU_add_test(s, "together: a split loop's threads timed at once", test_together) ||
            !CU_add_test(s, "count_rules: the rules a case's recipe rests on", test_rule_cases)
                ? -1
