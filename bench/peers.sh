@@ -13,7 +13,11 @@
 #   plain loop nests (stride-1 writes innermost) into the layouts one
 #   cblas_dgemm needs, the product permuted into C where it must be, the
 #   temporaries allocated once, compiled with -O3 -march=native;
-# - one dgemm of the same flop count (dgemm_s, bench/peers.py).
+# - one dgemm of the same flop count (dgemm_s, bench/peers.py);
+# - the transpose + dgemm's dgemm alone, on the tensors in place as if they
+#   were laid out already, the faster of its two orientations (shape_s,
+#   bench/peers_ttgt.py --dgemm-only): what one dgemm of this shape can
+#   reach, the copies left out (of_shape: shape_s over the choice's time).
 # Writes bench/results/peers.tsv (PEERS_OUT=FILE elsewhere): per
 # contraction the chosen algorithm, the planning time, the medians and the
 # ratios (above 1: tcgen faster), and the regret of the choice: its time
@@ -58,7 +62,7 @@ mkdir -p "$(dirname "$out")" "$(dirname "$cands_out")"
 "$PY" -c 'import numpy' 2>/dev/null || { echo "peers.sh: needs python3-numpy (scripts/install-deps.sh bench)" >&2; exit 3; }
 start=$(date +%s)
 printf 'group\tcontraction\tcandidate\tpredicted_rank\tpredicted_s\tmeasured_s\trounds\tvia\n' > "$cands_out"
-printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tnumpy_own_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_numpy_own\tvs_ttgt\tof_dgemm\tregret_pct\tregret_rounds\tbest_algorithm\tbest_rank\tbest_via\tcandidates\tscreened\n' > "$out"
+printf 'group\tcontraction\tsizes\talgorithm\tplan_s\ttcgen_s\tnumpy_s\tnumpy_own_s\tttgt_s\tdgemm_s\tvs_numpy\tvs_numpy_own\tvs_ttgt\tof_dgemm\tregret_pct\tregret_rounds\tbest_algorithm\tbest_rank\tbest_via\tcandidates\tscreened\tshape_s\tof_shape\n' > "$out"
 : > "$tmp/wrong"
 cc -O2 -std=c11 -D_DEFAULT_SOURCE -DFUNC=peer_fn -c -o "$tmp/harness.o" bench/peers_run.c
 # build N SOURCE [CFLAGS]: $tmp/run.N, SOURCE as a user compiles it (the
@@ -104,6 +108,10 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
     done
     "$PY" bench/peers_ttgt.py "$spec" "$sizes" > "$tmp/ttgt.c"
     build ttgt "$tmp/ttgt.c" -O3 -march=native 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
+    for o in "" -swapped; do
+        "$PY" bench/peers_ttgt.py --dgemm-only$o "$spec" "$sizes" > "$tmp/shape.c"
+        build "shape$o" "$tmp/shape.c" 2> "$tmp/cc.err" || { cat "$tmp/cc.err" >&2; exit 1; }
+    done
     ncand=$(wc -l < "$tmp/names")
     # run R [LIMIT]: one run of candidate R (or ttgt), its median into
     # $tmp/times; the first round's checksum into $tmp/sums; cut short, R
@@ -116,7 +124,9 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
             *out) printf '%s\n' "$1" >> "$tmp/out"
               printf '%s\t%s\n' "$1" "${line%%$'\t'*}" >> "$tmp/cut" ;;
             *) printf '%s\t%s\n' "$1" "${line%%$'\t'*}" >> "$tmp/times"
-               [ "$round" != 1 ] || printf '%s\t%s\n' "$1" "${line#*$'\t'}" >> "$tmp/sums" ;;
+               # the dgemm alone computes another C: not checked
+               [ "$round" != 1 ] || [ "${1#shape}" != "$1" ] ||
+                   printf '%s\t%s\n' "$1" "${line#*$'\t'}" >> "$tmp/sums" ;;
         esac
     }
     # rounds interleaved, so that a slow phase of a shared host falls on
@@ -133,6 +143,8 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
             fi
         done
         run ttgt
+        run shape
+        run shape-swapped
         "$PY" bench/peers.py "$spec" "$sizes" "$REPS" |
             awk -v OFS='\t' '{print "numpy", $1; print "numpy_own", $2; print "dgemm", $3}' >> "$tmp/times"
     done
@@ -157,6 +169,7 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
                   awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
     tc_s=$(median_of 0)
     np_s=$(median_of numpy) no_s=$(median_of numpy_own) tt_s=$(median_of ttgt) gm_s=$(median_of dgemm)
+    sh_s=$(printf '%s\n%s\n' "$(median_of shape)" "$(median_of shape-swapped)" | sort -g | head -1)
     # regret: the choice against the best of the candidates run in every
     # round whose C is the choice's
     best=$(for r in $(seq 0 $((ncand - 1))); do
@@ -203,15 +216,16 @@ bash bench/tccg_sizes.sh | grep -E -- "${PEERS_MATCH:-.}" | while IFS=$'\t' read
     done >> "$cands_out"
     awk -v OFS='\t' -v g="$group" -v c="$con" -v s="$sizes" -v a="$alg" -v p="$plan_s" \
         -v t="$tc_s" -v np="$np_s" -v no="$no_s" -v tt="$tt_s" -v gm="$gm_s" -v r="$regret" -v rr="$rounds" \
-        -v ba="$best_alg" -v br="$best_rank" -v bv="$best_via" -v nc="$ncand" -v sc="$screened" \
-        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-                g, c, s, a, p, t, np, no, tt, gm, np / t, no / t, tt / t, gm / t, r, rr, ba, br, bv, nc, sc}' |
+        -v ba="$best_alg" -v br="$best_rank" -v bv="$best_via" -v nc="$ncand" -v sc="$screened" -v sh="$sh_s" \
+        'BEGIN {printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.3f\n",
+                g, c, s, a, p, t, np, no, tt, gm, np / t, no / t, tt / t, gm / t, r, rr, ba, br, bv, nc, sc, sh, sh / t}' |
         tee -a "$out"
 done
 awk -F'\t' 'NR > 1 && !/^#/ {
         for (k = 0; k < 2; k++) {
             key = k ? $1 : "all"
             n[key]++; a[key] += log($11); o[key] += log($12); b[key] += log($13); c[key] += log($14)
+            sh[key] += log($23); shg[key] += log($10 / $22)
             if ($5 > maxp[key]) maxp[key] = $5
             if ($15 > maxr[key]) {maxr[key] = $15; worst[key] = $2}
             if ($15 > 5) over[key]++
@@ -222,9 +236,9 @@ awk -F'\t' 'NR > 1 && !/^#/ {
     }
     END {
         for (key in n)
-            printf "# %s: %d contractions, geometric mean vs numpy into out %.2fx, vs numpy returning its own %.2fx, vs transpose+dgemm (C) %.2fx, %.0f%% of one dgemm; below 0.95x the transpose+dgemm in %d (lowest %.3fx, %s); slowest planning %.2f s; regret above 5%% in %d, worst %.1f%%%s; %d candidates run, %d of them screened out\n",
+            printf "# %s: %d contractions, geometric mean vs numpy into out %.2fx, vs numpy returning its own %.2fx, vs transpose+dgemm (C) %.2fx, %.0f%% of one dgemm (the dgemm alone of the transpose + dgemm: %.0f%%; the choice %.0f%% of that); below 0.95x the transpose+dgemm in %d (lowest %.3fx, %s); slowest planning %.2f s; regret above 5%% in %d, worst %.1f%%%s; %d candidates run, %d of them screened out\n",
                 key, n[key], exp(a[key] / n[key]), exp(o[key] / n[key]), exp(b[key] / n[key]),
-                100 * exp(c[key] / n[key]), below[key], lowt[key], lowc[key], maxp[key],
+                100 * exp(c[key] / n[key]), 100 * exp(shg[key] / n[key]), 100 * exp(sh[key] / n[key]), below[key], lowt[key], lowc[key], maxp[key],
                 over[key], maxr[key], (maxr[key] > 0 ? " (" worst[key] ")" : ""), cand[key], scr[key]
     }' "$out" | sort | tee -a "$out"
 while IFS=$'\t' read -r name con; do
