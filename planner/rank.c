@@ -190,8 +190,30 @@ static double moved_of(const tc_algorithm *alg)
     return moved;
 }
 
+/* Pairs of alg's loops, one inside the other, in which the inner loop
+ * moves the kernel's output further than the outer one: 0 when the loops
+ * write it front to back. A CCSD(T) term's 91 MiB C, written by loops of
+ * small dgemms, ran 8-19 % slower out of that order (jkc(ab)-dgemm against
+ * kjc(ab)-dgemm of C[a,b,c,i,j,k], B^ckj(ab) against B^kjc(ab), 23
+ * interleaved rounds), where the prediction saw a tie. */
+static int out_of_order(const tc_algorithm *alg)
+{
+    const tc_operand *out = &alg->kernel_node->call->arg[2];
+    int64_t step[TC_MAX_INDICES] = {0};
+    for (int i = 0; i < alg->nloops; i++)
+        for (int d = 0; d < out->ndep; d++)
+            if (out->dep[d] == alg->loop[i])
+                step[i] = out->dep_stride[d];
+    int pairs = 0;
+    for (int i = 0; i < alg->nloops; i++)
+        for (int j = i + 1; j < alg->nloops; j++)
+            pairs += step[i] > 0 && step[j] > step[i];
+    return pairs;
+}
+
 /* 1 when a goes before b among near-ties: fewer calls, then fewer
- * elements moved, then its name. */
+ * elements moved, then its output written more nearly in order, then its
+ * name. */
 static int structurally_before(const tc_algorithm *a, const tc_algorithm *b)
 {
     double ca = calls_of(a), cb = calls_of(b), ma = moved_of(a), mb = moved_of(b);
@@ -199,6 +221,9 @@ static int structurally_before(const tc_algorithm *a, const tc_algorithm *b)
         return ca < cb;
     if (ma != mb)
         return ma < mb;
+    int oa = out_of_order(a), ob = out_of_order(b);
+    if (oa != ob)
+        return oa < ob;
     return strcmp(a->name, b->name) < 0;
 }
 

@@ -72,7 +72,9 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
  * together; only refined entries have one) and within TC_RANK_TIE_MAX of
  * it, the one whose threads make
  * the fewest kernel calls, then whose copies and permutations move the
- * fewest elements, then whose name comes first, is moved to the front. Two
+ * fewest elements, then whose loops write the kernel's output most nearly
+ * front to back (fewest loop pairs whose inner loop moves it further than
+ * the outer), then whose name comes first, is moved to the front. Two
  * rankings whose noise swaps close candidates then choose alike.
  */
 void tc_rank_break_ties(tc_rank_entry *e, int n);

@@ -1468,8 +1468,9 @@ static void test_threaded_from_wisdom(void)
 }
 
 /* Near-ties broken by structure (tc_rank_break_ties, issue 37): within
- * their spreads (and TC_RANK_TIE_MAX) the fewest calls wins, then the
- * name; apart, or without spreads, the order stands. */
+ * their spreads (and TC_RANK_TIE_MAX) the fewest calls wins, then C
+ * written in order, then the name; apart, or without spreads, the order
+ * stands. */
 static void test_break_ties(void)
 {
     tc_contraction c;
@@ -1502,6 +1503,19 @@ static void test_break_ties(void)
     tc_rank_entry wide[2] = {{cl, 1.00, 0, 0.2}, {one, 1.0 + 2 * TC_RANK_TIE_MAX, 0, 0.2}};
     tc_rank_break_ties(wide, 2);
     CU_ASSERT_PTR_EQUAL(wide[0].alg, cl);
+    tc_alg_set_free(set);
+    /* equal calls, nothing moved: the loops that write C front to back
+     * (d outside c) go first, whichever the name or the order */
+    CU_ASSERT_FATAL(tc_test_parse_cm("C[a,b,c,d] = A[a,e] * B[e,b,c,d]", "a=b=c=d=e=8", &c) == 0);
+    CU_ASSERT_FATAL(tc_gen_enumerate_families(&c, 1u << TC_KERNEL_DGEMM, TC_FAMILY_MASK_ALL,
+                                              &set, &err) == TC_OK);
+    const tc_algorithm *cd = tc_alg_set_find(set, "cd-dgemm"), *dc = tc_alg_set_find(set, "dc-dgemm");
+    CU_ASSERT_FATAL(cd && dc);
+    for (int k = 0; k < 2; k++) {
+        tc_rank_entry order[2] = {{k ? dc : cd, 1.00, 0, 0.01}, {k ? cd : dc, 1.01, 0, 0.01}};
+        tc_rank_break_ties(order, 2);
+        CU_ASSERT_PTR_EQUAL(order[0].alg, dc);
+    }
     tc_alg_set_free(set);
 }
 
@@ -2028,7 +2042,7 @@ int tc_suite_plan(void)
         !CU_add_test(s, "threads: loops split, remembered, run", test_threaded_plan) ||
         !CU_add_test(s, "threads: a remembered split of a renamed contraction, built alone",
                      test_threaded_from_wisdom) ||
-        !CU_add_test(s, "near-ties broken by calls, then name", test_break_ties) ||
+        !CU_add_test(s, "near-ties broken by calls, C's order, then name", test_break_ties) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "rank: the best few only (a floor prunes), the closest in rounds",
