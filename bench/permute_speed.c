@@ -22,9 +22,10 @@
  * least 0.6). Then the source side alone (read_bound): '#' lines. The
  * destinations: a tcgen temporary (tc_rt_alloc, as the executor and the
  * emitted C allocate them: 2 MiB aligned, on transparent huge pages),
- * which input permutations write, and a plain malloc'd block, as a
- * caller's C that an output permutation writes back into may be. The
- * source is malloc'd.
+ * which input permutations write from a caller's malloc'd tensor, and a
+ * plain malloc'd block, as a caller's C that an output permutation
+ * writes back into may be, from the product's temporary (tc_rt_alloc), as
+ * the executor and the emitted C do.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,13 +293,15 @@ int main(int argc, char **argv)
     }
     size_t n = 128 * 128 * 128; /* the largest of the shapes */
     tc_error err;
+    /* an input permutation: a caller's tensor into a temporary; an output
+     * one: the product's temporary into a caller's C */
     double *src = malloc(n * sizeof *src), *temporary = tc_rt_alloc((int64_t)n, &err),
-           *plain = malloc(n * sizeof *plain);
+           *product = tc_rt_alloc((int64_t)n, &err), *plain = malloc(n * sizeof *plain);
     double *t = malloc(3 * (size_t)reps * sizeof *t);
-    if (!src || !temporary || !plain || !t)
+    if (!src || !temporary || !product || !plain || !t)
         return 3;
     for (size_t i = 0; i < n; i++)
-        src[i] = (double)i;
+        src[i] = product[i] = (double)i;
     memset(temporary, 0, n * sizeof *temporary);
     memset(plain, 0, n * sizeof *plain);
     printf("permutation\tdestination\tbytes\tmemcpy_s\tpermute_s\tnaive_s\tpermute_vs_memcpy\n");
@@ -308,11 +311,13 @@ int main(int argc, char **argv)
         int np = permutations(e->rank, perm, 24);
         for (int kind = 0; kind < 2; kind++)
             for (int q = 0; q < np; q++)
-                run(e, perm[q], kind, src, kind == 0 ? temporary : plain, reps, t);
+                run(e, perm[q], kind, kind == 0 ? src : product, kind == 0 ? temporary : plain,
+                    reps, t);
     }
     read_bound(src, reps, t);
     free(src);
     tc_rt_free(temporary);
+    tc_rt_free(product);
     free(plain);
     free(t);
     return 0;
