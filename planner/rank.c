@@ -195,7 +195,8 @@ static double moved_of(const tc_algorithm *alg)
  * write it front to back. A CCSD(T) term's 91 MiB C, written by loops of
  * small dgemms, ran 8-19 % slower out of that order (jkc(ab)-dgemm against
  * kjc(ab)-dgemm of C[a,b,c,i,j,k], B^ckj(ab) against B^kjc(ab), 23
- * interleaved rounds), where the prediction saw a tie. */
+ * interleaved rounds), where the prediction saw a tie; where only outer
+ * loops differ the evidence is mixed (docs/decisions.md). */
 static int out_of_order(const tc_algorithm *alg)
 {
     const tc_operand *out = &alg->kernel_node->call->arg[2];
