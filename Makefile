@@ -191,7 +191,8 @@ fuzz: $(FUZZ_BIN)
 # it ran in bench/results/paper_times.tsv (total, seconds); the other
 # scripts come on top: the emitted C against numpy and a transpose + dgemm
 # (peers.sh, installs numpy), tcgen.einsum against numpy.einsum (python.sh)
-# and the permutation kernel against memcpy.
+# the permutation kernel against memcpy, and what the machine's threads
+# give together (scaling.sh: the bound of any threaded speedup).
 bench: $(TCGEN) $(LIB_A) $(LIB_SO)
 	bash bench/predict_speed.sh $(TCGEN)
 	bash bench/execute_overhead.sh $(TCGEN)
@@ -203,6 +204,7 @@ bench: $(TCGEN) $(LIB_A) $(LIB_SO)
 	bash bench/permute_speed.sh $(BUILD)
 	bash bench/tapp.sh $(BUILD)
 	bash bench/types.sh $(TCGEN)
+	bash bench/scaling.sh $(TCGEN)
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/gen $(BUILD)/tests $(BUILD)/test-logs build/asan build/fuzz \
