@@ -63,19 +63,21 @@ rounds() { # N CONTRACTION SIZES T: N interleaved rounds of the names in $tmp/ca
         done <"$tmp/cands"
     done
 }
-medians() { # CHOICE: per name in $tmp/rounds its median and rounds, then "best NAME PCT"
+medians() { # CHOICE: per name in $tmp/rounds its median and rounds, then "best NAME PCT",
+    # the best among the names in $tmp/cands (after a confirmation, the two it measured)
     awk -F'\t' -v ch="$1" '
+        FNR == NR { in_play[$1] = 1; next }
         $2 != "" { t[$1] = t[$1] " " $2 }
         END {
             for (n in t) {
                 k = split(substr(t[n], 2), v, " ")
                 for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
                 m[n] = v[int((k + 1) / 2)]
-                if (best == "" || m[n] < m[best]) best = n
+                if (n in in_play && (best == "" || m[n] < m[best])) best = n
                 print n "\t" m[n] "\t" k
             }
             printf "best\t%s\t%.2f\n", best, (ch in m && m[best] > 0) ? (m[ch] / m[best] - 1) * 100 : 0
-        }' "$tmp/rounds"
+        }' "$tmp/cands" "$tmp/rounds"
 }
 regret() { # CASE CONTRACTION SIZES T CHOICE: the choice's time over the best measured of it,
     # the REGRET_TOP best predicted and the best predicted split and unsplit (NAME@P or not),
