@@ -12,8 +12,9 @@
 # the REGRET_TOP (10) best predicted at T threads and the best predicted
 # with its loop split over the threads (NAME@P) and without, all measured
 # in 3 interleaved rounds, a regret above 5 % confirmed in CONFIRM (20) more
-# rounds of the choice against that best (each candidate's predicted time,
-# median and rounds in threads_candidates.tsv).
+# rounds of the choice against that best, compared by medians and by the
+# least of the rounds (each candidate's predicted time, median, rounds and
+# least in threads_candidates.tsv).
 # Then the rate of each BLAS kernel set the machine offers (tcgen info).
 # Every figure is a median of REPS runs, measured side by side in one run.
 #   bash bench/threads.sh [TCGEN]      THREADS=16 REPS=5 MATCH=ccsd REGRET=0
@@ -63,8 +64,9 @@ rounds() { # N CONTRACTION SIZES T: N interleaved rounds of the names in $tmp/ca
         done <"$tmp/cands"
     done
 }
-medians() { # CHOICE: per name in $tmp/rounds its median and rounds, then "best NAME PCT",
-    # the best among the names in $tmp/cands (after a confirmation, the two it measured)
+medians() { # CHOICE: per name in $tmp/rounds its median, rounds and least, then
+    # "best NAME PCT LEAST_PCT": the best median among the names in $tmp/cands (after a
+    # confirmation, the two it measured) and the choice's regret by medians and by leasts
     awk -F'\t' -v ch="$1" '
         FNR == NR { in_play[$1] = 1; next }
         $2 != "" { t[$1] = t[$1] " " $2 }
@@ -74,9 +76,12 @@ medians() { # CHOICE: per name in $tmp/rounds its median and rounds, then "best 
                 for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
                 m[n] = v[int((k + 1) / 2)]
                 if (n in in_play && (best == "" || m[n] < m[best])) best = n
-                print n "\t" m[n] "\t" k
+                if (n in in_play && (least == "" || v[1] < least)) least = v[1]
+                lo[n] = v[1]
+                print n "\t" m[n] "\t" k "\t" v[1]
             }
-            printf "best\t%s\t%.2f\n", best, (ch in m && m[best] > 0) ? (m[ch] / m[best] - 1) * 100 : 0
+            printf "best\t%s\t%.2f\t%.2f\n", best, (ch in m && m[best] > 0) ? (m[ch] / m[best] - 1) * 100 : 0,
+                (ch in lo && least > 0) ? (lo[ch] / least - 1) * 100 : 0
         }' "$tmp/cands" "$tmp/rounds"
 }
 regret() { # CASE CONTRACTION SIZES T CHOICE: the choice's time over the best measured of it,
@@ -84,23 +89,24 @@ regret() { # CASE CONTRACTION SIZES T CHOICE: the choice's time over the best me
     # each the median of 3 interleaved rounds (a phase of the host falls on all of them);
     # a regret above 5 % is measured again, the choice against that best alone in CONFIRM
     # (20) more interleaved rounds (the least of many 3-round medians is biased low on a
-    # noisy host, as in peers.sh); each candidate's predicted time, median and number of
-    # rounds go to threads_candidates.tsv
-    local best pct
+    # noisy host, as in peers.sh); prints the regret by medians and by leasts (the least of
+    # a candidate's rounds: its time when nothing else took the CPUs); each candidate's
+    # predicted time, median, number of rounds and least go to threads_candidates.tsv
+    local best pct least
     "$tcgen" predict "$2" "$3" --threads "$4" --format tsv -q >"$tmp/ranked"
     { echo "$5"; awk -F'\t' -v top="${REGRET_TOP:-10}" -v ch="$5" 'NR > 1 && $2 != ch { k = $2 ~ /@/; if (NR <= top + 1) { seen[k]++; print $2 } else if (!seen[k]++) print $2 }' "$tmp/ranked"; } >"$tmp/cands"
     : >"$tmp/rounds"
     rounds 3 "$2" "$3" "$4"
-    read -r _ best pct < <(medians "$5" | tail -n 1)
+    read -r _ best pct least < <(medians "$5" | tail -n 1)
     if [[ $best != "$5" ]] && awk -v p="$pct" 'BEGIN { exit !(p > 5) }'; then
         printf '%s\n%s\n' "$5" "$best" >"$tmp/cands"
         rounds "${CONFIRM:-20}" "$2" "$3" "$4"
-        read -r _ best pct < <(medians "$5" | tail -n 1)
+        read -r _ best pct least < <(medians "$5" | tail -n 1)
     fi
     medians "$5" | awk -F'\t' -v c="$1" -v T="$4" 'FNR == NR { rank[$2] = $1; pred[$2] = $4; next }
-        $1 != "best" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c, T, ($1 in rank) ? rank[$1] : "-", $1, ($1 in pred) ? pred[$1] : "-", $2, $3 }' \
+        $1 != "best" { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c, T, ($1 in rank) ? rank[$1] : "-", $1, ($1 in pred) ? pred[$1] : "-", $2, $3, $4 }' \
         "$tmp/ranked" - >>"$out/threads_candidates.tsv"
-    printf '%s' "$pct"
+    printf '%s\t%s' "$pct" "$least"
 }
 gemm() { # FLOPS T: the time of one dgemm of about that many flops
     local n
@@ -110,8 +116,8 @@ gemm() { # FLOPS T: the time of one dgemm of about that many flops
 }
 flops() { "$tcgen" parse "$1" "$2" --format tsv | awk '$1 == "#" && $2 == "flops" { print $3 }'; }
 
-printf 'case\tthreads\trank\tname\tpredicted_s\tmeasured_s\trounds\n' >"$out/threads_candidates.tsv"
-printf 'case\tthreads\tchoice\tseconds\tchoice_1\tseconds_1\tspeedup\tgemm_share\tnumpy_ratio\tregret_pct\n' >"$out/threads.tsv"
+printf 'case\tthreads\trank\tname\tpredicted_s\tmeasured_s\trounds\tleast_s\n' >"$out/threads_candidates.tsv"
+printf 'case\tthreads\tchoice\tseconds\tchoice_1\tseconds_1\tspeedup\tgemm_share\tnumpy_ratio\tregret_pct\tregret_least_pct\n' >"$out/threads.tsv"
 while IFS=$'\t' read -r name con sz spec; do
     f=$(flops "$con" "$sz")
     c1=$(best "$con" "$sz" 1)
@@ -124,7 +130,7 @@ while IFS=$'\t' read -r name con sz spec; do
             np=$(OPENBLAS_NUM_THREADS=$T OMP_NUM_THREADS=$T "$python" bench/peers.py "$spec" "$sz" "$reps" 2>/dev/null |
                 awk '{ print $1 }' || echo -)
         fi
-        r=-
+        r=$'-\t-'
         [[ ${REGRET:-1} == 1 ]] && r=$(regret "$name" "$con" "$sz" "$T" "$cT")
         awk -v n="$name" -v T="$T" -v c="$cT" -v t="$tT" -v c1="$c1" -v t1="$t1" -v g="$g" -v np="$np" -v r="$r" \
             'BEGIN { printf "%s\t%s\t%s\t%.6g\t%s\t%.6g\t%.3f\t%.3f\t%s\t%s\n", n, T, c, t, c1, t1, t1 / t, g / t,
@@ -136,12 +142,13 @@ done <"$tmp/cases"
 
 {
     printf '### All cores (bench/threads.sh, %s, %s threads)\n\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$threads"
-    printf 'Each case'"'"'s choice at T threads measured at T threads (median of %s), against its 1-thread choice at 1 thread (speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the %s best predicted and the best split and unsplit (regret).\n\n' "$reps" "${REGRET_TOP:-10}"
-    printf '| case | T | choice | s | speedup vs 1 thread | gemm share | vs numpy | regret |\n|---|---:|---|---:|---:|---:|---:|---:|\n'
-    awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $7, $8, $9, $10 }' "$out/threads.tsv"
-    awk -F'\t' -v T="$threads" 'NR > 1 && $2 == T { s += log($7); g += log($8); n++; if ($9 != "-") { p += log($9); m++ } }
-        END { if (n) printf "\nAt %s threads over %d cases: geometric mean speedup %.2fx, gemm share %.2f%s.\n", T, n, exp(s / n), exp(g / n),
-              m ? sprintf(", %.2fx numpy.einsum (%d cases)", exp(p / m), m) : "" }' "$out/threads.tsv"
+    printf 'Each case'"'"'s choice at T threads measured at T threads (median of %s), against its 1-thread choice at 1 thread (speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the %s best predicted and the best split and unsplit (regret, by medians of their interleaved rounds and by the least of them).\n\n' "$reps" "${REGRET_TOP:-10}"
+    printf '| case | T | choice | s | speedup vs 1 thread | gemm share | vs numpy | regret | by least |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n'
+    awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $7, $8, $9, $10, $11 }' "$out/threads.tsv"
+    awk -F'\t' -v T="$threads" 'NR > 1 && $2 == T { s += log($7); g += log($8); n++; if ($9 != "-") { p += log($9); m++ }
+            r += ($10 != "-" && $10 > 5); q += ($11 != "-" && $11 > 5) }
+        END { if (n) printf "\nAt %s threads over %d cases: geometric mean speedup %.2fx, gemm share %.2f%s; regrets above 5 %%: %d by medians, %d by leasts.\n", T, n, exp(s / n), exp(g / n),
+              m ? sprintf(", %.2fx numpy.einsum (%d cases)", exp(p / m), m) : "", r, q }' "$out/threads.tsv"
     printf '\nThe BLAS (tcgen info):\n\n```\n'
     cat "$out/threads_blas.txt"
     printf '```\n'
