@@ -27,11 +27,7 @@ measure() { # CONTRACTION SIZES NAME P [BLAS]: seconds and GFLOP/s
     "$tcgen" measure "$1" "$2" --algorithm "$3" --threads "$4" ${5:+--blas "$5"} --reps "$reps" \
         --format tsv -q | awk -F'\t' 'NR == 2 { print $4 "\t" $5 }'
 }
-row() { # WHAT P LIBRARY N SECONDS<TAB>GFLOPS: one row, with its gain over P = 1
-    awk -F'\t' -v w="$1" -v p="$2" -v l="$3" -v n="$4" -v r="$5" 'BEGIN {
-        split(r, v, "\t")
-        print w "\t" p "\t" l "\t" n "\t" v[1] "\t" v[2] }' >>"$out/scaling.tsv"
-}
+row() { printf '%s\t%s\t%s\t%s\t%s\n' "$@" >>"$out/scaling.tsv"; } # WHAT P LIBRARY N SECONDS<TAB>GFLOPS
 
 printf 'what\tP\tlibrary\tN\tseconds\tgflops\n' >"$out/scaling.tsv"
 : >"$out/scaling_cc.txt"
