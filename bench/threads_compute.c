@@ -9,12 +9,8 @@
  * as one (virtual CPUs sharing a core, or clocks that fall with more cores
  * busy, make it less), the bound of any threaded algorithm's speedup.
  */
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+#include "threads_span.h"
 
-#define MAXP 256
 #define ITERS 120000000L /* about 30 ms at one core's 64 GFLOP/s */
 #define ACCS 12 /* the chains below */
 
@@ -22,15 +18,6 @@ typedef double vec __attribute__((vector_size(64)));
 #define LANES ((long)(sizeof(vec) / sizeof(double)))
 
 static volatile double sink[MAXP];
-static double t_start[MAXP], t_end[MAXP];
-static pthread_barrier_t bar;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Twelve independent chains held in registers: enough to hide the FMA
  * units' latency (4 cycles x 2 units on current cores). */
@@ -64,28 +51,14 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-    int maxp = argc > 1 ? atoi(argv[1]) : 1;
-    if (maxp < 1 || maxp > MAXP) {
-        fprintf(stderr, "threads_compute: threads must be 1..%d\n", MAXP);
+    int maxp = max_threads(argc, argv, "threads_compute");
+    if (!maxp)
         return 2;
-    }
     double one = 0.0;
-    for (int p = 1; p <= maxp; p = p * 2 > maxp && p < maxp ? maxp : p * 2) {
+    for (int p = 1; p <= maxp; p = next_count(p, maxp)) {
         double best = 0.0;
         for (int rep = 0; rep < 5; rep++) {
-            pthread_t th[MAXP];
-            pthread_barrier_init(&bar, NULL, (unsigned)p);
-            for (long t = 0; t < p; t++)
-                pthread_create(&th[t], NULL, run, (void *)t);
-            for (int t = 0; t < p; t++)
-                pthread_join(th[t], NULL);
-            pthread_barrier_destroy(&bar);
-            double a = t_start[0], b = t_end[0];
-            for (int t = 1; t < p; t++) {
-                a = t_start[t] < a ? t_start[t] : a;
-                b = t_end[t] > b ? t_end[t] : b;
-            }
-            double gf = 2.0 * LANES * (double)(ITERS / ACCS * ACCS) * p / (b - a) / 1e9;
+            double gf = 2.0 * LANES * (double)(ITERS / ACCS * ACCS) * p / span_of(p, run) / 1e9;
             best = gf > best ? gf : best;
         }
         if (p == 1)
