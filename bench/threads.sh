@@ -4,7 +4,8 @@
 # at 1 thread and at THREADS threads (default: the CPUs the process may
 # use), the algorithm tcgen chooses there (`predict --threads T`, its
 # best) measured at that count, against:
-#   - the same contraction's 1-thread choice measured at 1 thread (speedup),
+#   - the same contraction's 1-thread choice measured at 1 thread (speedup;
+#     the two alternated in SPEEDUP_ROUNDS (5) rounds, medians),
 #   - one dgemm of equal flops at T threads (its rate: the share of a gemm),
 #   - numpy.einsum (optimize=True) with its BLAS at T threads, where
 #     python3-numpy is installed (PYTHON: another python3 with numpy);
@@ -115,15 +116,30 @@ gemm() { # FLOPS T: the time of one dgemm of about that many flops
         --reps "$reps" --format tsv -q | awk -F'\t' -v n="$n" -v f="$1" 'NR == 2 { print $4 * f / (2 * n * n * n) }'
 }
 flops() { "$tcgen" parse "$1" "$2" --format tsv | awk '$1 == "#" && $2 == "flops" { print $3 }'; }
+paired() { # CONTRACTION SIZES C1 CT T: the medians of SPEEDUP_ROUNDS (5) interleaved rounds of
+    # C1 at 1 thread and CT at T threads, each round a process apiece (a phase of the host in
+    # which one vCPU is slow falls on both, or on one round only)
+    local r
+    for r in $(seq "${SPEEDUP_ROUNDS:-5}"); do
+        printf '1\t%s\n' "$(measure "$1" "$2" "$3" 1)"
+        printf 'T\t%s\n' "$(measure "$1" "$2" "$4" "$5")"
+    done | awk -F'\t' '{ v[$1] = v[$1] " " $2 }
+        function median(s,   k, x, i, j, t) { k = split(substr(s, 2), x, " ")
+            for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+            return x[int((k + 1) / 2)] }
+        END { print median(v["1"]) "\t" median(v["T"]) }'
+}
 
 printf 'case\tthreads\trank\tname\tpredicted_s\tmeasured_s\trounds\tleast_s\n' >"$out/threads_candidates.tsv"
 printf 'case\tthreads\tchoice\tseconds\tchoice_1\tseconds_1\tspeedup\tgemm_share\tnumpy_ratio\tregret_pct\tregret_least_pct\n' >"$out/threads.tsv"
 while IFS=$'\t' read -r name con sz spec; do
     f=$(flops "$con" "$sz")
     c1=$(best "$con" "$sz" 1)
-    t1=$(measure "$con" "$sz" "$c1" 1)
+    cT=$c1
+    [[ $threads -gt 1 ]] && cT=$(best "$con" "$sz" "$threads")
+    read -r t1 tT < <(paired "$con" "$sz" "$c1" "$cT" "$threads")
     for T in 1 $([[ $threads -gt 1 ]] && echo "$threads"); do
-        if [[ $T == 1 ]]; then cT=$c1 tT=$t1; else cT=$(best "$con" "$sz" "$T"); tT=$(measure "$con" "$sz" "$cT" "$T"); fi
+        [[ $T == 1 ]] && t=$t1 c=$c1 || t=$tT c=$cT
         g=$(gemm "$f" "$T")
         np=-
         if [[ $have_numpy == 1 ]]; then
@@ -131,18 +147,18 @@ while IFS=$'\t' read -r name con sz spec; do
                 awk '{ print $1 }' || echo -)
         fi
         r=$'-\t-'
-        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$name" "$con" "$sz" "$T" "$cT")
-        awk -v n="$name" -v T="$T" -v c="$cT" -v t="$tT" -v c1="$c1" -v t1="$t1" -v g="$g" -v np="$np" -v r="$r" \
+        [[ ${REGRET:-1} == 1 ]] && r=$(regret "$name" "$con" "$sz" "$T" "$c")
+        awk -v n="$name" -v T="$T" -v c="$c" -v t="$t" -v c1="$c1" -v t1="$t1" -v g="$g" -v np="$np" -v r="$r" \
             'BEGIN { printf "%s\t%s\t%s\t%.6g\t%s\t%.6g\t%.3f\t%.3f\t%s\t%s\n", n, T, c, t, c1, t1, t1 / t, g / t,
                      np == "-" ? "-" : sprintf("%.3f", np / t), r }' >>"$out/threads.tsv"
-        log "$name T=$T: $cT $tT s (1 thread: $c1 $t1 s)"
+        log "$name T=$T: $c $t s (1 thread: $c1 $t1 s)"
     done
 done <"$tmp/cases"
 "$tcgen" info --format tsv | awk '/^# (blas|blas_kernels|kernel_gflops|peak_gflops|cpu_peak_gflops|cpus) /' >"$out/threads_blas.txt"
 
 {
     printf '### All cores (bench/threads.sh, %s, %s threads)\n\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$threads"
-    printf 'Each case'"'"'s choice at T threads measured at T threads (median of %s), against its 1-thread choice at 1 thread (speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the %s best predicted and the best split and unsplit (regret, by medians of their interleaved rounds and by the least of them).\n\n' "$reps" "${REGRET_TOP:-10}"
+    printf 'Each case'"'"'s choice at T threads measured at T threads, alternated with its 1-thread choice at 1 thread in %s rounds of %s runs each (medians; speedup), one dgemm of equal flops at T threads (gemm share: the gemm'"'"'s time over the choice'"'"'s), numpy.einsum at T BLAS threads (its time over the choice'"'"'s), and the best measured of the %s best predicted and the best split and unsplit (regret, by medians of their interleaved rounds and by the least of them).\n\n' "${SPEEDUP_ROUNDS:-5}" "$reps" "${REGRET_TOP:-10}"
     printf '| case | T | choice | s | speedup vs 1 thread | gemm share | vs numpy | regret | by least |\n|---|---:|---|---:|---:|---:|---:|---:|---:|\n'
     awk -F'\t' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $7, $8, $9, $10, $11 }' "$out/threads.tsv"
     awk -F'\t' -v T="$threads" 'NR > 1 && $2 == T { s += log($7); g += log($8); n++; if ($9 != "-") { p += log($9); m++ }
