@@ -257,6 +257,32 @@ static void test_split(void)
     } while (tc_corpus_next_permutation(perm, 4));
 }
 
+/* Split inside the path (views with no outer dimension, streamed): every
+ * permutation of 28^4 (the 2-D transposes of 784 x 784 take the fused
+ * path, split by its chunks of columns; those whose columns are short the
+ * chunked path, split by its chunks of the one run) and two of 10^6 (the
+ * reversal: chunked), on 2 and 3 threads, the destination off a line. */
+static void test_split_inside(void)
+{
+    rng_state = 17;
+    tc_permute p = {.rank = 4, .extent = {28, 28, 28, 28}};
+    int id[6] = {0, 1, 2, 3, 4, 5}, perm[4] = {0, 1, 2, 3};
+    strides(&p, id, 0, p.src_stride);
+    do {
+        strides(&p, perm, 0, p.dst_stride);
+        for (int threads = 2; threads <= 3; threads++)
+            check_at(&p, 0.0, 1, 0, threads);
+    } while (tc_corpus_next_permutation(perm, 4));
+    static const int six[2][6] = {{5, 4, 3, 2, 1, 0}, {5, 3, 4, 2, 0, 1}};
+    tc_permute q = {.rank = 6, .extent = {10, 10, 10, 10, 10, 10}};
+    strides(&q, id, 0, q.src_stride);
+    for (int k = 0; k < 2; k++) {
+        strides(&q, six[k], 0, q.dst_stride);
+        for (int threads = 2; threads <= 3; threads++)
+            check_at(&q, 0.0, 3, 0, threads);
+    }
+}
+
 static void test_empty_and_scalar(void)
 {
     double src[4] = {1, 2, 3, 4}, dst[4] = {9, 9, 9, 9};
@@ -279,6 +305,8 @@ int tc_suite_permute(void)
         !CU_add_test(s, "large views: short extents fused or staged", test_short_extents) ||
         !CU_add_test(s, "large views: short columns chunked", test_short_columns) ||
         !CU_add_test(s, "split: slices over threads, every permutation", test_split) ||
+        !CU_add_test(s, "split: inside the path where no dimension is outside it",
+                     test_split_inside) ||
         !CU_add_test(s, "extent 0 and rank 0", test_empty_and_scalar))
         return 1;
     return 0;
