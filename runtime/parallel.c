@@ -9,9 +9,10 @@
  * (docs/design.md §7). So a worker starts on another CPU of the process's
  * (then may run on any), and stays between calls, waking where it last
  * ran. After its part it waits POOL_SPIN_S spinning (and yielding) for
- * the next call (back-to-back executions find it awake), then sleeps. One caller at a
- * time uses the pool; a call made while another holds it (the planner's
- * threads, a part that splits again) starts threads of its own.
+ * the next call (back-to-back executions find it awake), then sleeps.
+ * One caller at a time uses the pool; a call made while another holds it
+ * (the planner's threads, a part that splits again) starts threads of
+ * its own.
  */
 #include "runtime/parallel.h"
 
@@ -35,6 +36,7 @@ typedef struct worker {
     atomic_long round; /* the call whose part `job` is: set by the caller */
     part job;
     cpu_set_t cpus; /* the process's CPUs, which it may run on once started */
+    int pinned;     /* started on one of them: its mask is set to cpus then */
 } worker;
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER; /* held by the pool's caller */
@@ -78,7 +80,8 @@ static long next_round(worker *w, long seen)
 static void *work(void *p)
 {
     worker *w = p;
-    pthread_setaffinity_np(pthread_self(), sizeof w->cpus, &w->cpus);
+    if (w->pinned)
+        pthread_setaffinity_np(pthread_self(), sizeof w->cpus, &w->cpus);
     for (long seen = 0;;) {
         seen = next_round(w, seen);
         run(&w->job);
@@ -102,8 +105,9 @@ static int start_worker(int k)
     worker *w = &pool[k];
     cpu_set_t first;
     pthread_attr_t attr;
-    int cpu = sched_getcpu(), n = 0, at = -1, pinned = 0;
+    int cpu = sched_getcpu(), n = 0, at = -1;
     atomic_store(&w->round, 0);
+    w->pinned = 0;
     if (pthread_attr_init(&attr) != 0)
         return -1;
     if (cpu >= 0 && sched_getaffinity(0, sizeof w->cpus, &w->cpus) == 0 &&
@@ -114,10 +118,8 @@ static int start_worker(int k)
                 order[count] = c, at = c == cpu ? count : at, count++;
         CPU_ZERO(&first);
         CPU_SET(order[(at + 1 + k % (n - 1)) % n], &first);
-        pinned = pthread_attr_setaffinity_np(&attr, sizeof first, &first) == 0;
+        w->pinned = pthread_attr_setaffinity_np(&attr, sizeof first, &first) == 0;
     }
-    if (!pinned) /* nothing to restore */
-        sched_getaffinity(0, sizeof w->cpus, &w->cpus);
     int st = pthread_create(&w->id, &attr, work, w);
     pthread_attr_destroy(&attr);
     if (st == 0)
