@@ -65,16 +65,19 @@ rounds() { # N CONTRACTION SIZES T: N interleaved rounds of the names in $tmp/ca
         done <"$tmp/cands"
     done
 }
+# awk: sorted(S, X) splits the list S (" a b c") into X, sorted, and returns its length
+sorted_awk='function sorted(s, x,   k, i, j, t) { k = split(substr(s, 2), x, " ")
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
+    return k }'
 medians() { # CHOICE: per name in $tmp/rounds its median, rounds and least, then
     # "best NAME PCT LEAST_PCT": the best median among the names in $tmp/cands (after a
     # confirmation, the two it measured) and the choice's regret by medians and by leasts
-    awk -F'\t' -v ch="$1" '
+    awk -F'\t' -v ch="$1" "$sorted_awk"'
         FNR == NR { in_play[$1] = 1; next }
         $2 != "" { t[$1] = t[$1] " " $2 }
         END {
             for (n in t) {
-                k = split(substr(t[n], 2), v, " ")
-                for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { x = v[i]; v[i] = v[j]; v[j] = x }
+                k = sorted(t[n], v)
                 m[n] = v[int((k + 1) / 2)]
                 if (n in in_play && (best == "" || m[n] < m[best])) best = n
                 if (n in in_play && (least == "" || v[1] < least)) least = v[1]
@@ -123,10 +126,9 @@ paired() { # CONTRACTION SIZES C1 CT T: the medians of SPEEDUP_ROUNDS (5) interl
     for r in $(seq "${SPEEDUP_ROUNDS:-5}"); do
         printf '1\t%s\n' "$(measure "$1" "$2" "$3" 1)"
         printf 'T\t%s\n' "$(measure "$1" "$2" "$4" "$5")"
-    done | awk -F'\t' '{ v[$1] = v[$1] " " $2 }
-        function median(s,   k, x, i, j, t) { k = split(substr(s, 2), x, " ")
-            for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (x[j] < x[i]) { t = x[i]; x[i] = x[j]; x[j] = t }
-            return x[int((k + 1) / 2)] }
+    done | awk -F'\t' "$sorted_awk"'
+        function median(s,   x, k) { k = sorted(s, x); return x[int((k + 1) / 2)] }
+        { v[$1] = v[$1] " " $2 }
         END { print median(v["1"]) "\t" median(v["T"]) }'
 }
 

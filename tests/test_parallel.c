@@ -27,16 +27,18 @@ static void visit(void *arg, long lo, long hi)
         atomic_fetch_add(&v->count[i], 1);
 }
 
-/* 1 when tc_rt_parallel(threads, n) visits each of 0..n-1 once. */
+/* 1 when tc_rt_parallel(threads, n) visits each of 0..n-1 once (callable
+ * from several threads at once). */
 static int once_each(int threads, long n)
 {
-    static visits v;
-    for (long i = 0; i < n; i++)
-        atomic_store(&v.count[i], 0);
-    tc_rt_parallel(threads, n, visit, &v);
+    visits *v = calloc(1, sizeof *v);
+    if (!v)
+        return 0;
+    tc_rt_parallel(threads, n, visit, v);
     int ok = 1;
     for (long i = 0; i < n; i++)
-        ok &= atomic_load(&v.count[i]) == 1;
+        ok &= atomic_load(&v->count[i]) == 1;
+    free(v);
     return ok;
 }
 
@@ -85,17 +87,8 @@ static atomic_int nested_ok;
 static void nested(void *arg, long lo, long hi)
 {
     (void)arg;
-    for (long i = lo; i < hi; i++) {
-        visits *v = calloc(1, sizeof *v);
-        int ok = v != NULL;
-        if (v) {
-            tc_rt_parallel(2, 50, visit, v);
-            for (int k = 0; k < 50; k++)
-                ok &= atomic_load(&v->count[k]) == 1;
-        }
-        free(v);
-        atomic_fetch_add(&nested_ok, ok);
-    }
+    for (long i = lo; i < hi; i++)
+        atomic_fetch_add(&nested_ok, once_each(2, 50));
 }
 
 static void test_nested(void)
@@ -108,17 +101,8 @@ static void test_nested(void)
 static void *caller(void *arg)
 {
     atomic_int *ok = arg;
-    for (int k = 0; k < 50; k++) {
-        visits *v = calloc(1, sizeof *v);
-        int good = v != NULL;
-        if (v) {
-            tc_rt_parallel(3, 200, visit, v);
-            for (int i = 0; i < 200; i++)
-                good &= atomic_load(&v->count[i]) == 1;
-        }
-        free(v);
-        atomic_fetch_add(ok, good);
-    }
+    for (int k = 0; k < 50; k++)
+        atomic_fetch_add(ok, once_each(3, 200));
     return NULL;
 }
 
