@@ -62,9 +62,13 @@ static tc_status check_names(const tc_contraction *c, tc_error *err)
                     return tc_error_set(err, TC_EINPUT, x->index_line[k],
                                         x->index_column[k],
                                         "index '%s' appears twice in %s (first at %d:%d); "
-                                        "traces and diagonals are not supported",
+                                        "%s",
                                         c->index[x->index[k]].name, x->name,
-                                        x->index_line[j], x->index_column[j]);
+                                        x->index_line[j], x->index_column[j],
+                                        t == TC_C ? "an output cannot repeat an index"
+                                                  : "a diagonal of an operand is for the "
+                                                    "TAPP interface (docs/tapp.md; 'tcgen "
+                                                    "list' and 'explain' show its mapping)");
     }
     return TC_OK;
 }
@@ -97,8 +101,9 @@ tc_status tc_contraction_validate(tc_contraction *c, tc_error *err)
                                 c->tensor[TC_B].name);
         else
             return tc_error_set(err, TC_EINPUT, line, col,
-                                "index '%s' appears only in %s (reductions over one "
-                                "operand are not supported)",
+                                "index '%s' appears only in %s (an index summed over "
+                                "one operand is for the TAPP interface: docs/tapp.md; 'tcgen "
+                                "list' and 'explain' show its mapping)",
                                 name, x->name);
     }
     /* Every algorithm is a loop nest around a BLAS kernel, and a kernel

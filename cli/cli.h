@@ -98,6 +98,23 @@ int tc_cli_load(const tc_cli *cli, int need_sizes, tc_contraction *out);
  * value at `point` instead of any size given for them. */
 int tc_cli_load_at(const tc_cli *cli, const tc_sweep *sw, int point, tc_contraction *out);
 
+/* How list and explain loaded a contraction whose operands the TAPP
+ * interface maps (conj, a diagonal, an index summed out): a line per
+ * operand, and the contraction the plan computes (n 0: none mapped). */
+typedef struct tc_cli_mapping {
+    int n;
+    char line[2][768];
+    char plan[512];
+} tc_cli_mapping;
+
+/* tc_cli_load, where such a contraction loads as the one its plan
+ * computes and *m says how (cli/mapped.c). */
+int tc_cli_load_mapped(const tc_cli *cli, int need_sizes, tc_contraction *out,
+                       tc_cli_mapping *m);
+
+/* m's lines (table; '#' lines in tsv; nothing in json). */
+void tc_cli_print_mapping(const tc_cli *cli, FILE *out, const tc_cli_mapping *m);
+
 /* Prints "tcgen: error: [where:]line:col: message" and returns the exit status. */
 int tc_cli_fail(const tc_error *err, const char *where);
 

@@ -278,7 +278,8 @@ int tc_cmd_explain(const tc_cli *cli)
     if (rc)
         return rc;
     tc_contraction c;
-    rc = tc_cli_load(&args, 1, &c);
+    tc_cli_mapping mapping;
+    rc = tc_cli_load_mapped(&args, 1, &c, &mapping);
     if (rc)
         return rc;
     tc_algorithm_set *set = NULL;
@@ -307,6 +308,8 @@ int tc_cmd_explain(const tc_cli *cli)
     FILE *out = rc ? NULL : tc_cli_open_output(cli);
     if (!rc && !out)
         rc = TC_ERESOURCE;
+    if (!rc)
+        tc_cli_print_mapping(cli, out, &mapping);
     if (!rc && cli->format == TC_FMT_TABLE) {
         print_text(out, a, &c, &p, total);
         if (cli->measure)

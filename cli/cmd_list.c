@@ -20,8 +20,9 @@ int tc_cmd_list(const tc_cli *cli)
     if (rc)
         return rc;
     tc_contraction c;
+    tc_cli_mapping mapping;
     int row_major = 0;
-    rc = tc_cli_load(cli, 0, &c);
+    rc = tc_cli_load_mapped(cli, 0, &c, &mapping);
     if (!rc)
         rc = tc_cli_layout(cli, &row_major);
     if (rc)
@@ -58,6 +59,7 @@ int tc_cmd_list(const tc_cli *cli)
         tc_alg_set_free(set);
         return TC_ERESOURCE;
     }
+    tc_cli_print_mapping(cli, out, &mapping);
     tc_table_print(t, out, cli->format);
     if (cli->format != TC_FMT_JSON) {
         char summary[256];

@@ -36,7 +36,11 @@ const tc_command tc_commands[] = {
      "                     permuted whole first, 'A^C^-dgemm' (copies 'A^'), or\n"
      "                     block by block under loops over their last indices,\n"
      "                     'A^kjC^-dgemm' (copies 'C^@j,A^'), 'cA^d(ab)-dgemm';\n"
-     "                     a second '#' line counts the algorithms per family\n",
+     "                     a second '#' line counts the algorithms per family\n"
+     "A contraction with what the TAPP interface maps, conj(A[..]) (types c, z),\n"
+     "an index twice in an operand (a diagonal) or in one operand only (summed\n"
+     "out), is listed as the contraction its plan computes, after a line per\n"
+     "operand saying how it is packed ('#' lines in tsv, none in json).\n",
      tc_cmd_list,
      "-f -o --format --kernels --layout --family --workspace --strides --type"},
     {"emit", "emit CONTRACTION SIZES --algorithm NAME [-o FILE] [--function NAME] [--generic] "
@@ -135,6 +139,10 @@ const tc_command tc_commands[] = {
      "              pass; each beside its prediction, then what the loops took\n"
      "              between them and the total (with --format tsv or json, this\n"
      "              table alone)\n"
+     "What the TAPP interface maps (conj(A[..]) in the complex types, an index\n"
+     "repeated within an operand, an index only one operand has) is shown here\n"
+     "and by list: how each operand is packed, then the contraction the plan\n"
+     "computes, which the rest describes ('#' lines in tsv, none in json).\n"
      "Options as for predict.\n",
      tc_cmd_explain,
      "-f -o --format --algorithm --measure --strides --type " PREDICT_OPTIONS},

@@ -9,18 +9,11 @@
 #include <setjmp.h>
 
 #include "ast/contraction.h"
+#include "parser/parser.h"
 
 /* The scanner's allocations alive at once: the scanner, its buffer stack,
  * one buffer and that buffer's text (parser/lexer.l). */
 #define TC_SCAN_BLOCKS 8
-
-typedef struct tc_raw_tensor {
-    char name[TC_NAME_MAX];
-    int line, column;
-    int rank;
-    char index[TC_MAX_RANK][TC_NAME_MAX];
-    int index_line[TC_MAX_RANK], index_column[TC_MAX_RANK];
-} tc_raw_tensor;
 
 typedef struct tc_builder {
     tc_raw_tensor tensor[3];   /* output, first input, second input */

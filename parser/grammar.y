@@ -3,6 +3,7 @@
  *   contraction := tensor ( '=' | ':=' | '+=' ) [ factor ['*'] ] tensor ['*'] tensor
  *   tensor      := NAME '[' [ NAME { ',' NAME } ] ']'   bracket form
  *                | NAME                                 compact form: C_abc, or a scalar C
+ *                | 'conj' '(' tensor ')'                a conjugated operand (A or B)
  *   factor      := [ '+' | '-' ] NUMBER
  * Semantic checks (roles, counts, limits) happen in parse.c.
  */
@@ -78,6 +79,27 @@ static int add_index(tc_builder *b, const char *name, int line, int column)
     return 0;
 }
 
+/* conj(X): marks the tensor just read, which must be an operand, as
+ * conjugated. Only tc_parse_written keeps the mark (parse.c). */
+static int conjugate(tc_builder *b, const char *word, const TC_YYLTYPE *loc)
+{
+    if (strcmp(word, "conj") != 0)
+        return tc_builder_fail(b, loc->first_line, loc->first_column,
+                               "unknown function '%s' (the one function is conj)", word);
+    if (b->ntensor > 3)
+        return 0;
+    tc_raw_tensor *t = &b->tensor[b->ntensor - 1];
+    if (b->ntensor == 1)
+        return tc_builder_fail(b, loc->first_line, loc->first_column,
+                               "conj applies to an operand, not to the output %s", t->name);
+    if (t->conj)
+        return tc_builder_fail(b, loc->first_line, loc->first_column,
+                               "%s is conjugated twice", t->name);
+    t->conj = 1;
+    t->conj_line = loc->first_line;
+    t->conj_column = loc->first_column;
+    return 0;
+}
 /* Compact form: "C_abc" is tensor C with indices a, b, c; "C" is a scalar. */
 static int compact_tensor(tc_builder *b, const char *word, const TC_YYLTYPE *loc)
 {
@@ -110,7 +132,7 @@ static int compact_tensor(tc_builder *b, const char *word, const TC_YYLTYPE *loc
 %token <name> NAME "name"
 %token <number> NUMBER "number"
 %token ASSIGN "'='" ACCUMULATE "'+='" SUBTRACT "'-='" ERROR "invalid token"
-%token LBRACKET "'['" RBRACKET "']'" COMMA "','" STAR "'*'" MINUS "'-'" PLUS "'+'"
+%token LBRACKET "'['" RBRACKET "']'" LPAREN "'('" RPAREN "')'" COMMA "','" STAR "'*'" MINUS "'-'" PLUS "'+'"
 %type <number> factor
 
 %%
@@ -154,6 +176,7 @@ tensor
     : NAME                              { if (compact_tensor(b, $1, &@1)) YYABORT; }
     | NAME LBRACKET                     { begin_tensor(b, $1, &@1); }
       index_list_opt RBRACKET
+    | NAME LPAREN tensor RPAREN         { if (conjugate(b, $1, &@1)) YYABORT; }
     ;
 
 index_list_opt

@@ -42,6 +42,11 @@ static tc_status build(const tc_builder *b, tc_contraction *out, tc_error *err)
     for (int t = 0; t < 3; t++) {
         const tc_raw_tensor *r = &b->tensor[t];
         tc_tensor *x = &c.tensor[t];
+        if (r->conj) /* the TAPP interface maps it, not a plan of tcgen's own */
+            return tc_error_set(err, TC_EINPUT, r->conj_line, r->conj_column,
+                                "conj(%s): a conjugated operand is for the TAPP interface "
+                                "(docs/tapp.md; 'tcgen list' and 'explain' show its mapping)",
+                                r->name);
         strcpy(x->name, r->name);
         x->line = r->line;
         x->column = r->column;
@@ -103,44 +108,65 @@ static tc_status scan_and_parse(const char *text, tc_builder *b, int *rc)
     return TC_OK;
 }
 
-tc_status tc_parse_at(const char *text, int line, tc_contraction *out, tc_error *err)
+/* Text -> b, the tensors as written (exactly three). */
+static tc_status parse_raw(const char *text, int line, tc_builder *b, tc_error *err)
 {
-    tc_builder b;
-    tc_error local;
-
-    if (!err)
-        err = &local;
     tc_error_clear(err);
     if (blank(text))
         return tc_error_set(err, TC_EINPUT, line, 1,
                             "empty contraction: expected something like "
                             "'C[a,b] = A[a,i] * B[i,b]'");
-    memset(&b, 0, sizeof b);
-    b.alpha = 1.0;
-    b.err = err;
-    b.line = line;
-    b.column = 1;
+    memset(b, 0, sizeof *b);
+    b->alpha = 1.0;
+    b->err = err;
+    b->line = line;
+    b->column = 1;
     int rc;
-    tc_status s = scan_and_parse(text, &b, &rc);
+    tc_status s = scan_and_parse(text, b, &rc);
     if (s != TC_OK)
         return s;
     /* 2: Bison ran out of stack (its "memory exhausted" went through
      * tc_yyerror as if it were a syntax error) */
     if (rc == 2)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory while parsing");
-    if (b.failed || rc != 0)
+    if (b->failed || rc != 0)
         return err->code != TC_OK ? err->code
                                   : tc_error_set(err, TC_EINPUT, line, 1, "syntax error");
-    if (b.ntensor != 3)
-        return tc_error_set(err, TC_EINPUT, b.ntensor > 3 ? b.extra_line : b.tensor[1].line,
-                            b.ntensor > 3 ? b.extra_column : b.tensor[1].column,
+    if (b->ntensor != 3)
+        return tc_error_set(err, TC_EINPUT, b->ntensor > 3 ? b->extra_line : b->tensor[1].line,
+                            b->ntensor > 3 ? b->extra_column : b->tensor[1].column,
                             "a contraction multiplies exactly two tensors; found %d on the "
                             "right-hand side",
-                            b.ntensor - 1);
-    return build(&b, out, err);
+                            b->ntensor - 1);
+    return TC_OK;
+}
+
+tc_status tc_parse_at(const char *text, int line, tc_contraction *out, tc_error *err)
+{
+    tc_builder b;
+    tc_error local;
+    if (!err)
+        err = &local;
+    tc_status s = parse_raw(text, line, &b, err);
+    return s != TC_OK ? s : build(&b, out, err);
 }
 
 tc_status tc_parse(const char *text, tc_contraction *out, tc_error *err)
 {
     return tc_parse_at(text, 1, out, err);
+}
+
+tc_status tc_parse_written(const char *text, tc_written *out, tc_error *err)
+{
+    tc_builder b;
+    tc_error local;
+    if (!err)
+        err = &local;
+    tc_status s = parse_raw(text, 1, &b, err);
+    if (s != TC_OK)
+        return s;
+    memcpy(out->tensor, b.tensor, sizeof out->tensor);
+    out->alpha = b.subtract ? -b.alpha : b.alpha;
+    out->accumulate = b.accumulate;
+    return TC_OK;
 }

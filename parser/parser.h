@@ -14,6 +14,31 @@
 
 #include "ast/contraction.h"
 
+/* A tensor as written, before the checks of tc_parse. */
+typedef struct tc_raw_tensor {
+    char name[TC_NAME_MAX];
+    int line, column;
+    int rank;
+    char index[TC_MAX_RANK][TC_NAME_MAX];
+    int index_line[TC_MAX_RANK], index_column[TC_MAX_RANK];
+    int conj;                  /* written conj(X) (an operand) */
+    int conj_line, conj_column;
+} tc_raw_tensor;
+
+/* A contraction as written (tc_parse_written): its three tensors and
+ * scalars, with what tc_parse refuses and the TAPP interface maps
+ * (docs/tapp.md): a conjugated operand, an index repeated within an
+ * operand, an index only one operand has. `tcgen list` and `explain`
+ * show that mapping (cli/mapped.c). */
+typedef struct tc_written {
+    tc_raw_tensor tensor[3]; /* output, first operand, second operand */
+    double alpha;            /* '-=' already folded in */
+    int accumulate;          /* '+=' or '-=' */
+} tc_written;
+
+/* Parses a contraction without validating its indices. */
+tc_status tc_parse_written(const char *text, tc_written *out, tc_error *err);
+
 /* Parses and validates a contraction (no sizes). */
 tc_status tc_parse(const char *text, tc_contraction *out, tc_error *err);
 

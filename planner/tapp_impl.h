@@ -89,7 +89,8 @@ typedef struct tc_tapp_product {
     TAPP_element_op op[4];   /* conjugations (complex types only) */
     tc_tapp_tensor t[4];
     int nlabel;
-    int64_t size[4 * TC_TAPP_MAX_MODES]; /* each index's extent */
+    int64_t index[4 * TC_TAPP_MAX_MODES]; /* each label's value in the idx arrays */
+    int64_t size[4 * TC_TAPP_MAX_MODES];  /* each index's extent */
     int empty;               /* an extent 0: D = beta C, or nothing */
     int elementwise;         /* no index contracted (after the sums): no BLAS kernel
                                 applies, D = alpha A B + beta C element by element */
@@ -97,6 +98,14 @@ typedef struct tc_tapp_product {
 } tc_tapp_product;
 
 #define TC_TAPP_PRODUCT_MAGIC 0x70726f64u /* "prod" */
+
+/* The checks of TAPP_create_tensor_product and the mapping of the four
+ * tensors onto a contraction (each tensor's plan modes, strides, summed
+ * indices and `direct`) into p (zeroed), without planning: a product's
+ * creation, and `tcgen list` and `explain`, which show the mapping. */
+TAPP_error tc_tapp_map(tc_tapp_product *p, const tc_tapp_info *const info[4],
+                       const TAPP_element_op op[4], TAPP_prectype prec,
+                       const int64_t *const idx[4]);
 
 /* Part `part` (0 real, 1 imaginary: 0 for real types) of element off of
  * data x of `type`, as a double. */

@@ -17,8 +17,9 @@
 static const char *const tensor_name[4] = {"A", "B", "C", "D"};
 
 /* The labels of all four tensors, numbered in order of first appearance. */
-static void read_labels(tc_tapp_product *p, const int64_t *const idx[4], int64_t *value)
+static void read_labels(tc_tapp_product *p, const int64_t *const idx[4])
 {
+    int64_t *value = p->index;
     for (int x = 0; x < 4; x++)
         for (int k = 0; k < p->t[x].nmode; k++) {
             int l = 0;
@@ -161,7 +162,7 @@ static void plan_modes(tc_tapp_tensor *t, const tc_tapp_product *p, int x)
 /* The contraction planned as tcgen.h's views (tc_plan_create_views): each
  * tensor's plan modes as labels, with its strides where the plan reads or
  * writes it in place (direct), else dense, as it is packed. */
-static tc_plan *plan(const tc_tapp_product *p, tc_error *err)
+static tc_plan *plan_product(const tc_tapp_product *p, tc_error *err)
 {
     static const int role[3] = {TC_TAPP_D, TC_TAPP_A, TC_TAPP_B};
     int64_t label[3][TC_TAPP_MAX_MODES], extent[3][TC_TAPP_MAX_MODES];
@@ -198,34 +199,29 @@ static TAPP_error check_types(tc_tapp_product *p, const tc_tapp_info *const info
     return TC_TAPP_OK;
 }
 
-/* Checks everything, maps the tensors and plans the contraction. */
-static TAPP_error build(tc_tapp_product *p, const tc_tapp_info *const info[4],
-                        const int64_t *const idx[4])
+TAPP_error tc_tapp_map(tc_tapp_product *p, const tc_tapp_info *const info[4],
+                       const TAPP_element_op op[4], TAPP_prectype prec,
+                       const int64_t *const idx[4])
 {
-    int64_t value[4 * TC_TAPP_MAX_MODES];
-    for (int x = 0; x < 4; x++) {
+    TAPP_error e = check_types(p, info, op, prec);
+    for (int x = 0; x < 4 && !e; x++) {
         if (info[x]->nmode > 0 && !idx[x])
             return tc_tapp_fail(TC_TAPP_EARGUMENT, "idx_%s is NULL", tensor_name[x]);
         p->t[x].nmode = info[x]->nmode;
         memcpy(p->t[x].extent, info[x]->extent, sizeof p->t[x].extent);
         memcpy(p->t[x].stride, info[x]->stride, sizeof p->t[x].stride);
     }
-    read_labels(p, idx, value);
-    TAPP_error e = check_product(p, idx);
+    if (e)
+        return e;
+    read_labels(p, idx);
+    e = check_product(p, idx);
     for (int x = 0; x < 4 && !e; x++)
         plan_modes(&p->t[x], p, x);
     p->elementwise = 1; /* every index left in A and B is D's */
     for (int x = TC_TAPP_A; x <= TC_TAPP_B; x++)
         for (int j = 0; j < p->t[x].nplan; j++)
             p->elementwise &= extent_in(&p->t[TC_TAPP_D], p->t[x].plan_label[j]) >= 0;
-    if (e || p->empty || p->elementwise)
-        return e;
-    tc_error err;
-    p->plan = plan(p, &err);
-    if (!p->plan)
-        return tc_tapp_fail(err.code == TC_ERESOURCE ? TC_TAPP_EMEMORY : TC_TAPP_EPLAN,
-                            "planning the product: %s", err.message);
-    return TC_TAPP_OK;
+    return e;
 }
 
 TAPP_error TAPP_create_tensor_product(TAPP_tensor_product *plan, TAPP_handle handle,
@@ -249,9 +245,14 @@ TAPP_error TAPP_create_tensor_product(TAPP_tensor_product *plan, TAPP_handle han
     tc_tapp_product *p = calloc(1, sizeof *p);
     if (!p)
         return tc_tapp_fail(TC_TAPP_EMEMORY, "TAPP_create_tensor_product");
-    TAPP_error e = check_types(p, info, op, prec);
-    if (!e)
-        e = build(p, info, idx);
+    TAPP_error e = tc_tapp_map(p, info, op, prec, idx);
+    if (!e && !p->empty && !p->elementwise) {
+        tc_error err;
+        p->plan = plan_product(p, &err);
+        if (!p->plan)
+            e = tc_tapp_fail(err.code == TC_ERESOURCE ? TC_TAPP_EMEMORY : TC_TAPP_EPLAN,
+                             "planning the product: %s", err.message);
+    }
     p->magic = TC_TAPP_PRODUCT_MAGIC;
     p->error = e; /* a refused product returns its error when executed */
     *plan = (TAPP_tensor_product)p;

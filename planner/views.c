@@ -128,7 +128,8 @@ static tc_status problem_text(const views *v, double beta, char *text, size_t n,
                 holders += v->order[t][k] == l;
         if (holders < 2)
             return tc_error_set(err, TC_EINPUT, 0, 0, "label %lld is in one tensor only: "
-                                "reductions over one operand are not supported",
+                                "TAPP_create_tensor_product sums such an index out, a "
+                                "plan does not",
                                 (long long)v->value[l]);
         if (ls < ns)
             ls += (size_t)snprintf(sizes + ls, ns - ls, "%sx%d=%lld", l ? "," : "", l,

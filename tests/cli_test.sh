@@ -421,4 +421,27 @@ grep -q "cblas_cgemm\|cblas_cgemv\|cblas_cgeru\|cblas_caxpy\|cblas_cdotu_sub" "$
 expect 2 "bad --type 'q'" -- predict "$P" a=b=c=4,i=3 --type q
 expect 2 "bad --type 'zz'" -- list "$P" a=b=c=4,i=3 --type zz
 
+# What the TAPP interface maps (conj, a diagonal, an index summed out):
+# list and explain show the mapping, then the plan's contraction.
+M='C[a,b] += -0.5 * conj(A[a,a,i,k]) * B[i,b]'
+expect 0 "" -- list "$M" a=10,i=12,b=8,k=4 --type z --format table
+grep -q "^conj(A\[a,a,i,k\]): packed into a dense A\[a,i\] before the plan runs (conjugated; the diagonal over a, its stride 1 + 10 = 11; k summed out)" \
+    "$tmp/out" && ok || bad "list: conj(A[a,a,i,k])'s mapping not shown"
+grep -q "^B\[i,b\]: read in place$" "$tmp/out" && ok || bad "list: B in place not shown"
+grep -q "^the plan computes C\[a,b\] += -0.5 \* A\[a,i\] \* B\[i,b\]$" "$tmp/out" && ok \
+    || bad "list: the plan's contraction not shown"
+grep -q "^zgemm  *zgemm" "$tmp/out" && ok || bad "list: the mapped contraction's algorithms not listed"
+expect 0 "" -- list 'C_ab = A_aik B_ib' --format tsv
+grep -q "^# A\[a,i,k\]: packed into a dense A\[a,i\] before the plan runs (k summed out)" "$tmp/out" \
+    && ok || bad "list without sizes: the summed index not shown"
+expect 0 "" -- explain 'C[a,b] = A[a,i] * conj(B[i,b,b])' a=6,i=5,b=4 --type c cgemm --format table
+grep -q "^conj(B\[i,b,b\]): packed into a dense B\[i,b\] before the plan runs (conjugated; the diagonal over b, its stride 5 + 20 = 25)" \
+    "$tmp/out" && grep -q "^predicted " "$tmp/out" && ok || bad "explain: conj(B[i,b,b])'s mapping or prediction missing"
+expect 1 "1:18: conj(A) of a real tensor: conjugation needs a complex type" -- list "$M" a=b=i=k=2
+expect 1 "1:18: conj(A): a conjugated operand is for the TAPP interface" -- "$M" a=b=i=k=2 --type z
+expect 1 "1:5: index 'a' appears twice in the output C" -- list 'C[a,a] = A[a,i,i] * B[i,a]'
+expect 1 "sizes: 'x' is not an index of the contraction" -- list "$M" a=b=i=k=2,x=3 --type z
+expect 1 "no size given for index 'k'" -- explain "$M" a=b=i=2 --type z zgemm
+expect 2 "usage: --strides, with conj" -- list "$M" a=b=i=k=2 --type z --strides 'B=1,3'
+
 finish "cli"

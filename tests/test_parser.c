@@ -253,6 +253,28 @@ static void test_files(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "does-not-exist.tc"));
 }
 
+/* tc_parse_written keeps what tc_parse refuses: conj, a diagonal, an
+ * index one operand has; the scalars as tc_parse reads them. */
+static void test_written(void)
+{
+    tc_written w;
+    tc_error err;
+    CU_ASSERT_EQUAL(tc_parse_written("C_ab -= 2 conj(A_aai) * conj(B[i,b,k])", &w, &err), TC_OK);
+    CU_ASSERT_EQUAL(w.tensor[0].conj, 0);
+    CU_ASSERT_EQUAL(w.tensor[1].conj, 1);
+    CU_ASSERT_EQUAL(w.tensor[1].conj_column, 11);
+    CU_ASSERT_EQUAL(w.tensor[2].conj, 1);
+    CU_ASSERT_EQUAL(w.tensor[1].rank, 3);
+    CU_ASSERT_STRING_EQUAL(w.tensor[1].index[1], "a");
+    CU_ASSERT_STRING_EQUAL(w.tensor[2].index[2], "k");
+    CU_ASSERT_EQUAL(w.alpha, -2.0);
+    CU_ASSERT_EQUAL(w.accumulate, 1);
+    CU_ASSERT_EQUAL(tc_parse_written("C[a] = A[a]", &w, &err), TC_EINPUT);
+    tc_contraction c;
+    CU_ASSERT_EQUAL(tc_parse("C_ab = conj(A_ai) B_ib", &c, &err), TC_EINPUT);
+    CU_ASSERT_EQUAL(err.column, 8);
+}
+
 int tc_suite_parser(void)
 {
     CU_pSuite s = CU_add_suite("parser", NULL, NULL);
@@ -264,5 +286,6 @@ int tc_suite_parser(void)
            !CU_add_test(s, "malformed corpus: status, position, message", test_malformed_corpus) ||
            !CU_add_test(s, "a long right-hand side fits the stacks", test_long_input) ||
            !CU_add_test(s, "sizes: groups, repeats, limits, unused", test_sizes) ||
-           !CU_add_test(s, "contraction files (-f)", test_files);
+           !CU_add_test(s, "contraction files (-f)", test_files) ||
+           !CU_add_test(s, "as written: conj, diagonals, one operand's indices", test_written);
 }
