@@ -92,8 +92,9 @@ typedef struct tc_tapp_product {
     int64_t index[4 * TC_TAPP_MAX_MODES]; /* each label's value in the idx arrays */
     int64_t size[4 * TC_TAPP_MAX_MODES];  /* each index's extent */
     int empty;               /* an extent 0: D = beta C, or nothing */
-    int elementwise;         /* no index contracted (after the sums): no BLAS kernel
-                                applies, D = alpha A B + beta C element by element */
+    int elementwise;         /* every index left in A and B (after the sums) is in
+                                both and in D: no BLAS kernel applies, D = alpha A B
+                                + beta C element by element */
     struct tc_plan *plan;
 } tc_tapp_product;
 

@@ -217,10 +217,16 @@ TAPP_error tc_tapp_map(tc_tapp_product *p, const tc_tapp_info *const info[4],
     e = check_product(p, idx);
     for (int x = 0; x < 4 && !e; x++)
         plan_modes(&p->t[x], p, x);
-    p->elementwise = 1; /* every index left in A and B is D's */
+    /* every index left in A and B is in both and in D (a Hadamard index):
+     * no BLAS kernel applies (an outer product is a dger, a scalar operand
+     * a daxpy) */
+    p->elementwise = 1;
     for (int x = TC_TAPP_A; x <= TC_TAPP_B; x++)
-        for (int j = 0; j < p->t[x].nplan; j++)
-            p->elementwise &= extent_in(&p->t[TC_TAPP_D], p->t[x].plan_label[j]) >= 0;
+        for (int j = 0; j < p->t[x].nplan; j++) {
+            int l = p->t[x].plan_label[j];
+            p->elementwise &= extent_in(&p->t[TC_TAPP_D], l) >= 0 &&
+                              extent_in(&p->t[TC_TAPP_A + TC_TAPP_B - x], l) >= 0;
+        }
     return e;
 }
 

@@ -163,6 +163,25 @@ static void check(const tview *given, double alpha, double beta, int in_place, c
     TAPP_destroy_handle(h);
 }
 
+/* 1 when the product of the four views runs a plan of tcgen's (not the
+ * element-by-element loop). */
+static int planned(const tview *v)
+{
+    TAPP_tensor_info in[4];
+    for (int t = 0; t < 4; t++)
+        in[t] = info_of(&v[t]);
+    TAPP_tensor_product p = 0;
+    CU_ASSERT_EQUAL(TAPP_create_tensor_product(&p, 0, TAPP_IDENTITY, in[0], v[0].idx,
+                                               TAPP_IDENTITY, in[1], v[1].idx, TAPP_IDENTITY,
+                                               in[2], v[2].idx, TAPP_IDENTITY, in[3], v[3].idx,
+                                               TAPP_DEFAULT_PREC), 0);
+    int has_plan = p && ((const tc_tapp_product *)p)->plan != NULL;
+    TAPP_destroy_tensor_product(p);
+    for (int t = 0; t < 4; t++)
+        TAPP_destroy_tensor_info(in[t]);
+    return has_plan;
+}
+
 static void test_products(void)
 {
     /* labels: i j k a b as characters */
@@ -201,6 +220,16 @@ static void test_products(void)
     tview outer[4] = {view(1, oi, e5, 'F'), view(1, oj, e6, 'F'), view(2, ij, e_ij, 'F'),
                       view(2, ij, e_ij, 'C')};
     check(outer, 3.0, 0.0, 0, "outer product");
+    CU_ASSERT(planned(outer));
+    const int64_t e_i5[1] = {5};
+    tview scaled[4] = {view(1, oi, e_i5, 'F'), view(0, NULL, NULL, 'F'), view(1, oi, e_i5, 'F'),
+                       view(1, oi, e_i5, 'F')};
+    check(scaled, 2.0, 1.0, 1, "a scalar operand");
+    CU_ASSERT(planned(scaled));
+    CU_ASSERT(planned(dot));
+    tview hadamard[4] = {scaled[0], scaled[0], scaled[0], scaled[0]};
+    check(hadamard, 1.0, 0.5, 0, "Hadamard only");
+    CU_ASSERT(!planned(hadamard)); /* element by element: no kernel applies */
     /* a diagonal of A (index i twice), and an index of A alone (summed out) */
     const int64_t iik[3] = {'i', 'i', 'k'}, iak[3] = {'i', 'a', 'k'};
     const int64_t e_iik[3] = {5, 5, 7}, e_iak[3] = {5, 3, 7};
