@@ -3,7 +3,8 @@
  *   contraction := tensor ( '=' | ':=' | '+=' ) [ factor ['*'] ] tensor ['*'] tensor
  *   tensor      := NAME '[' [ NAME { ',' NAME } ] ']'   bracket form
  *                | NAME                                 compact form: C_abc, or a scalar C
- *                | 'conj' '(' tensor ')'                a conjugated operand (A or B)
+ *                | 'conj' '(' tensor ')'                a conjugated operand (A or B),
+ *                                                       of a tensor of the two forms above
  *   factor      := [ '+' | '-' ] NUMBER
  * Semantic checks (roles, counts, limits) happen in parse.c.
  */
@@ -92,9 +93,6 @@ static int conjugate(tc_builder *b, const char *word, const TC_YYLTYPE *loc)
     if (b->ntensor == 1)
         return tc_builder_fail(b, loc->first_line, loc->first_column,
                                "conj applies to an operand, not to the output %s", t->name);
-    if (t->conj)
-        return tc_builder_fail(b, loc->first_line, loc->first_column,
-                               "%s is conjugated twice", t->name);
     t->conj = 1;
     t->conj_line = loc->first_line;
     t->conj_column = loc->first_column;
@@ -172,11 +170,16 @@ tensor_list
     | tensor_list optional_star tensor
     ;
 
+/* conj takes a plain tensor, not a conj(...): no rule nests, so the
+ * stacks stay shallow (above). */
 tensor
+    : plain_tensor
+    | NAME LPAREN plain_tensor RPAREN   { if (conjugate(b, $1, &@1)) YYABORT; }
+    ;
+plain_tensor
     : NAME                              { if (compact_tensor(b, $1, &@1)) YYABORT; }
     | NAME LBRACKET                     { begin_tensor(b, $1, &@1); }
       index_list_opt RBRACKET
-    | NAME LPAREN tensor RPAREN         { if (conjugate(b, $1, &@1)) YYABORT; }
     ;
 
 index_list_opt
