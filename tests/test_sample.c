@@ -1171,6 +1171,40 @@ static void test_slab_of_compute_bound_dgemm(void)
     }
 }
 
+/* A split algorithm's whole-tensor permutations, before or after its
+ * loop, run on all the plan's threads in the executor: they are timed on
+ * the plan's sampler (at its thread count), the cases inside the loop on
+ * the team's. Fails where the team times every case (the permutation then
+ * predicted at one thread, beside a twin). */
+static void test_split_around(void)
+{
+    tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_error e;
+    double seconds = 0.0;
+    tc_mb_analysis *a = NULL;
+    const tc_algorithm *inside = tc_alg_split(fixtures[3].set, find_alg(3, "ac'e'-dgemm"), 2);
+    const tc_algorithm *around = tc_alg_split(fixtures[3].set, find_alg(3, "C^bce-dgemm"), 2);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(inside);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(around);
+    CU_ASSERT_EQUAL(tc_mb_predict(s, &fixtures[3].c, inside, &p, &seconds, NULL, &e), TC_OK);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), 0); /* its copies are inside the loop */
+    CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, &fixtures[3].c, around, &p, &seconds, &a, &e),
+                          TC_OK);
+    int permutations = 0;
+    double parts = 0.0;
+    for (int i = 0; i < a->ncases; i++) {
+        permutations += a->cases[i].node->kind == TC_NODE_PERMUTE;
+        CU_ASSERT(a->cases[i].seconds > 0.0);
+        parts += (double)a->cases[i].count * a->cases[i].seconds;
+    }
+    CU_ASSERT(permutations >= 1);
+    CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), permutations);
+    CU_ASSERT(seconds > parts * 0.999); /* the total holds every part shown */
+    tc_mb_analysis_free(a);
+    tc_mb_sampler_free(s);
+}
+
 /* A machine whose peak is 1 MFLOP/s and bandwidth 1 MB/s: every measured
  * time is below the bound, so each case is timed again and then gets the
  * bound itself - never a time faster than the machine. */
@@ -1522,7 +1556,9 @@ int tc_suite_sample(void)
            !CU_add_test(s, "option errors", test_options) ||
            !CU_add_test(s, "memo hash table", test_memo) ||
            !CU_add_test(s, "trains of calls", test_trains) ||
-           !CU_add_test(s, "a train maps its pages, not its span", test_train_pages)
+           !CU_add_test(s, "a train maps its pages, not its span", test_train_pages) ||
+           !CU_add_test(s, "a split loop's permutations around it: the plan's sampler",
+                        test_split_around)
                ? -1
                : 0;
 }
