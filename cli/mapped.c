@@ -7,6 +7,7 @@
  * handed to it as the dense column-major tensors they are written as.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,9 +109,10 @@ static int read_names(const tc_cli *cli, const tc_written *w, int need_sizes, na
 }
 
 /* The TAPP tensor of written tensor t: dense, column-major (extent 2
- * where no size is given: a dense tensor maps alike at any size). */
-static void tensor_info(const tc_raw_tensor *t, const names *v, TAPP_datatype type,
-                        tc_tapp_info *info, int64_t *idx)
+ * where no size is given: a dense tensor maps alike at any size). 0, or
+ * the exit status of an error where its elements overflow 64 bits. */
+static int tensor_info(const tc_raw_tensor *t, const names *v, TAPP_datatype type,
+                       tc_tapp_info *info, int64_t *idx)
 {
     int64_t stride = 1;
     memset(info, 0, sizeof *info);
@@ -121,8 +123,12 @@ static void tensor_info(const tc_raw_tensor *t, const names *v, TAPP_datatype ty
         idx[k] = l;
         info->extent[k] = v->size[l] ? v->size[l] : 2;
         info->stride[k] = stride;
+        if (stride > INT64_MAX / info->extent[k])
+            return tc_cli_failf(TC_EINPUT, "sizes: %s's elements do not fit in 64 bits",
+                                t->name);
         stride *= info->extent[k];
     }
+    return 0;
 }
 
 /* printf at the end of buf. */
@@ -203,7 +209,9 @@ static int map(const tc_cli *cli, const tc_written *w, const names *v, tc_tapp_p
     TAPP_element_op op[4] = {TAPP_IDENTITY, TAPP_IDENTITY, TAPP_IDENTITY, TAPP_IDENTITY};
     for (int x = 0; x < 3; x++) { /* A, B, C from the operands and the output */
         const tc_raw_tensor *t = &w->tensor[(x + 1) % 3];
-        tensor_info(t, v, type, &info[x], idx[x]);
+        int rc = tensor_info(t, v, type, &info[x], idx[x]);
+        if (rc)
+            return rc;
         tc_error err;
         if (t->conj && (letter == 's' || letter == 'd')) {
             tc_error_set(&err, TC_EINPUT, t->conj_line, t->conj_column,

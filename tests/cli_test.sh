@@ -442,6 +442,7 @@ expect 1 "1:18: conj(A): a conjugated operand is for the TAPP interface" -- "$M"
 expect 1 "1:5: index 'a' appears twice in the output C" -- list 'C[a,a] = A[a,i,i] * B[i,a]'
 expect 1 "sizes: 'x' is not an index of the contraction" -- list "$M" a=b=i=k=2,x=3 --type z
 expect 1 "no size given for index 'k'" -- explain "$M" a=b=i=2 --type z zgemm
+expect 1 "sizes: A's elements do not fit in 64 bits" -- list "$M" a=i=k=b=4000000000 --type z
 expect 2 "usage: --strides, with conj" -- list "$M" a=b=i=k=2 --type z --strides 'B=1,3'
 
 finish "cli"
