@@ -319,6 +319,9 @@ int tc_alg_split_name(const char *name, char *base, size_t n);
 /* The iterations of loop node n one thread runs: the split loop's share
  * (its extent over the threads, rounded up), any other loop's extent. */
 int64_t tc_alg_loop_extent(const tc_algorithm *alg, const tc_node *n);
+/* 1 when node n runs inside alg's split loop, each thread its share (0
+ * where alg is not split, and for the permutations around the loop). */
+int tc_alg_in_split_loop(const tc_algorithm *alg, const tc_node *n);
 /* 1 when temporary t is filled inside the split loop: each thread has its
  * own (tc_alg_temp_bytes counts it once per thread). */
 int tc_alg_temp_per_thread(const tc_algorithm *alg, int t);

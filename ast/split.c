@@ -55,14 +55,17 @@ int64_t tc_alg_loop_extent(const tc_algorithm *alg, const tc_node *n)
     return n->extent;
 }
 
+int tc_alg_in_split_loop(const tc_algorithm *alg, const tc_node *n)
+{
+    return alg->split > 1 && n->depth > 0; /* the split loop is the top-level one */
+}
+
 int tc_alg_temp_per_thread(const tc_algorithm *alg, int t)
 {
-    if (alg->split < 2)
-        return 0;
     for (int i = 0; i < alg->ncopies; i++) {
         const tc_node *n = alg->copy_node[i];
         int temp = n->kind == TC_NODE_COPY ? n->copy->temp : n->perm->temp;
-        if (temp == t && n->depth > 0)
+        if (temp == t && tc_alg_in_split_loop(alg, n))
             return 1;
     }
     return 0;

@@ -7,15 +7,6 @@
 #include "microbench/sample_impl.h"
 #include "runtime/parallel.h"
 
-/* 1 when node n is `loop` or inside it. */
-static int within(const tc_node *n, const tc_node *loop)
-{
-    for (; n; n = n->parent)
-        if (n == loop)
-            return 1;
-    return 0;
-}
-
 /* Which of a split algorithm's cases a sampler times: all of them (an
  * algorithm not split), those inside the split loop (each thread's share,
  * on a team sampler) or those outside it (whole-tensor permutations, which
@@ -26,10 +17,10 @@ typedef enum { CASES_ALL, CASES_INSIDE, CASES_OUTSIDE } which_cases;
 static tc_status sample_cases(tc_mb_sampler *s, const tc_contraction *c, tc_mb_analysis *a,
                               which_cases which, double *total, tc_error *err)
 {
-    const tc_node *loop = which == CASES_ALL ? NULL : a->alg->loop_node[0];
     tc_status st = TC_OK;
     for (int i = 0; st == TC_OK && i < a->ncases; i++) {
-        if (loop && within(a->cases[i].node, loop) != (which == CASES_INSIDE))
+        if (which != CASES_ALL &&
+            tc_alg_in_split_loop(a->alg, a->cases[i].node) != (which == CASES_INSIDE))
             continue;
         st = tc_mb_sample(s, c, &a->cases[i], err);
         *total += (double)a->cases[i].count * a->cases[i].seconds;
@@ -127,7 +118,7 @@ static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
     double around = 0.0;
     int outside = 0; /* copies around the loop (the kernel is inside it) */
     for (int i = 0; i < alg->ncopies; i++)
-        outside |= !within(alg->copy_node[i], alg->loop_node[0]);
+        outside |= !tc_alg_in_split_loop(alg, alg->copy_node[i]);
     tc_mb_analysis *a = analysis ? *analysis : NULL;
     if (st == TC_OK && outside && a)
         st = sample_cases(s, c, a, CASES_OUTSIDE, &around, err);
