@@ -195,7 +195,7 @@ static void describe(const tc_tapp_product *p, int x, const tc_raw_tensor *t, co
     }
     for (int j = 0; j < m->nsum; j++)
         cat(buf, n, "%s%s summed out", sep, v->name[p->index[m->sum_label[j]]]), sep = "; ";
-    cat(buf, n, "); the packing is not part of the times below");
+    cat(buf, n, "); the packing is not in the plan's times");
 }
 
 /* The TAPP mapping of w into p (its types from --type). */

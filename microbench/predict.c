@@ -40,7 +40,7 @@ static tc_status predict_one(tc_mb_sampler *s, const tc_contraction *c,
     if (st == TC_OK)
         st = sample_cases(s, c, a, which, &total, err);
     /* a pass over C that no timed call paid (analyze.h) */
-    if (st == TC_OK && a->pass_beta != 1.0 && which != CASES_OUTSIDE) {
+    if (st == TC_OK && a->pass_beta != 1.0) {
         /* C's bytes as doubles: the pass is timed on 8-byte words */
         st = tc_mb_sample_beta_pass(s, tc_type_words(c->type, c->tensor[TC_C].elements), a->pass_beta,
                                     &a->beta_pass_seconds, err);
@@ -61,7 +61,7 @@ typedef struct team_job {
     const tc_contraction *c;
     const tc_algorithm *alg;
     const tc_mb_params *p;
-    tc_mb_analysis **analysis; /* thread 0's */
+    tc_mb_analysis *first; /* thread 0's analysis */
     double seconds[TC_MAX_SPLIT];
     tc_status st[TC_MAX_SPLIT];
     tc_error err[TC_MAX_SPLIT];
@@ -73,19 +73,21 @@ static void team_part(void *arg, long t, long end)
     (void)end;
     tc_mbs_team_enter(j->team[t]);
     j->st[t] = predict_one(j->team[t], j->c, j->alg, j->p, CASES_INSIDE, &j->seconds[t],
-                           t == 0 ? j->analysis : NULL, &j->err[t]);
+                           t == 0 ? &j->first : NULL, &j->err[t]);
     tc_mbs_team_leave(j->team[t]);
 }
 
 /* The slowest thread's time inside the split loop, plus starting and
  * joining the threads, plus the whole-tensor permutations around the loop
- * timed at the plan's thread count, as the executor runs them (in thread
- * 0's analysis where one is asked for, so that explain shows them). */
+ * timed at the plan's thread count, as the executor runs them (on thread
+ * 0's analysis, which is *analysis where one is asked for). */
 static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
                                const tc_algorithm *alg, const tc_mb_params *p, double *seconds,
                                tc_mb_analysis **analysis, tc_error *err)
 {
     int n = alg->split;
+    if (analysis)
+        *analysis = NULL;
     tc_error sub;
     tc_mb_sampler *const *team = tc_mbs_team(s, n, &sub);
     if (!team) {
@@ -96,7 +98,7 @@ static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
     team_job *j = calloc(1, sizeof *j);
     if (!j)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory predicting %s", alg->name);
-    *j = (team_job){.team = team, .c = c, .alg = alg, .p = p, .analysis = analysis};
+    *j = (team_job){.team = team, .c = c, .alg = alg, .p = p};
     /* one BLAS thread each, set once for all of them (blas.h) */
     int saved = tc_rt_blas_enter(&s->team_blas, 1);
     tc_mbs_team_begin(s, n);
@@ -114,17 +116,16 @@ static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
             *seconds = j->seconds[t];
     }
     *seconds += tc_mbs_team_start(s, n);
+    tc_mb_analysis *a = j->first;
     free(j);
     double around = 0.0;
-    int outside = 0; /* copies around the loop (the kernel is inside it) */
-    for (int i = 0; i < alg->ncopies; i++)
-        outside |= !tc_alg_in_split_loop(alg, alg->copy_node[i]);
-    tc_mb_analysis *a = analysis ? *analysis : NULL;
-    if (st == TC_OK && outside && a)
+    if (st == TC_OK)
         st = sample_cases(s, c, a, CASES_OUTSIDE, &around, err);
-    else if (st == TC_OK && outside)
-        st = predict_one(s, c, alg, p, CASES_OUTSIDE, &around, NULL, err);
     *seconds += around;
+    if (st == TC_OK && analysis)
+        *analysis = a;
+    else
+        tc_mb_analysis_free(a);
     return st;
 }
 

@@ -204,15 +204,15 @@ TAPP_error tc_tapp_map(tc_tapp_product *p, const tc_tapp_info *const info[4],
                        const int64_t *const idx[4])
 {
     TAPP_error e = check_types(p, info, op, prec);
-    for (int x = 0; x < 4 && !e; x++) {
+    if (e)
+        return e;
+    for (int x = 0; x < 4; x++) {
         if (info[x]->nmode > 0 && !idx[x])
             return tc_tapp_fail(TC_TAPP_EARGUMENT, "idx_%s is NULL", tensor_name[x]);
         p->t[x].nmode = info[x]->nmode;
         memcpy(p->t[x].extent, info[x]->extent, sizeof p->t[x].extent);
         memcpy(p->t[x].stride, info[x]->stride, sizeof p->t[x].stride);
     }
-    if (e)
-        return e;
     read_labels(p, idx);
     e = check_product(p, idx);
     for (int x = 0; x < 4 && !e; x++)
