@@ -1,6 +1,7 @@
 /* rank.c - predicted ranking of all algorithms (rank.h). */
 #include "planner/rank.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,7 @@ static tc_status predict_again(tc_mb_sampler *s, const tc_contraction *c, const 
         tc_mb_spread(t + (size_t)i * (size_t)(rounds + 1), rounds + 1, &lo, &k[i].e.seconds, &hi);
         k[i].key = k[i].e.seconds;
         k[i].e.spread = (hi - lo) / 2;
+        k[i].e.predictions += rounds;
     }
     free(t);
     return st;
@@ -130,15 +132,32 @@ static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_
     return st;
 }
 
+/* The kernel calls one thread of alg makes. */
+static double calls_of(const tc_algorithm *alg)
+{
+    double calls = 1.0;
+    for (int i = 0; i < alg->nloops; i++)
+        calls *= (double)tc_alg_loop_extent(alg, alg->loop_node[i]);
+    return calls;
+}
+
 /*
- * The closest candidates predicted again (rank.h): a case is timed within
- * a few milliseconds, a shared host's slow phases last longer, and two
+ * The contenders predicted again (rank.h): a case is timed within a few
+ * milliseconds, a shared host's slow phases last longer, and two
  * algorithms whose cases fell in different phases swap places (a CCSD(T)
- * term's dgemm case: 1.06 us in one ranking, 1.34 us in the next). k is
- * sorted.
+ * term's dgemm case: 1.06 us in one ranking, 1.34 us in the next). So
+ * are, first, the best and the runner-up, however far apart: one phase
+ * put a loop of dgemvs first by 35 % where it runs 48 % slower than the
+ * best (ao2mo's aqrs-pa-pqrs at 2 threads); then the best of the
+ * algorithms with the fewest calls (one dgemm where there is one) within
+ * REFINE_CONTENDER of the best: a phase on its one long call put the
+ * CCSD ladder's single dgemm 19th at 2 threads, 36 % behind a loop it
+ * beats by 33 %; then the rest of the best REFINE_TOP within
+ * REFINE_WITHIN. k is sorted; the contenders are moved to its front.
  */
 #define REFINE_TOP 6
 #define REFINE_WITHIN 1.25
+#define REFINE_CONTENDER 1.5
 #define REFINE_MAX_ROUNDS 8
 #define REFINE_BUDGET_S 0.2 /* the rounds' cost, estimated from the first
                                predictions' (a CCSD term's 6 TTGT
@@ -148,32 +167,58 @@ static tc_status interleave(tc_mb_sampler *s, const tc_contraction *c, const tc_
                                0.1 s each to predict was never refined, and
                                one slow phase on one of them (A^B^C^-dgemm of
                                TCCG's ijkl-minj-nlmk: 0.41 s, 0.30-0.31 in
-                               two other rankings) picked the slower one */
+                               two other rankings) picked the slower one ... */
+#define REFINE_SHARE 1.0    /* ... or this share of the first pass's cost,
+                               if more: the ladder's single dgemm costs 0.5 s
+                               to predict (four calls of 0.13 s) */
+
+/* The index in k[from..count) of the best-predicted algorithm with the
+ * fewest calls, or -1 when one of k[0..from) has as few. */
+static int fewest_calls(const keyed *k, int from, int count)
+{
+    int best = -1;
+    double least = INFINITY;
+    for (int i = 0; i < count; i++) {
+        double n = calls_of(k[i].e.alg);
+        if (n < least) {
+            least = n;
+            best = i;
+        }
+    }
+    return best >= from ? best : -1;
+}
 
 static tc_status refine(tc_mb_sampler *s, const tc_contraction *c, const tc_mb_params *p,
                         int rounds, keyed *k, int count, tc_error *err)
 {
     if (rounds > REFINE_MAX_ROUNDS)
         rounds = REFINE_MAX_ROUNDS;
-    int top = 0;
-    double cost = 0.0, budget = REFINE_RUNS * k[0].e.seconds;
+    if (count < 2 || rounds < 1)
+        return TC_OK;
+    double first = 0.0;
+    for (int i = 0; i < count; i++)
+        first += k[i].first_s;
+    double budget = REFINE_RUNS * k[0].e.seconds;
     if (budget < REFINE_BUDGET_S)
         budget = REFINE_BUDGET_S;
+    if (budget < REFINE_SHARE * first)
+        budget = REFINE_SHARE * first;
+    int top = 2; /* the best and the runner-up */
+    double cost = k[0].first_s + k[1].first_s;
+    if (rounds * cost > budget)
+        return TC_OK;
+    int f = fewest_calls(k, top, count);
+    if (f >= 0 && k[f].e.seconds <= REFINE_CONTENDER * k[0].e.seconds &&
+        rounds * (cost + k[f].first_s) <= budget) {
+        keyed contender = k[f];
+        memmove(k + top + 1, k + top, (size_t)(f - top) * sizeof *k);
+        k[top++] = contender;
+        cost += contender.first_s;
+    }
     while (top < count && top < REFINE_TOP && k[top].e.seconds <= REFINE_WITHIN * k[0].e.seconds &&
            rounds * (cost + k[top].first_s) <= budget)
         cost += k[top++].first_s;
-    if (top < 2 || rounds < 1)
-        return TC_OK;
     return predict_again(s, c, p, rounds, k, top, err);
-}
-
-/* The kernel calls one thread of alg makes. */
-static double calls_of(const tc_algorithm *alg)
-{
-    double calls = 1.0;
-    for (int i = 0; i < alg->nloops; i++)
-        calls *= (double)tc_alg_loop_extent(alg, alg->loop_node[i]);
-    return calls;
 }
 
 /* The elements alg's copies and permutations move in one run. */
@@ -251,7 +296,7 @@ static tc_status predict_first(tc_mb_sampler *s, const tc_contraction *c,
                                keyed *slot, tc_error *err)
 {
     double t1 = tc_rt_now();
-    *slot = (keyed){0.0, i, {alg, 0.0, 0.0, 0.0}, 0.0};
+    *slot = (keyed){0.0, i, {alg, 0.0, 0.0, 0.0, 1}, 0.0};
     tc_error sub; /* err may be NULL (tcgen.h) */
     tc_status st = tc_mb_predict(s, c, alg, p, &slot->e.seconds, NULL, &sub);
     slot->e.cost_s = slot->first_s = tc_rt_now() - t1;

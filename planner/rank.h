@@ -12,6 +12,7 @@ typedef struct tc_rank_entry {
     double cost_s;             /* wall time its prediction took */
     double spread;             /* half the range of its rounds' predictions
                                   (0: predicted once) */
+    int predictions;           /* how many: seconds is their median */
 } tc_rank_entry;
 
 typedef struct tc_ranking {
@@ -47,13 +48,15 @@ typedef void (*tc_rank_progress)(int done, int total, void *data);
  * of its predictions, when those rounds are estimated from the first
  * pass's cost to take at most TC_RANK_INTERLEAVE_BUDGET_S; a slow phase
  * of a shared host then moves one of an algorithm's predictions, not its
- * median. rounds > 0 (at most 8): the closest candidates, the best 6 within 25 %
- * of the best as far as their rounds are estimated to take at most 0.2 s
- * or two runs of the best, if longer (from their first predictions'
- * cost), are predicted again in `rounds`
- * more rounds, each timing their cases anew (tc_mb_sampler_round), and
- * each keeps the median of its predictions: close algorithms are compared
- * in the same phase of a shared host. Near-ties are then broken by
+ * median. rounds > 0 (at most 8): the contenders, as far as their rounds
+ * are estimated to take at most 0.2 s, two runs of the best or the first
+ * pass's cost, whichever is longest (from their first predictions' cost),
+ * are predicted again in `rounds` more rounds: the best and the runner-up
+ * however far apart, the best of the algorithms with the fewest kernel
+ * calls within 50 % of the best, and the rest of the best 6 within 25 %;
+ * each round times their cases anew (tc_mb_sampler_round), and each keeps
+ * the median of its predictions: contenders are compared in the same
+ * phases of a shared host. Near-ties are then broken by
  * structure (tc_rank_break_ties). *out is the caller's, freed with
  * tc_ranking_free().
  */

@@ -1488,19 +1488,19 @@ static void test_break_ties(void)
         const char *first; /* after the ties are broken */
     } cases[] = {{0.02, "(bc)-dgemm"}, {0.005, "c-dgemm"}, {0.0, "c-dgemm"}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tc_rank_entry e[3] = {{cl, 1.00, 0, cases[k].spread},
-                              {one, 1.02, 0, cases[k].spread},
-                              {b, 1.50, 0, cases[k].spread}};
+        tc_rank_entry e[3] = {{cl, 1.00, 0, cases[k].spread, 3},
+                              {one, 1.02, 0, cases[k].spread, 3},
+                              {b, 1.50, 0, cases[k].spread, 3}};
         tc_rank_break_ties(e, 3);
         CU_ASSERT_STRING_EQUAL(e[0].alg->name, cases[k].first);
         CU_ASSERT_PTR_EQUAL(e[2].alg, b); /* too far to tie: stays last */
     }
-    tc_rank_entry same[2] = {{cl, 1.00, 0, 0.01}, {b, 1.01, 0, 0.01}}; /* 24 calls each */
+    tc_rank_entry same[2] = {{cl, 1.00, 0, 0.01, 3}, {b, 1.01, 0, 0.01, 3}}; /* 24 calls each */
     tc_rank_break_ties(same, 2);
     CU_ASSERT_PTR_EQUAL(same[0].alg, b);
     CU_ASSERT_PTR_EQUAL(same[1].alg, cl);
     /* within wide spreads but more than TC_RANK_TIE_MAX apart: no tie */
-    tc_rank_entry wide[2] = {{cl, 1.00, 0, 0.2}, {one, 1.0 + 2 * TC_RANK_TIE_MAX, 0, 0.2}};
+    tc_rank_entry wide[2] = {{cl, 1.00, 0, 0.2, 3}, {one, 1.0 + 2 * TC_RANK_TIE_MAX, 0, 0.2, 3}};
     tc_rank_break_ties(wide, 2);
     CU_ASSERT_PTR_EQUAL(wide[0].alg, cl);
     tc_alg_set_free(set);
@@ -1512,7 +1512,7 @@ static void test_break_ties(void)
     const tc_algorithm *cd = tc_alg_set_find(set, "cd-dgemm"), *dc = tc_alg_set_find(set, "dc-dgemm");
     CU_ASSERT_FATAL(cd && dc);
     for (int k = 0; k < 2; k++) {
-        tc_rank_entry order[2] = {{k ? dc : cd, 1.00, 0, 0.01}, {k ? cd : dc, 1.01, 0, 0.01}};
+        tc_rank_entry order[2] = {{k ? dc : cd, 1.00, 0, 0.01, 3}, {k ? cd : dc, 1.01, 0, 0.01, 3}};
         tc_rank_break_ties(order, 2);
         CU_ASSERT_PTR_EQUAL(order[0].alg, dc);
     }
@@ -1672,6 +1672,47 @@ static void test_rank_keep_and_rounds(void)
     tc_ranking_free(all);
     tc_ranking_free(best);
     tc_ranking_free(rounds);
+    tc_plan_setup_close(&su);
+    tc_alg_set_free(set);
+}
+
+/* The contenders predicted again whatever the distance (rank.c's
+ * refine): the best and the runner-up, here one dgemm and a ddot nest
+ * 60 times slower, which a rule of "within 25 % of the best" alone never
+ * refined; the third, as slow, is no contender. Whether or not the
+ * interleaved rounds ran on all three, the two have more predictions. */
+static void test_rank_contenders(void)
+{
+    tc_contraction c;
+    CU_ASSERT_EQUAL_FATAL(tc_test_parse_cm("C[a,b,c] = A[a,i] * B[i,b,c]", "a=b=c=48,i=8", &c), 0);
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    CU_ASSERT_EQUAL_FATAL(tc_gen_enumerate_families(&c, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL, &set, &err), TC_OK);
+    const tc_algorithm *algs[3] = {tc_alg_set_find(set, "abc-ddot"),
+                                   tc_alg_set_find(set, "(bc)-dgemm"),
+                                   tc_alg_set_find(set, "cba-ddot")};
+    CU_ASSERT_FATAL(algs[0] && algs[1] && algs[2]);
+    tc_plan_options o = tc_plan_options_default();
+    tc_plan_setup su;
+    CU_ASSERT_EQUAL_FATAL(tc_plan_setup_open(&o, &su, &err), TC_OK);
+    tc_ranking *r = NULL;
+    CU_ASSERT_EQUAL_FATAL(tc_plan_rank(su.sampler, &c, algs, 3, &su.params, -1, 0,
+                                       TC_RANK_ROUNDS, NULL, NULL, &r, &err),
+                          TC_OK);
+    CU_ASSERT_EQUAL_FATAL(r->count, 3);
+    CU_ASSERT_PTR_EQUAL(r->entry[0].alg, algs[1]);
+    int least = r->entry[0].predictions, most = least, at_most = 0;
+    for (int i = 1; i < 3; i++) {
+        least = r->entry[i].predictions < least ? r->entry[i].predictions : least;
+        most = r->entry[i].predictions > most ? r->entry[i].predictions : most;
+    }
+    for (int i = 0; i < 3; i++)
+        at_most += r->entry[i].predictions == most;
+    CU_ASSERT(least >= 1);
+    CU_ASSERT_EQUAL(most, least + TC_RANK_ROUNDS);
+    CU_ASSERT_EQUAL(r->entry[0].predictions, most);
+    CU_ASSERT_EQUAL(at_most, 2);
+    tc_ranking_free(r);
     tc_plan_setup_close(&su);
     tc_alg_set_free(set);
 }
@@ -2047,6 +2088,8 @@ int tc_suite_plan(void)
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "rank: the best few only (a floor prunes), the closest in rounds",
                      test_rank_keep_and_rounds) ||
+        !CU_add_test(s, "ranking: the contenders predicted again, however far apart",
+                     test_rank_contenders) ||
         !CU_add_test(s, "comma-decimal locale: plan, execute, emit, wisdom",
                      test_comma_locale) ||
         !CU_add_test(s, "measure: not satisfied by estimated wisdom",
