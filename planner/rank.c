@@ -1,7 +1,6 @@
 /* rank.c - predicted ranking of all algorithms (rank.h). */
 #include "planner/rank.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,13 +146,13 @@ static double calls_of(const tc_algorithm *alg)
  * algorithms whose cases fell in different phases swap places (a CCSD(T)
  * term's dgemm case: 1.06 us in one ranking, 1.34 us in the next). So
  * are, first, the best and the runner-up, however far apart: one phase
- * put a loop of dgemvs first by 35 % where it runs 48 % slower than the
- * best (ao2mo's aqrs-pa-pqrs at 2 threads); then the best of the
- * algorithms with the fewest calls (one dgemm where there is one) within
- * REFINE_CONTENDER of the best: a phase on its one long call put the
- * CCSD ladder's single dgemm 19th at 2 threads, 36 % behind a loop it
- * beats by 33 %; then the rest of the best REFINE_TOP within
- * REFINE_WITHIN. k is sorted; the contenders are moved to its front.
+ * put a loop of dgemvs first that runs 48 % slower than the best (ao2mo's
+ * aqrs-pa-pqrs at 2 threads; 9th-13th in five other rankings); then the
+ * best of the algorithms with the fewest calls (one dgemm where there is
+ * one) within REFINE_CONTENDER of the best: a phase on its one long call
+ * put examples/ccsd's ladder's single dgemm 19th at 2 threads, 36 %
+ * behind a loop it beats by 33 %; then the rest of the best REFINE_TOP
+ * within REFINE_WITHIN. k is sorted; the contenders are moved to its front.
  */
 #define REFINE_TOP 6
 #define REFINE_WITHIN 1.25
@@ -176,9 +175,9 @@ static double calls_of(const tc_algorithm *alg)
  * fewest calls, or -1 when one of k[0..from) has as few. */
 static int fewest_calls(const keyed *k, int from, int count)
 {
-    int best = -1;
-    double least = INFINITY;
-    for (int i = 0; i < count; i++) {
+    int best = 0;
+    double least = calls_of(k[0].e.alg);
+    for (int i = 1; i < count; i++) {
         double n = calls_of(k[i].e.alg);
         if (n < least) {
             least = n;
