@@ -9,8 +9,9 @@
  * simplifies the view: dimensions of extent 1 are dropped and neighbours
  * contiguous in both views are fused (so a permutation that keeps the
  * order becomes one long copy). Then, when the two unit-stride dimensions
- * differ, it transposes the plane they span in register blocks, or, with
- * short extents, blocks with long runs on both sides gathered run by run
+ * differ, it transposes the plane they span in register blocks, or tiles
+ * of both sides' first dimensions through a buffer in L2 (the tiled path),
+ * or, with short extents, blocks with long runs on both sides gathered run by run
  * (the wide path), or blocks of the destination's first dimensions through a
  * buffer, or chunks of runs by short columns through a buffer, or runs
  * fused from several destination dimensions, each written in whole

@@ -237,6 +237,36 @@ static void test_wide_blocks(void)
     check_at(&p, 0.0, 0, 5, 1);
 }
 
+/* Streamed views the tiled path takes (tiles of the destination's first
+ * dimensions by the source's, through a buffer, the next tile's source
+ * asked for meanwhile): 35 x 30 x 27 x 44 (10 MiB), every permutation
+ * (ten tiled, runs of 108-220 elements, not all multiples of a line, by
+ * 35, 50 or 75 columns, some cut from a longer dimension) dense on 1
+ * thread, then with a gap after the first dimension on either side on 2
+ * and 3 (slices of the outer dimensions; other paths where the gap breaks
+ * a run), the destination and the source at several alignments; and a
+ * 2-D transpose of 300 x 2000 (a fused path's, tiled). */
+static void test_tiles(void)
+{
+    tc_permute p = {.rank = 4, .extent = {35, 30, 27, 44}};
+    int id[4] = {0, 1, 2, 3}, perm[4] = {0, 1, 2, 3}, shift = 0;
+    rng_state = 23;
+    do {
+        for (int pad = 0; pad < 3; pad++) {
+            strides(&p, id, pad == 1 ? 3 : 0, p.src_stride);
+            strides(&p, perm, pad == 2 ? 5 : 0, p.dst_stride);
+            check_at(&p, 0.0, shift, (shift + 5) % 8, 1 + pad);
+            shift = (shift + 3) % 8;
+        }
+    } while (tc_corpus_next_permutation(perm, 4));
+    tc_permute t = {.rank = 2, .extent = {300, 2000}};
+    int swap[2] = {1, 0};
+    strides(&t, id, 0, t.src_stride);
+    strides(&t, swap, 0, t.dst_stride);
+    check_at(&t, 0.0, 1, 0, 1);
+    check_at(&t, 0.0, 0, 3, 2);
+}
+
 /* Split over threads (above TCGEN_PERMUTE_SPLIT elements): every
  * permutation of a 4-index view, on 2 and 3 threads (slices of the
  * outermost dimension, or of the two outermost where the first has fewer
@@ -304,6 +334,7 @@ int tc_suite_permute(void)
         !CU_add_test(s, "wide blocks: long runs on both sides of 11^6", test_wide_blocks) ||
         !CU_add_test(s, "large views: short extents fused or staged", test_short_extents) ||
         !CU_add_test(s, "large views: short columns chunked", test_short_columns) ||
+        !CU_add_test(s, "large views: tiles through a buffer", test_tiles) ||
         !CU_add_test(s, "split: slices over threads, every permutation", test_split) ||
         !CU_add_test(s, "split: inside the path where no dimension is outside it",
                      test_split_inside) ||
