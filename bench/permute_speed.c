@@ -6,8 +6,10 @@
  * shape of an intensli term's operand permutation (A[c,b,k,a] to
  * [a,b,k,c], b and k fused, 48 x 1920 x 48 there): two short unit-stride
  * dimensions whose rows lie a multiple of 4 KiB apart; 38^4, with every
- * permutation of its 4 indices; and 11^6, with its reversal and 15 more
- * of its 720 permutations drawn with a fixed seed.
+ * permutation of its 4 indices; 11^6, with its reversal and 15 more of
+ * its 720 permutations drawn with a fixed seed; and 16 x 8 x 8 x 16 x 8 x
+ * 8, the shape of a CCSD(T) term's C (abcijk, a and i twice the others),
+ * with the same 16 permutations.
  *
  * usage: permute_speed REPS
  * For each shape, each permutation run and each kind
@@ -40,13 +42,14 @@
 #endif
 
 /* The shapes, about 16 MiB each (rank, extents): every permutation of
- * the 3- and 4-index ones is run, a sample of the 6-index one's. */
+ * the 3- and 4-index ones is run, a sample of the 6-index ones'. */
 typedef struct shape {
     int rank;
     int64_t extent[6];
 } shape;
 static const shape shapes[] = {
-    {3, {128, 128, 128}}, {3, {48, 864, 48}}, {4, {38, 38, 38, 38}}, {6, {11, 11, 11, 11, 11, 11}}};
+    {3, {128, 128, 128}}, {3, {48, 864, 48}}, {4, {38, 38, 38, 38}}, {6, {11, 11, 11, 11, 11, 11}},
+    {6, {16, 8, 8, 16, 8, 8}}};
 #define SAMPLE_6 16 /* permutations of the 6-index shape: the reversal and 15 drawn */
 
 static double now(void)
