@@ -3,8 +3,9 @@
 # revision REV (default HEAD) against the working tree's, side by side in
 # one process (bench/permute_ab.c), on the tensors of bench/permute_speed.sh
 # (every transposing permutation of 128^3, 48 x 864 x 48 and 38^4, 10 of
-# 11^6's) and 11 of a CCSD(T) tensor's (24 x 12 x 12 x 24 x 12 x 12,
-# 110 MiB), a 1444 x 1444 transpose; PASSES (3) passes over the list, each
+# 11^6's), 11 of a CCSD(T) tensor's (24 x 12 x 12 x 24 x 12 x 12,
+# 110 MiB) and 10 of a 16 MiB one's (16 x 8 x 8 x 16 x 8 x 8), a 1444 x
+# 1444 transpose; PASSES (3) passes over the list, each
 # case the median of REPS (15) alternating runs. Writes
 # bench/results/permute_ab.tsv: per case the medians over the passes of
 # each version's bandwidth as a fraction of memcpy's; '+' or '-' where
@@ -36,6 +37,8 @@ cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic -Werror -I. -
         echo "$p 11 11 11 11 11 11"; done
     for p in 543210 342015 325104 203145 432015 340215 450231 103245 153024 210543 420153; do
         echo "$p 24 12 12 24 12 12"; done
+    for p in 543210 250413 241503 251043 534201 241305 254310 523401 523041 304152; do
+        echo "$p 16 8 8 16 8 8"; done
     echo "10 1444 1444"
 } > "$tmp/cases"
 for pass in $(seq "$PASSES"); do
