@@ -17,13 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/bench_clock.h"
 #include "runtime/memory.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 void permute_ab_old(int rank, const long *extent, const double *src, const long *from,
                     double *dst, const long *to, long written);
@@ -31,30 +27,6 @@ void permute_ab_new(int rank, const long *extent, const double *src, const long 
                     double *dst, const long *to, long written);
 
 #define MAX_REPS 101
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static void flush(const double *p, long n)
-{
-#if defined(__SSE2__)
-    for (long i = 0; i < n; i += 8)
-        _mm_clflush(p + i);
-    _mm_mfence();
-#else
-    (void)p, (void)n;
-#endif
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -104,15 +76,15 @@ int main(int argc, char **argv)
     }
     static double t[3][MAX_REPS];
     for (int r = 0; r < reps; r++) {
-        flush(src, n), flush(dst, n);
+        flush(src, (size_t)n), flush(dst, (size_t)n);
         double t0 = now();
         memcpy(dst, src, (size_t)n * sizeof *dst);
         t[0][r] = now() - t0;
-        flush(src, n), flush(dst, n);
+        flush(src, (size_t)n), flush(dst, (size_t)n);
         t0 = now();
         permute_ab_old(rank, extent, src, from, dst, to, n);
         t[1][r] = now() - t0;
-        flush(src, n), flush(dst, n);
+        flush(src, (size_t)n), flush(dst, (size_t)n);
         t0 = now();
         permute_ab_new(rank, extent, src, from, dst, to, n);
         t[2][r] = now() - t0;

@@ -32,14 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench/bench_clock.h"
 #include "runtime/memory.h"
 #include "runtime/permute.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* The shapes, about 16 MiB each (rank, extents): every permutation of
  * the 3- and 4-index ones is run, a sample of the 6-index ones'. */
@@ -51,31 +47,6 @@ static const shape shapes[] = {
     {3, {128, 128, 128}}, {3, {48, 864, 48}}, {4, {38, 38, 38, 38}}, {6, {11, 11, 11, 11, 11, 11}},
     {6, {16, 8, 8, 16, 8, 8}}};
 #define SAMPLE_6 16 /* permutations of the 6-index shape: the reversal and 15 drawn */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* n doubles at p out of every cache level (a no-op without SSE2). */
-static void flush(const double *p, size_t n)
-{
-#if defined(__SSE2__)
-    for (size_t i = 0; i < n; i += 8)
-        _mm_clflush(p + i);
-    _mm_mfence();
-#else
-    (void)p, (void)n;
-#endif
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* dst = src element by element, in the source's order (an odometer over
  * the view's dimensions, the first fastest). */
