@@ -240,8 +240,10 @@ static void test_wide_blocks(void)
 /* Streamed views the tiled path takes (tiles of the destination's first
  * dimensions by the source's, through a buffer, the next tile's source
  * asked for meanwhile): 35 x 30 x 27 x 44 (10 MiB), every permutation
- * (ten tiled, runs of 108-220 elements, not all multiples of a line, by
- * 35, 50 or 75 columns, some cut from a longer dimension) dense on 1
+ * (sixteen tiled: ten with runs of 108-220 elements, not all multiples
+ * of a line, by 35, 50 or 75 columns, some cut from a longer dimension;
+ * six whose destination runs continue into the columns, [b,a,..] and
+ * [c,a,..], streamed out 35-210 columns' runs at once) dense on 1
  * thread, then with a gap after the first dimension on either side on 2
  * and 3 (slices of the outer dimensions; other paths where the gap breaks
  * a run), the destination and the source at several alignments; and a
