@@ -31,8 +31,9 @@ static const tc_mb_rule_info rules[TC_RULE_COUNT] = {
                            "The sampler's memory (a slab's shape)",
                            tc_mbs_apply_slab_rows},
     [TC_RULE_PEAK_DGEMM] = {"peak-dgemm",
-                            "a compute-bound double dgemm of 16 slabs or more on one thread: "
-                            "its flops at the profile's peak, its bytes from memory added once",
+                            "a compute-bound double dgemm of 16 slabs or more: its flops at "
+                            "the profile's peak times its BLAS threads, its bytes from memory "
+                            "added once",
                             "The sampler's memory (a slab's cold start)",
                             tc_mbs_apply_peak_dgemm},
     [TC_RULE_LLC_EDGE] = {"llc-edge",
