@@ -281,6 +281,10 @@ tc_status tc_mbs_operand_block(tc_mb_sampler *s, int i, int64_t count, int64_t u
 void tc_mbs_operand_release(tc_mb_sampler *s, int i, block *b);
 
 /* slab.c */
+/* The dimension of a whole-tensor permutation's view that its slab
+ * halves: the outermost on the tensor's side of those unit-stride on
+ * neither side, else the outermost; -1 when every extent is 1. */
+int tc_mbs_permute_cut_dim(const tc_permute *v);
 /* The whole call's time from its slab's (sc) composed time m: m scaled
  * by the work left out, plus the bytes a warm slab left out (sc->cold_s,
  * rule warm-slabs). */

@@ -147,9 +147,30 @@ static int beyond_slab(const tc_mb_sampler *s, const recipe *p, const tc_mb_case
 }
 
 /*
+ * The dimension of a permutation's view that its slab halves: the one
+ * outermost on the tensor's side among those unit-stride on neither side
+ * (else the outermost). Halving a side's unit-stride dimension shortens
+ * every run on that side: intensli's A[c,b,d,k,a] -> [a,d,b,k,c] (44 MB),
+ * halved in a, the temporary's unit dimension, was predicted 15.3-17.6 ms
+ * and runs in 6.6-7.0; halved in b, 6.5 ms (docs/benchmarks.md).
+ */
+int tc_mbs_permute_cut_dim(const tc_permute *v)
+{
+    int k = -1;
+    for (int any = 0; any < 2 && k < 0; any++)
+        for (int d = 0; d < v->rank; d++) {
+            int unit = v->src_stride[d] == 1 || v->dst_stride[d] == 1;
+            if (v->extent[d] > 1 && (any || !unit) &&
+                (k < 0 || v->src_stride[d] > v->src_stride[k]))
+                k = d;
+        }
+    return k;
+}
+
+/*
  * A whole-tensor permutation longer than a slab, cut to one: its view's
- * dimension outermost on the tensor's side halved (the tensor's side stays
- * one run from the start, the temporary's becomes runs: permute_footprint)
+ * dimension tc_mbs_permute_cut_dim halved (a side whose outermost it is
+ * stays one run from the start, the other becomes runs: permute_footprint)
  * while the slab's bound passes TC_MB_SLAB_SECONDS or its two sides
  * TC_MB_SLAB_BYTES, keeping each side above `floor` bytes (beyond the
  * cache, as the whole was). Returns the factor the time scales by.
@@ -158,10 +179,7 @@ static double slab_permutation(const tc_mb_sampler *s, const recipe *p, scaled *
                                int64_t floor, int edge_out)
 {
     tc_permute *v = &sc->perm.view;
-    int k = -1;
-    for (int d = 0; d < v->rank; d++)
-        if (v->extent[d] > 1 && (k < 0 || v->src_stride[d] > v->src_stride[k]))
-            k = d;
+    int k = tc_mbs_permute_cut_dim(v);
     double factor = 1.0;
     int64_t elements = tc_permutation_elements(&sc->perm);
     while (k >= 0 && v->extent[k] > 1) {
