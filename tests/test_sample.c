@@ -1136,9 +1136,9 @@ static void test_budget(void)
 /* A whole-tensor permutation timed on a slab is halved in a dimension
  * that is unit-stride on neither side, where it has one: halving the
  * temporary's unit dimension (the tensor's outermost, a, in intensli's
- * A[c,b,d,k,a] -> [a,d,b,k,c]) shortened its runs, and the slab ran 2.3x
- * slower per element than the whole. Where every dimension is unit on a
- * side (a transpose), the tensor's outermost. */
+ * A[c,b,d,k,a] -> [a,d,b,k,c]) shortened its runs, and the permutation
+ * was predicted at 2.3x its time. Where every dimension is unit on a side
+ * (a transpose), the tensor's outermost. */
 static void test_permutation_slab_dimension(void)
 {
     tc_contraction c;
