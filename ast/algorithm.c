@@ -234,6 +234,12 @@ int64_t tc_alg_temp_bytes(const tc_algorithm *alg)
             return INT64_MAX;
         total += e * copies * bytes;
     }
+    if (alg->partial > 0) { /* threads 1..split-1's partial C (split.c) */
+        int64_t bytes = tc_type_row_of(alg->type)->bytes, copies = alg->split - 1;
+        if (alg->partial > (INT64_MAX - total) / bytes / copies)
+            return INT64_MAX;
+        total += alg->partial * copies * bytes;
+    }
     return total;
 }
 

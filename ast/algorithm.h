@@ -204,12 +204,16 @@ typedef struct tc_algorithm {
     tc_temp temp[TC_MAX_TEMPS];
     tc_node *body;          /* first top-level node */
     tc_node *kernel_node;
-    /* > 1: the outermost loop (loop_node[0], at top level, over an index
-     * of C) split over `split` threads, each running its share of the
-     * iterations with the kernel on one BLAS thread and its own copies of
-     * the temporaries filled inside that loop (ast/split.c); named
-     * "NAME@P". 0: one thread runs the loops (BLAS threads inside calls). */
+    /* > 1: the outermost loop (loop_node[0], at top level) split over
+     * `split` threads, each running its share of the iterations with the
+     * kernel on one BLAS thread and its own copies of the temporaries
+     * filled inside that loop (ast/split.c); named "NAME@P". 0: one thread
+     * runs the loops (BLAS threads inside calls). */
     int split;
+    /* Where the split loop is contracted: the elements of each partial C
+     * that threads 1..split-1 accumulate into (C's span, in C's layout),
+     * added into C after the loop; 0 where it runs over an index of C. */
+    int64_t partial;
     tc_type type;           /* of the elements (the contraction's) */
     /* 1 when every BLAS dimension, leading dimension and increment fits in
      * an int (always 1 without sizes). When 0, why[] says which does not,
@@ -305,14 +309,21 @@ void tc_call_check(const tc_contraction *c, const tc_call *k);
 /*
  * Loops split over threads (ast/split.c, docs/design.md §4).
  * tc_alg_splittable: 1 when alg's outermost loop can be split over
- * `threads` >= 2 threads: it is at top level, its index is one of C's (so
- * the threads write disjoint parts of C or of its temporary) and it has at
- * least `threads` iterations (0 for a NULL alg). tc_alg_split: a copy of
- * alg split so, in s's arena, sharing alg's nodes (NULL when out of
- * memory).
+ * `threads` >= 2 threads: it is at top level, has at least `threads`
+ * iterations, and either its index is one of C's (the threads write
+ * disjoint parts of C or of its temporary) or it is contracted and the
+ * kernel writes C itself with beta (tc_alg_split_reduces) (0 for a NULL
+ * alg). tc_alg_split: a copy of alg split so, in s's arena, sharing
+ * alg's nodes (NULL when out of memory).
  */
 int tc_alg_splittable(const tc_algorithm *alg, const tc_contraction *c, int threads);
-tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg, int threads);
+tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg,
+                           const tc_contraction *c, int threads);
+/* 1 when alg's outermost loop, split, would run over a contracted index:
+ * the kernel writes C itself (no temporary of C) and applies beta, so
+ * thread 0 accumulates into C and every other thread into a partial C of
+ * its own, started with beta 0 and added into C after the loop. */
+int tc_alg_split_reduces(const tc_algorithm *alg, const tc_contraction *c);
 /* A split algorithm's name "BASE@P": P (2..TC_MAX_SPLIT), BASE written
  * into base (n bytes); 0 for any other name. */
 int tc_alg_split_name(const char *name, char *base, size_t n);

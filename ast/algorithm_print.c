@@ -114,8 +114,9 @@ static int print_node(const tc_node *n, void *data)
     case TC_NODE_LOOP:
         fprintf(p->out, "for %s in 0..%" PRId64, c->index[n->index].name, n->extent);
         if (p->alg->split > 1 && n == p->alg->loop_node[0])
-            fprintf(p->out, ", split over %d threads (at most %" PRId64 " each, BLAS on one)",
-                    p->alg->split, tc_alg_loop_extent(p->alg, n));
+            fprintf(p->out, ", split over %d threads (at most %" PRId64 " each, BLAS on one%s)",
+                    p->alg->split, tc_alg_loop_extent(p->alg, n),
+                    p->alg->partial ? "; each but the first into a partial C, added after" : "");
         fputc('\n', p->out);
         break;
     case TC_NODE_COPY: {

@@ -9,22 +9,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+int tc_alg_split_reduces(const tc_algorithm *alg, const tc_contraction *c)
+{
+    return alg->nloops > 0 && c->index[alg->loop[0]].role == TC_ROLE_CONTRACTED &&
+           tc_kernel_table[alg->kernel].applies_beta &&
+           alg->kernel_node->call->arg[2].base == TC_C;
+}
+
 int tc_alg_splittable(const tc_algorithm *alg, const tc_contraction *c, int threads)
 {
     if (!alg || threads < 2 || threads > TC_MAX_SPLIT || alg->split > 1 || alg->nloops < 1)
         return 0;
     const tc_node *outer = alg->loop_node[0];
-    return outer->parent == NULL && c->index[outer->index].role != TC_ROLE_CONTRACTED &&
-           outer->extent >= threads;
+    return outer->parent == NULL && outer->extent >= threads &&
+           (c->index[outer->index].role != TC_ROLE_CONTRACTED || tc_alg_split_reduces(alg, c));
 }
 
-tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg, int threads)
+tc_algorithm *tc_alg_split(tc_algorithm_set *s, const tc_algorithm *alg,
+                           const tc_contraction *c, int threads)
 {
     tc_algorithm *a = tc_alg_alloc(s, sizeof *a);
     if (!a)
         return NULL;
     *a = *alg; /* the nodes are read only once built: shared */
     a->split = threads;
+    a->partial = tc_alg_split_reduces(alg, c) ? c->tensor[TC_C].span : 0;
     size_t n = strlen(alg->name) + 16;
     char *name = tc_alg_alloc(s, n);
     if (!name)

@@ -112,6 +112,9 @@ static void print_text(FILE *out, const tc_mb_analysis *a, const tc_contraction 
     if (a->beta_pass_seconds > 0.0)
         fprintf(out, "\nbeta pass over C (the kernel cannot apply beta)  %.3e s (%.1f %%)\n",
                 a->beta_pass_seconds, total > 0 ? 100.0 * a->beta_pass_seconds / total : 0.0);
+    if (a->partial_sum_seconds > 0.0)
+        fprintf(out, "\nthe other threads' partial C added into C  %.3e s (%.1f %%)\n",
+                a->partial_sum_seconds, total > 0 ? 100.0 * a->partial_sum_seconds / total : 0.0);
     double flops = tc_contraction_flops(c);
     fprintf(out, "\npredicted %.6e s (%.3f GFLOP/s)\n", total,
             total > 0 ? flops / total * 1e-9 : 0.0);
@@ -151,10 +154,11 @@ static int within(const tc_node *n, const tc_node *part)
 }
 
 /* The prediction of measured part i: its cases' count x median (a split
- * loop's: those of the nodes inside it, one thread's share). */
+ * loop's: those of the nodes inside it, one thread's share, and the
+ * partial C added into C after a contracted one). */
 static double predicted_part(const tc_mb_analysis *a, const tc_rt_parts *m, int i)
 {
-    double s = 0.0;
+    double s = m->node[i]->kind == TC_NODE_LOOP ? a->partial_sum_seconds : 0.0;
     for (int k = 0; k < a->ncases; k++)
         if (within(a->cases[k].node, m->node[i]))
             s += (double)a->cases[k].count * a->cases[k].seconds;

@@ -221,7 +221,8 @@ typedef struct emitter {
     int nkept;                  /* tensor-sized temporaries (kept between calls) */
     int oom;                    /* a text could not be allocated */
     int in_part;                /* inside a split loop's part: the per-thread
-                                   temporaries are NAME_part */
+                                   temporaries are NAME_part, and C is
+                                   tcgen_C where the loop is contracted */
     char parts[16];             /* a split loop's parts: "P", or in generic
                                    code OpenMP's thread count */
     char size[TC_MAX_INDICES][IDENT_MAX];  /* N_<index> */
@@ -459,6 +460,8 @@ static const char *base_name(const emitter *e, int base)
 {
     static const char *const names[] = {"C", "A", "B", "tmpC", "tmpA", "tmpB"};
     static const char *const parts[] = {"tmpC_part", "tmpA_part", "tmpB_part"};
+    if (base == TC_C && e->in_part && e->alg->partial) /* this part's C (emit_split_loop) */
+        return "tcgen_C";
     if (base < TC_BASE_TEMP)
         return names[base];
     int t = base - TC_BASE_TEMP, tensor = e->alg->temp[t].tensor;
@@ -520,6 +523,27 @@ static void put_elements(const emitter *e, int t)
 {
     const tc_tensor *x = &e->c->tensor[t];
     put_product1(e, x->index, x->rank);
+}
+
+/* C's span (elements from its first to one past its last) as a size_t:
+ * its elements, or in a view "(size_t)(1 + (N_a - 1) + (N_b - 1) * sC_b)". */
+static void put_c_span(const emitter *e)
+{
+    const tc_tensor *x = &e->c->tensor[TC_C];
+    if (!e->views) {
+        put_product_as(e, "size_t", x->index, x->rank);
+        return;
+    }
+    layout l = layout_of(e, TC_C);
+    put(e, "(size_t)(1");
+    for (int k = 0; k < l.rank; k++) {
+        fprintf(e->out, " + (%s - 1)", e->size[l.index[k]]);
+        if (k > 0) {
+            put(e, " * ");
+            put_stride(e, TC_C, &l, k);
+        }
+    }
+    put(e, ")");
 }
 
 /* A comment's text: it cannot end the comment or open another (-Wcomment),
@@ -604,14 +628,16 @@ static int contracted_loop(const emitter *e, int p)
 }
 
 /* "i == 0 && j == 0": the looped contracted indices all at their first
- * value; 0 (nothing written) when no contracted index is looped. */
+ * value (a split contracted loop's, in its part: tcgen_first); 0 (nothing
+ * written) when no contracted index is looped. */
 static int put_first_iteration(const emitter *e, int write)
 {
     int any = 0;
     for (int p = 0; p < e->alg->nloops; p++)
         if (contracted_loop(e, p)) {
+            const char *from = p == 0 && e->in_part && e->alg->partial ? "tcgen_first" : "0";
             if (write)
-                fprintf(e->out, "%s%s == 0", any ? " && " : "", e->var[e->alg->loop[p]]);
+                fprintf(e->out, "%s%s == %s", any ? " && " : "", e->var[e->alg->loop[p]], from);
             any = 1;
         }
     return any;
@@ -1036,9 +1062,48 @@ static void emit_copy(emitter *e, const tc_copy *cp, int level)
 static void emit_list(emitter *e, const tc_node *n, int level);
 
 /*
+ * After a contracted split loop: the partial C of parts 1.. added into C
+ * (over its elements, or a view's in a loop nest), on OpenMP's threads.
+ */
+static void emit_partial_sum(const emitter *e, int level)
+{
+    FILE *out = e->out;
+    indent(e, level);
+    fputs("/* the other parts' partial C added into C */\n", out);
+    indent(e, level);
+    fprintf(out, "for (long tcgen_part = 1; tcgen_part < %s; tcgen_part++) {\n", e->parts);
+    indent(e, level + 1);
+    fprintf(out, "const %s *tcgen_C = tcgen_partial + (size_t)(tcgen_part - 1) * ", elem(e));
+    put_c_span(e);
+    fprintf(out, ";\n#if defined(_OPENMP)\n#pragma omp parallel for num_threads(%s)\n#endif\n",
+            e->parts);
+    layout l = layout_of(e, TC_C);
+    int use[TC_MAX_INDICES] = {0};
+    if (e->views && l.rank > 0) {
+        indent(e, put_loops(e, &l, l.rank, use, level + 1));
+        put(e, "C[");
+        put_offset(e, TC_C, use);
+        put(e, "] += tcgen_C[");
+        put_offset(e, TC_C, use);
+        put(e, "];\n");
+    } else {
+        indent(e, level + 1);
+        fputs("for (long pos = 0; pos < ", out);
+        put_elements(e, TC_C);
+        fputs("; pos++)\n", out);
+        indent(e, level + 2);
+        fputs("C[pos] += tcgen_C[pos];\n", out);
+    }
+    indent(e, level);
+    fputs("}\n", out);
+}
+
+/*
  * The split loop (tc_algorithm.split): P parts of its values, the
  * executor's, one per OpenMP thread, each with its part of the per-thread
- * temporaries (shadowing the whole), BLAS on one thread meanwhile.
+ * temporaries (shadowing the whole), BLAS on one thread meanwhile. A
+ * contracted loop's part 0 accumulates into C, each other into its own
+ * partial C (zeroed: the kernel's beta leaves it 0), added after.
  */
 static void emit_split_loop(emitter *e, const tc_node *n, int level)
 {
@@ -1067,6 +1132,20 @@ static void emit_split_loop(emitter *e, const tc_node *n, int level)
         put_product_as(e, "size_t", l.index, l.rank);
         put(e, ";\n");
     }
+    char num[64];
+    int first = 0;
+    if (alg->partial) {
+        indent(e, level + 1);
+        fprintf(out, "%s *tcgen_C = tcgen_part == 0 ? C : tcgen_partial + (size_t)(tcgen_part - 1) * ",
+                elem(e));
+        put_c_span(e);
+        put(e, ";\n");
+        kernel_beta(e, num, sizeof num, &first); /* does a call ask for the first iteration? */
+    }
+    if (first) {
+        indent(e, level + 1);
+        fprintf(out, "const long tcgen_first = %s * tcgen_part / %s;\n", size, p);
+    }
     indent(e, level + 1);
     fprintf(out, "for (long %s = %s * tcgen_part / %s; %s < %s * (tcgen_part + 1) / %s; %s++) {\n",
             v, size, p, v, size, p, v);
@@ -1079,6 +1158,8 @@ static void emit_split_loop(emitter *e, const tc_node *n, int level)
     fputs("}\n", out);
     indent(e, level);
     fputs("tcgen_blas_restore(tcgen_blas);\n", out);
+    if (alg->partial)
+        emit_partial_sum(e, level);
 }
 
 static void emit_list(emitter *e, const tc_node *n, int level)
@@ -1681,6 +1762,8 @@ static void emit_free(const emitter *e, const char *indent)
     for (int t = 0; t < e->alg->ntemps; t++)
         if (e->alg->temp[t].filled_by != TC_NODE_PERMUTE)
             fprintf(e->out, "%sfree(%s);\n", indent, temp_name(e, t));
+    if (e->alg->partial)
+        fprintf(e->out, "%sfree(tcgen_partial);\n", indent);
     if (e->nkept)
         fprintf(e->out, "#ifndef TCGEN_THREAD_LOCAL\n%stcgen_kept_free(%s_kept, %d);\n#endif\n",
                 indent, e->fname, e->nkept);
@@ -1719,12 +1802,20 @@ static void emit_temporaries(const emitter *e)
         put_product_as(e, "size_t", l.index, l.rank);
         put(e, ");\n");
     }
-    if (alg->ntemps == 1 && !e->nkept) {
-        fprintf(out, "    if (!%s)\n        return -1;\n", temp_name(e, 0));
-    } else if (alg->ntemps) {
+    if (alg->partial) { /* parts 1..'s partial C, zeroed (+ 1: never calloc(0)) */
+        fprintf(out, "    %s *tcgen_partial = calloc((size_t)(%s - 1) * ", elem(e), e->parts);
+        put_c_span(e);
+        fprintf(out, " + 1, sizeof(%s));\n", elem(e));
+    }
+    int allocated = alg->ntemps + (alg->partial > 0);
+    if (allocated == 1 && !e->nkept) {
+        fprintf(out, "    if (!%s)\n        return -1;\n",
+                alg->ntemps ? temp_name(e, 0) : "tcgen_partial");
+    } else if (allocated) {
         fputs("    if (", out);
         for (int t = 0; t < alg->ntemps; t++)
             fprintf(out, "%s!%s", t ? " || " : "", temp_name(e, t));
+        fprintf(out, "%s", alg->partial ? (alg->ntemps ? " || !tcgen_partial" : "!tcgen_partial") : "");
         fputs(") {\n", out);
         emit_free(e, "        ");
         fputs("        return -1;\n    }\n", out);

@@ -132,6 +132,8 @@ typedef struct tc_mb_analysis {
                                    kernel's own beta costs the calls timed
                                    with 1 */
     double beta_pass_seconds;   /* that pass (predict.c) */
+    double partial_sum_seconds; /* a split contracted loop's partial C added
+                                   into C after it (predict.c) */
 } tc_mb_analysis;
 
 /*

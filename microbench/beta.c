@@ -1,4 +1,5 @@
-/* beta.c - the executor's pass over C, and the cheapest call (sample_impl.h). */
+/* beta.c - the executor's passes over C (beta, partial sums), and the cheapest
+ * call (sample_impl.h). */
 #include "microbench/sample_impl.h"
 
 #include <limits.h>
@@ -83,6 +84,97 @@ tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta
     s->timed++;
     if (tc_mb_memo_put(s->memo, key, *seconds) != 0)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory remembering a time");
+    return TC_OK;
+}
+
+/* ---- the partial sums of a split contracted loop --------------------- */
+
+/* Elements of the view v from its first to one past its last. */
+static int64_t view_span(const tc_permute *v)
+{
+    int64_t span = 1;
+    for (int k = 0; k < v->rank; k++)
+        span += (v->extent[k] - 1) * v->dst_stride[k];
+    return span;
+}
+
+static int64_t view_elements(const tc_permute *v)
+{
+    int64_t n = 1;
+    for (int k = 0; k < v->rank; k++)
+        n *= v->extent[k];
+    return n;
+}
+
+tc_status tc_mb_sample_partial_sum(tc_mb_sampler *s, const tc_contraction *c, int partials,
+                                   double *seconds, tc_error *err)
+{
+    if (!s || !c || !seconds || partials < 0)
+        return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sample_partial_sum: bad argument");
+    *seconds = 0.0;
+    tc_permute v = tc_rt_c_view(c);
+    int64_t all = view_elements(&v);
+    if (partials == 0 || all == 0)
+        return TC_OK;
+    /* C and a partial: both just written by their threads, in the level
+     * their size puts them in (memory: flushed) */
+    int64_t bytes = tc_type_row_of(c->type)->bytes;
+    int level = tc_mb_sampler_level(s, 2 * tc_type_words(c->type, all));
+    /* within the budget: the outermost dimension halved, the time scaled */
+    int64_t room = (s->budget - s->pool_bytes) / 2;
+    for (int k = v.rank - 1; k >= 0 && view_span(&v) * bytes > room;)
+        if (v.extent[k] > 1)
+            v.extent[k] = (v.extent[k] + 1) / 2;
+        else
+            k--;
+    double scale = (double)all / (double)view_elements(&v);
+    int64_t words = tc_type_words(c->type, view_span(&v));
+    char key[160];
+    snprintf(key, sizeof key, "partial-sum w%lld e%lld t%d L%d x%.17g round%d",
+             (long long)words, (long long)view_elements(&v), s->o.blas->threads, level, scale,
+             s->round);
+    if (tc_mb_memo_find(s->memo, key, seconds)) {
+        *seconds *= partials;
+        s->reused++;
+        return TC_OK;
+    }
+    tc_status st = tc_mb_budget_reserve(2 * words * 8, s->budget, err);
+    if (st != TC_OK)
+        return st;
+    double *to = tc_rt_alloc(words, err), *from = to ? tc_rt_alloc(words, err) : NULL;
+    if (!from) {
+        tc_rt_free(to);
+        tc_mb_budget_release(2 * words * 8);
+        return TC_ERESOURCE;
+    }
+    tc_mb_shape sh = {words, 1, 1, 0};
+    tc_mb_touch_init(to, &sh);
+    tc_mb_touch_init(from, &sh);
+    double acc = 0.0;
+    for (int r = 0; r <= s->o.reps; r++) { /* the first is the warm-up */
+        if (level == s->nlevels && s->flush) {
+            tc_mb_touch_flush(to, &sh, s->o.line_bytes);
+            tc_mb_touch_flush(from, &sh, s->o.line_bytes);
+            tc_mb_touch_fence();
+        } else {
+            tc_mb_touch_rmw(to, &sh, s->zero, &acc);
+            tc_mb_touch_rmw(from, &sh, s->zero, &acc);
+        }
+        uint64_t t0 = tc_rt_timer_start();
+        tc_rt_add_partial(&v, c->type, from, to, s->o.blas->threads);
+        uint64_t t1 = tc_rt_timer_stop();
+        if (r > 0)
+            s->times[r - 1] = t1 > t0 ? t1 - t0 : 0;
+    }
+    s->sink = acc + to[words - 1];
+    tc_rt_free(to);
+    tc_rt_free(from);
+    tc_mb_budget_release(2 * words * 8);
+    *seconds = tc_rt_timer_estimate(s->o.timer, s->times, s->o.reps) * scale;
+    s->timed++;
+    if (tc_mb_memo_put(s->memo, key, *seconds) != 0)
+        return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory remembering a time");
+    *seconds *= partials;
     return TC_OK;
 }
 

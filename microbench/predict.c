@@ -79,8 +79,9 @@ static void team_part(void *arg, long t, long end)
 
 /* The slowest thread's time inside the split loop, plus starting and
  * joining the threads, plus the whole-tensor permutations around the loop
- * timed at the plan's thread count, as the executor runs them (on thread
- * 0's analysis, which is *analysis where one is asked for). */
+ * timed at the plan's thread count, as the executor runs them, plus a
+ * contracted loop's partial C added into C (on thread 0's analysis, which
+ * is *analysis where one is asked for). */
 static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
                                const tc_algorithm *alg, const tc_mb_params *p, double *seconds,
                                tc_mb_analysis **analysis, tc_error *err)
@@ -121,7 +122,9 @@ static tc_status predict_split(tc_mb_sampler *s, const tc_contraction *c,
     double around = 0.0;
     if (st == TC_OK)
         st = sample_cases(s, c, a, CASES_OUTSIDE, &around, err);
-    *seconds += around;
+    if (st == TC_OK && alg->partial) /* the other threads' partial C into C */
+        st = tc_mb_sample_partial_sum(s, c, n - 1, &a->partial_sum_seconds, err);
+    *seconds += around + (a ? a->partial_sum_seconds : 0.0);
     if (st == TC_OK && analysis)
         *analysis = a;
     else

@@ -164,6 +164,16 @@ tc_status tc_mb_sample_beta_pass(tc_mb_sampler *s, int64_t elements, double beta
                                  double *seconds, tc_error *err);
 
 /*
+ * The time of adding `partials` partial C into C after a split contracted
+ * loop (tc_algorithm.partial), as the executor does (tc_rt_add_partial on
+ * the sampler's BLAS thread count), both in the level their size puts
+ * them in. Within the budget C's outermost dimension is halved and the
+ * time scaled. Remembered like a case.
+ */
+tc_status tc_mb_sample_partial_sum(tc_mb_sampler *s, const tc_contraction *c, int partials,
+                                   double *seconds, tc_error *err);
+
+/*
  * fresh: starts a new round of timing, in which every case is timed anew,
  * once (the memo keys carry the round); 0: back to the cases remembered
  * outside rounds. The ranking re-times its closest candidates in rounds,

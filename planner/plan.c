@@ -99,7 +99,7 @@ static tc_status remembered_split(tc_plan *p, int threads, tc_error *err)
         p->alg = NULL;
         return TC_OK;
     }
-    tc_algorithm *a = tc_alg_split(p->set, p->alg, threads);
+    tc_algorithm *a = tc_alg_split(p->set, p->alg, &p->c, threads);
     if (!a || tc_alg_set_add(p->set, a) != 0)
         return tc_error_set(err, TC_ERESOURCE, 0, 0, "out of memory splitting %s",
                             p->alg->name);

@@ -21,6 +21,8 @@ typedef struct run {
                           when the kernel owns beta (tc_alg_kernel_owns_beta);
                           1 otherwise, and C was scaled before the loops */
     uint32_t contracted; /* bit i: index i is contracted and looped */
+    int64_t origin[TC_MAX_INDICES]; /* each loop's first value: 0, a
+                                       reducing split loop's part's start */
     double c_beta[2];    /* the contraction's beta (C permuted back) */
     tc_type type;        /* of every element */
     int64_t bytes;       /* of one element: offsets below are in bytes */
@@ -183,13 +185,15 @@ static int64_t step_of(const tc_operand *op, int i)
     return 0;
 }
 
-/* 1 when every looped contracted index outside a perfect nest is at 0
- * (those inside are never written to r->value, so they read 0 too). */
+/* 1 when every looped contracted index outside a perfect nest is at its
+ * first value (those inside are never written to r->value: they read 0). */
 static int outer_first(const run *r)
 {
-    for (uint32_t m = r->contracted; m; m &= m - 1)
-        if (r->value[__builtin_ctz(m)] != 0)
+    for (uint32_t m = r->contracted; m; m &= m - 1) {
+        int i = __builtin_ctz(m);
+        if (r->value[i] != r->origin[i])
             return 0;
+    }
     return 1;
 }
 
@@ -272,16 +276,21 @@ static void exec_iterations(run *r, const tc_node *n, int64_t lo, int64_t hi)
 }
 
 /* A split loop's threads (tc_algorithm.split): the run they start from,
- * the loop, and each thread's own temporaries (NULL where shared). */
+ * the loop, each thread's own temporaries (NULL where shared) and, where
+ * the loop is contracted, threads 1.. 's partial C. */
 typedef struct split {
     const run *from;
     const tc_node *loop;
     char *own[TC_MAX_SPLIT][TC_MAX_TEMPS];
+    char *partial[TC_MAX_SPLIT];
+    tc_permute c_view; /* C's, where there are partials */
     int stopped[TC_MAX_SPLIT];
 } split;
 
 /* Thread t of a split loop: its near-equal part of the iterations, on a
- * run of its own (its loop values, operand pointers and temporaries). */
+ * run of its own (its loop values, operand pointers and temporaries). A
+ * contracted loop's thread t > 0 accumulates into its partial C, its
+ * first iteration with beta 0. */
 static void split_part(void *arg, long t, long end)
 {
     split *sp = arg;
@@ -293,13 +302,39 @@ static void split_part(void *arg, long t, long end)
     for (int u = 0; u < mine.alg->ntemps; u++)
         if (sp->own[t][u])
             mine.base[TC_BASE_TEMP + u] = sp->own[t][u];
+    int64_t n = sp->loop->extent, p = mine.alg->split;
+    int64_t lo = n * t / p, hi = n * (t + 1) / p;
+    if (sp->partial[t]) {
+        mine.base[TC_C] = sp->partial[t];
+        mine.beta[0] = mine.beta[1] = 0.0;
+        mine.origin[sp->loop->index] = lo;
+    }
     /* at the top level every loop value is 0: the kernel's operands are
      * their bases */
     for (int a = 0; a < 3; a++)
         mine.kp[a] = mine.base[mine.alg->kernel_node->call->arg[a].base];
-    int64_t n = sp->loop->extent, p = mine.alg->split;
-    exec_iterations(&mine, sp->loop, n * t / p, n * (t + 1) / p);
+    exec_iterations(&mine, sp->loop, lo, hi);
     sp->stopped[t] = mine.stopped;
+}
+
+tc_permute tc_rt_c_view(const tc_contraction *c)
+{
+    const tc_tensor *x = &c->tensor[TC_C];
+    tc_permute v = {.rank = x->rank};
+    for (int k = 0; k < x->rank; k++) {
+        v.extent[k] = c->index[x->index[k]].size;
+        v.src_stride[k] = v.dst_stride[k] = x->stride[k];
+    }
+    return v;
+}
+
+void tc_rt_add_partial(const tc_permute *v, tc_type type, const void *partial, void *C,
+                       int threads)
+{
+    int64_t elements = 1;
+    for (int k = 0; k < v->rank; k++)
+        elements *= v->extent[k];
+    tc_rt_permute(v, type, partial, C, 1.0, elements, threads);
 }
 
 static void exec_node(run *r, const tc_node *n);
@@ -324,8 +359,12 @@ static void exec_node(run *r, const tc_node *n)
     case TC_NODE_LOOP:
         if (r->split && n == r->split->loop) {
             tc_rt_parallel(r->alg->split, r->alg->split, split_part, r->split);
-            for (int t = 0; t < r->alg->split; t++)
+            for (int t = 0; t < r->alg->split; t++) {
                 r->stopped |= r->split->stopped[t];
+                if (r->split->partial[t])
+                    tc_rt_add_partial(&r->split->c_view, r->type, r->split->partial[t],
+                                      r->base[TC_C], r->threads);
+            }
             break;
         }
         if (!exec_perfect_nest(r, n))
@@ -352,12 +391,7 @@ static void exec_node(run *r, const tc_node *n)
  * contraction's beta, by tc_rt_scale. */
 static void scale_c(const tc_contraction *c, void *C)
 {
-    const tc_tensor *x = &c->tensor[TC_C];
-    tc_permute v = {.rank = x->rank};
-    for (int k = 0; k < x->rank; k++) {
-        v.extent[k] = c->index[x->index[k]].size;
-        v.src_stride[k] = v.dst_stride[k] = x->stride[k];
-    }
+    tc_permute v = tc_rt_c_view(c);
     tc_rt_scale(&v, c->type, C, (const double[2]){c->beta, c->beta_im});
 }
 
@@ -413,6 +447,9 @@ static void give_temps(run *r, split *sp)
         for (int j = 0; j < alg->split; j++)
             tc_rt_scratch_give((double *)(void *)sp->own[j][t], words);
     }
+    for (int j = 0; j < alg->split; j++)
+        tc_rt_scratch_give((double *)(void *)sp->partial[j],
+                           tc_type_words(alg->type, alg->partial));
 }
 
 static tc_status take_temps(run *r, split *sp, tc_error *err)
@@ -432,6 +469,13 @@ static tc_status take_temps(run *r, split *sp, tc_error *err)
                 give_temps(r, sp);
                 return TC_ERESOURCE;
             }
+        }
+    }
+    for (int j = 1; alg->partial > 0 && j < alg->split; j++) {
+        sp->partial[j] = (char *)tc_rt_scratch_take(tc_type_words(alg->type, alg->partial), err);
+        if (!sp->partial[j]) {
+            give_temps(r, sp);
+            return TC_ERESOURCE;
         }
     }
     return TC_OK;
@@ -474,6 +518,7 @@ static tc_status execute_within(const tc_blas *blas, const tc_algorithm *alg,
     split sp;
     if (take_temps(&r, &sp, err) != TC_OK)
         return TC_ERESOURCE;
+    sp.c_view = tc_rt_c_view(c);
     const tc_call *k = alg->kernel_node->call;
     for (int a = 0; a < 3; a++) {
         r.kp[a] = r.base[k->arg[a].base]; /* every loop value is 0 */

@@ -81,4 +81,12 @@ void tc_rt_copy(const tc_copy *cp, tc_type type, void *slice, void *temp);
 void tc_rt_permutation(const tc_permutation *p, tc_type type, void *tensor, void *temp,
                        const double *beta, int threads);
 
+/* C's view, all of it: its sizes, and its strides on both sides. */
+tc_permute tc_rt_c_view(const tc_contraction *c);
+/* C += partial over the view v of C (partial in C's layout), elements of
+ * `type`, on `threads` threads: what a split contracted loop's thread > 0
+ * accumulated (tc_algorithm.partial), added after the loop. */
+void tc_rt_add_partial(const tc_permute *v, tc_type type, const void *partial, void *C,
+                       int threads);
+
 #endif

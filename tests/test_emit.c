@@ -95,7 +95,35 @@ static void write_array(FILE *f, const char *name, const double *x, int64_t n)
     write_reals(f, name, x, n, 0);
 }
 
-enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT, SPLIT_GENERIC, VIEWS, VIEWS_GENERIC };
+enum { PLAIN, GENERIC, ROW_MAJOR, SPLIT, SPLIT_GENERIC, VIEWS, VIEWS_GENERIC, SPLIT_VIEWS };
+
+/* What a mode asks for: split algorithms, sizes as parameters, views with
+ * gaps, their strides as parameters, OpenMP's threads set by the main. */
+static int mode_split(int mode)
+{
+    return mode == SPLIT || mode == SPLIT_GENERIC || mode == SPLIT_VIEWS;
+}
+
+static int mode_generic(int mode)
+{
+    return mode == GENERIC || mode == SPLIT_GENERIC || mode == VIEWS_GENERIC ||
+           mode == SPLIT_VIEWS;
+}
+
+static int mode_views(int mode)
+{
+    return mode == VIEWS || mode == VIEWS_GENERIC || mode == SPLIT_VIEWS;
+}
+
+static int mode_strides(int mode)
+{
+    return mode == VIEWS_GENERIC || mode == SPLIT_VIEWS;
+}
+
+static int mode_sets_threads(int mode)
+{
+    return mode == SPLIT_GENERIC || mode == SPLIT_VIEWS;
+}
 
 /* The sizes generic code is run at: each size changed (down, or up from
  * 1), so nothing depends on the sizes it was emitted for. */
@@ -122,7 +150,7 @@ static tc_algorithm_set *select_algorithms(const tc_contraction *c, int mode, un
     tc_error e;
     if (tc_gen_enumerate_families(c, mask, TC_FAMILY_MASK_ALL, &set, &e) != TC_OK)
         return NULL;
-    if (mode == SPLIT || mode == SPLIT_GENERIC) {
+    if (mode_split(mode)) {
         int from = set->count, kept = 0;
         if (tc_gen_add_threaded(set, c, 3, &e) != TC_OK) {
             tc_alg_set_free(set);
@@ -230,7 +258,7 @@ static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_se
 {
     const char *T = tc_type_row_of(run->type)->c_name;
     const char *R = single_of(run->type) ? "float" : "double";
-    int generic = mode == GENERIC || mode == SPLIT_GENERIC || mode == VIEWS_GENERIC;
+    int generic = mode_generic(mode);
     int r = reals_of(run->type);
     long long na = run->tensor[TC_A].span, nb = run->tensor[TC_B].span;
     long long nc = run->tensor[TC_C].span;
@@ -281,7 +309,7 @@ static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_se
                "    printf(\"%%d algorithms, %%d wrong\\n\", %d, bad);\n"
                "    return bad ? 1 : 0;\n}\n",
             T, na > 0 ? na : 1, nb > 0 ? nb : 1, nc, R, nc * r,
-            mode == SPLIT_GENERIC ? "#if defined(_OPENMP)\n    omp_set_num_threads(2);\n#endif\n"
+            mode_sets_threads(mode) ? "#if defined(_OPENMP)\n    omp_set_num_threads(2);\n#endif\n"
                                   : "",
             nc * r, set->count, nc * r, tol, set->count);
 }
@@ -297,7 +325,8 @@ static void write_main(FILE *f, const tc_contraction *run, const tc_algorithm_se
  * generic, called at other sizes on OpenMP's threads (2, set by the
  * program); VIEWS: every tensor a view with gaps (tc_corpus_with_gaps),
  * its strides constants; VIEWS_GENERIC: those generic with the strides as
- * parameters, called at other sizes with gaps. The tolerance: 1e-12 for
+ * parameters, called at other sizes with gaps; SPLIT_VIEWS: the split
+ * ones so, on OpenMP's threads (2). The tolerance: 1e-12 for
  * double, else 100 * epsilon * the contraction length.
  */
 static int write_selection(const tc_contraction *user, const char *path, uint64_t seed,
@@ -310,10 +339,10 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
         storage = *user;
     const tc_contraction *c = &storage;
     run = storage;
-    int generic = mode == GENERIC || mode == SPLIT_GENERIC || mode == VIEWS_GENERIC;
+    int generic = mode_generic(mode);
     if (generic)
         other_sizes(&storage, &run);
-    if ((mode == VIEWS || mode == VIEWS_GENERIC) &&
+    if (mode_views(mode) &&
         (tc_corpus_with_gaps(&storage, &storage, NULL) != 0 ||
          tc_corpus_with_gaps(&run, &run, NULL) != 0))
         return -1;
@@ -327,14 +356,14 @@ static int write_selection(const tc_contraction *user, const char *path, uint64_
     tc_emit_includes(f);
     fputs("#include <math.h>\n#include <stdio.h>\n#include <string.h>\n", f);
     fputs(tc_type_row_of(c->type)->is_complex ? "#include <complex.h>\n" : "", f);
-    if (mode == SPLIT_GENERIC) /* the main sets the threads (alpha 0 calls no BLAS: no omp.h) */
+    if (mode_sets_threads(mode)) /* the main sets the threads (alpha 0 calls no BLAS: no omp.h) */
         fputs("#if defined(_OPENMP)\n#include <omp.h>\n#endif\n", f);
     tc_emit_options opt;
     memset(&opt, 0, sizeof opt);
     opt.no_header = 1;
     opt.generic = generic;
     opt.row_major = mode == ROW_MAJOR;
-    opt.strides = mode == VIEWS_GENERIC;
+    opt.strides = mode_strides(mode);
     char fname[32];
     tc_error e;
     int n = -1;
@@ -656,28 +685,47 @@ static void test_permute_portable(void)
 
 /* Loops split over threads (issue 39): the split algorithms of every
  * corpus contraction (at most 12 per kernel), over 3 OpenMP threads with
- * -fopenmp and on one thread without it, with OpenBLAS; and generic, run
- * at other sizes on OpenMP's threads (2). */
+ * -fopenmp and on one thread without it, with OpenBLAS; generic, run at
+ * other sizes on OpenMP's threads (2); and generic views with gaps, their
+ * strides parameters (a contracted loop's partial C spans C's view). */
 static void test_split(void)
 {
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus), functions = 0;
     static const char *const flags[2] = {KEPT_STD " -fopenmp", "-std=c99"};
-    for (int k = 0; k < 4 && lib_include[0][0]; k++) {
+    static const int modes[5] = {SPLIT, SPLIT, SPLIT_GENERIC, SPLIT_GENERIC, SPLIT_VIEWS};
+    for (int k = 0; k < 5 && lib_include[0][0]; k++) {
         cc_std = flags[k % 2];
         for (int i = 0; i < n; i++) {
             char path[280], what[300];
             snprintf(path, sizeof path, "%s/split%d_%02d.c", tmpdir, k, i);
             int m = write_selection(&corpus[i].c, path, 950 + (uint64_t)i,
-                                    k < 2 ? SPLIT : SPLIT_GENERIC, TC_KERNEL_MASK_ALL, 12);
+                                    modes[k], TC_KERNEL_MASK_ALL, 12);
             CU_ASSERT(m >= 0);
             if (m <= 0)
                 continue;
             functions += m;
-            snprintf(what, sizeof what, "split%s %s (%s)", k < 2 ? "" : " generic",
+            snprintf(what, sizeof what, "split%s %s (%s)",
+                     k < 2 ? "" : k < 4 ? " generic" : " generic views",
                      corpus[i].text, flags[k % 2]);
             CU_ASSERT_EQUAL(compile_and_run(path, 0, what), 0);
         }
+    }
+    /* C accumulated into over two contracted indices, one split (the
+     * corpus has no such case): the partial C of the other parts must not
+     * carry beta */
+    tc_contraction acc;
+    char msg[256], path[280];
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b,c] += -1.5 * A[a,i,c,j] * B[j,b,i]",
+                                    "a=3,b=4,c=2,i=5,j=7", &acc, msg, sizeof msg) == 0);
+    for (int k = 0; k < 2 && lib_include[0][0]; k++) {
+        cc_std = k ? KEPT_STD " -fopenmp" : "-std=c99";
+        snprintf(path, sizeof path, "%s/split_accumulate%d.c", tmpdir, k);
+        int m = write_selection(&acc, path, 990, k ? SPLIT_VIEWS : SPLIT, TC_KERNEL_MASK_ALL, 0);
+        CU_ASSERT(m > 0);
+        functions += m > 0 ? m : 0;
+        if (m > 0)
+            CU_ASSERT_EQUAL(compile_and_run(path, 0, "split, accumulated into"), 0);
     }
     cc_std = KEPT_STD;
     CU_ASSERT(functions > 200);

@@ -92,6 +92,7 @@ static int blocked(const tc_algorithm *alg)
  * (tc_gen_add_threaded). Returns the failures. */
 static uint64_t wider_algorithms; /* fused and permuted, enumerated by check_all */
 static int split_own_temps;       /* split runs with temporaries per thread */
+static int split_reducing;        /* split runs over a contracted loop */
 
 static int check_some(const tc_contraction *c, const char *text, uint64_t seed, int split,
                       int *nrun)
@@ -138,6 +139,7 @@ static int check_some(const tc_contraction *c, const char *text, uint64_t seed, 
                 continue;
             for (int t = 0; t < alg->ntemps; t++)
                 split_own_temps += tc_alg_temp_per_thread(alg, t);
+            split_reducing += alg->partial > 0;
             memcpy(got, C0, (size_t)nc * sizeof *got);
             tc_status s = tc_rt_execute(libs[l], alg, c, A, B, got, &e);
             double err = s == TC_OK ? tc_corpus_relerr(got, want, nc) : INFINITY;
@@ -187,21 +189,44 @@ static void test_corpus(void)
 /* Loops split over threads (tc_alg_split): every threaded algorithm of
  * every corpus contraction, over 2 and 3 threads, gives the reference's
  * result with both libraries, among them ones whose threads each fill
- * their own temporaries (slices and blocks). */
+ * their own temporaries (slices and blocks) and ones split over a
+ * contracted index (partial C per thread, added after the loop; beta 0
+ * with NaN in C, and other betas, as the corpus has them). */
 static void test_split(void)
 {
     tc_corpus_entry *corpus;
     int n = tc_corpus_require(&corpus), runs = 0;
-    split_own_temps = 0;
+    split_own_temps = split_reducing = 0;
     for (int threads = 2; threads <= 3; threads++)
         for (int i = 0; i < n; i++)
             CU_ASSERT_EQUAL(check_some(&corpus[i].c, corpus[i].text, 3000 + (uint64_t)i,
                                        threads, &runs),
                             0);
+    /* C accumulated into (beta 1 and another) over two contracted
+     * indices, one looped and split: the corpus has no such case. Each
+     * library's run reuses the partial C the one before it left in the
+     * scratch cache, so a thread that did not start from beta 0 adds it. */
+    static const char *const accumulate[][2] = {
+        {"C[a,b] += A[a,i,j] * B[j,b,i]", "a=5,b=4,i=6,j=3"},
+        {"C[a,b,c] += -1.5 * A[a,i,c,j] * B[j,b,i]", "a=3,b=4,c=2,i=5,j=7"},
+    };
+    for (int threads = 2; threads <= 3; threads++)
+        for (int k = 0; k < 2; k++) {
+            tc_contraction c;
+            char msg[256];
+            CU_ASSERT_FATAL(tc_corpus_parse(accumulate[k][0], accumulate[k][1], &c, msg,
+                                            sizeof msg) == 0);
+            int before = split_reducing;
+            CU_ASSERT_EQUAL(check_some(&c, accumulate[k][0], 5000 + (uint64_t)k, threads, &runs),
+                            0);
+            CU_ASSERT(split_reducing > before);
+        }
     CU_ASSERT(runs > 1000);
     CU_ASSERT(split_own_temps > 20);
-    fprintf(stderr, "[%d split executions, %d with temporaries per thread]\n", runs,
-            split_own_temps);
+    CU_ASSERT(split_reducing > 100);
+    fprintf(stderr, "[%d split executions, %d with temporaries per thread, %d over a "
+                    "contracted loop]\n",
+            runs, split_own_temps, split_reducing);
 }
 
 /* The parts tc_rt_execute_parts timed for alg are right: each a copy,
@@ -417,6 +442,59 @@ static void test_zero_alpha(void)
     fprintf(stderr, "[%d executions with alpha 0]\n", runs);
 }
 
+/* Which loops split over a contracted index (tc_alg_split_reduces): one
+ * whose kernel writes C itself with beta (dgemm, dgemv), with or without
+ * a slice copy per thread; not dger or daxpy (no beta to start a partial C
+ * from 0), nor a kernel writing C's permuted temporary. Each other thread's
+ * partial C spans C's view and counts in the workspace. */
+static void test_split_rules(void)
+{
+    static const struct {
+        const char *name;
+        int splits;
+    } want[] = {{"i-dgemm@2", 1}, {"j'-dgemm@2", 1}, {"ia-dgemv@2", 1}, {"ij-dger@2", 0},
+                {"iaj-daxpy@2", 0}, {"C^i-dgemm@2", 0}, {"A^i-dgemm@3", 1}};
+    tc_contraction c;
+    char msg[256];
+    tc_error e;
+    CU_ASSERT_FATAL(tc_corpus_parse("C[a,b] = A[a,i,j] * B[j,b,i]", "a=5,b=4,i=6,j=3", &c, msg,
+                                    sizeof msg) == 0);
+    tc_contraction gaps, permuted;
+    CU_ASSERT_FATAL(tc_corpus_with_gaps(&c, &gaps, &e) == 0);
+    CU_ASSERT_FATAL(gaps.tensor[TC_C].span > gaps.tensor[TC_C].elements);
+    CU_ASSERT_FATAL(tc_corpus_parse("C[b,a] = A[a,i,j] * B[j,b,i]", "a=5,b=4,i=6,j=3",
+                                    &permuted, msg, sizeof msg) == 0);
+    for (int g = 0; g < 2; g++) {
+        const tc_contraction *x = g ? &gaps : &c;
+        tc_algorithm_set *set = NULL, *pset = NULL;
+        CU_ASSERT_FATAL(tc_gen_enumerate_families(x, TC_KERNEL_MASK_ALL, TC_FAMILY_MASK_ALL,
+                                                  &set, &e) == TC_OK);
+        CU_ASSERT_FATAL(tc_gen_enumerate_families(&permuted, TC_KERNEL_MASK_ALL,
+                                                  TC_FAMILY_MASK_ALL, &pset, &e) == TC_OK);
+        for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+            int perm = want[k].name[0] == 'C';
+            char base[64];
+            int threads = tc_alg_split_name(want[k].name, base, sizeof base);
+            const tc_algorithm *whole = tc_alg_set_find(perm ? pset : set, base);
+            CU_ASSERT_FATAL(whole != NULL); /* it exists, whether or not it splits */
+            const tc_algorithm *a = tc_gen_find(perm ? pset : set, perm ? &permuted : x,
+                                                want[k].name);
+            CU_ASSERT_EQUAL((a != NULL), want[k].splits);
+            if (!a)
+                continue;
+            CU_ASSERT_EQUAL(a->partial, x->tensor[TC_C].span);
+            int64_t per_thread = 0; /* the temporaries each thread has its own of */
+            for (int t = 0; t < a->ntemps; t++)
+                per_thread += tc_alg_temp_per_thread(a, t) ? a->temp[t].elements * 8 : 0;
+            CU_ASSERT_EQUAL(tc_alg_temp_bytes(a), tc_alg_temp_bytes(whole) +
+                                                      (threads - 1) * per_thread +
+                                                      (threads - 1) * a->partial * 8);
+        }
+        tc_alg_set_free(set);
+        tc_alg_set_free(pset);
+    }
+}
+
 static void test_errors(void)
 {
     tc_contraction c, nosizes;
@@ -447,6 +525,7 @@ int tc_suite_execute(void)
     return !CU_add_test(s, "every algorithm of the corpus, OpenBLAS and BLIS", test_corpus) ||
            !CU_add_test(s, "loops split over 2 and 3 threads, every threaded algorithm",
                         test_split) ||
+           !CU_add_test(s, "which loops split over a contracted index", test_split_rules) ||
            !CU_add_test(s, "parts timed: the same C, the algorithm's own parts", test_parts) ||
            !CU_add_test(s, "oracles at sizes 1 and mixed sizes", test_oracle_sizes) ||
            !CU_add_test(s, "scalars at run time: any alpha and beta, every algorithm",

@@ -1353,7 +1353,8 @@ static void test_blas_threads_kept(void)
  * include the threaded algorithms (NAME@2), for emitted C too; one
  * remembered in wisdom is planned from it and runs right, leaving the
  * code's BLAS thread count alone; a remembered split of a loop that cannot
- * be split (a contracted index) is refused. */
+ * be split (a contracted index around dger, which has no beta to start a
+ * partial C from 0) is refused. */
 static const char split_text[] = "C[a,b,c] = A[a,d] * B[d,b,c]"; /* canonical */
 
 static int split_count(const tc_plan *p)

@@ -614,7 +614,7 @@ static int holds_together(unsigned off)
 {
     tc_mb_sampler_options o = base_options(off);
     tc_mb_sampler *s = sampler(&o);
-    const tc_algorithm *alg = tc_alg_split(fx[0].set, alg_of(0, "c-dgemm"), 2);
+    const tc_algorithm *alg = tc_alg_split(fx[0].set, alg_of(0, "c-dgemm"), &fx[0].c, 2);
     tc_mb_params p = {TC_MODEL_FULL, LLC, LINE};
     double seconds = 0.0;
     tc_error e;

@@ -1218,8 +1218,10 @@ static void test_split_around(void)
     tc_error e;
     double seconds = 0.0;
     tc_mb_analysis *a = NULL;
-    const tc_algorithm *inside = tc_alg_split(fixtures[3].set, find_alg(3, "ac'e'-dgemm"), 2);
-    const tc_algorithm *around = tc_alg_split(fixtures[3].set, find_alg(3, "C^bce-dgemm"), 2);
+    const tc_algorithm *inside =
+        tc_alg_split(fixtures[3].set, find_alg(3, "ac'e'-dgemm"), &fixtures[3].c, 2);
+    const tc_algorithm *around =
+        tc_alg_split(fixtures[3].set, find_alg(3, "C^bce-dgemm"), &fixtures[3].c, 2);
     CU_ASSERT_PTR_NOT_NULL_FATAL(inside);
     CU_ASSERT_PTR_NOT_NULL_FATAL(around);
     CU_ASSERT_EQUAL(tc_mb_predict(s, &fixtures[3].c, inside, &p, &seconds, NULL, &e), TC_OK);
@@ -1237,6 +1239,35 @@ static void test_split_around(void)
     CU_ASSERT_EQUAL(tc_mb_sampler_timed(s), permutations);
     CU_ASSERT(seconds > parts * 0.999); /* the total holds every part shown */
     tc_mb_analysis_free(a);
+    tc_mb_sampler_free(s);
+}
+
+/* A split contracted loop (A^ib-dgemm over i): the other threads' partial
+ * C added into C after it is timed (the executor's own pass) and in the
+ * total, once per partial (3 threads: twice 2 threads' figure). */
+static void test_split_partial_sum(void)
+{
+    tc_mb_sampler *s = new_sampler(1, TC_FLUSH_CLFLUSH);
+    tc_mb_params p = {TC_MODEL_FULL, TEST_LLC, TEST_LINE};
+    tc_error e;
+    double seconds[2] = {0.0, 0.0}, sums[2] = {0.0, 0.0};
+    for (int k = 0; k < 2; k++) {
+        tc_mb_analysis *a = NULL;
+        const tc_algorithm *alg = tc_alg_split(fixtures[1].set, find_alg(1, "A^ib-dgemm"),
+                                               &fixtures[1].c, 2 + k);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(alg);
+        CU_ASSERT_FATAL(alg->partial > 0);
+        CU_ASSERT_EQUAL_FATAL(tc_mb_predict(s, &fixtures[1].c, alg, &p, &seconds[k], &a, &e),
+                              TC_OK);
+        double parts = 0.0;
+        for (int i = 0; i < a->ncases; i++)
+            parts += (double)a->cases[i].count * a->cases[i].seconds;
+        sums[k] = a->partial_sum_seconds;
+        CU_ASSERT(sums[k] > 0.0);
+        CU_ASSERT(seconds[k] > (parts + sums[k]) * 0.999);
+        tc_mb_analysis_free(a);
+    }
+    CU_ASSERT_DOUBLE_EQUAL(sums[1], 2.0 * sums[0], 1e-12 * sums[0]);
     tc_mb_sampler_free(s);
 }
 
@@ -1595,7 +1626,8 @@ int tc_suite_sample(void)
            !CU_add_test(s, "trains of calls", test_trains) ||
            !CU_add_test(s, "a train maps its pages, not its span", test_train_pages) ||
            !CU_add_test(s, "a split loop's permutations around it: the plan's sampler",
-                        test_split_around)
+                        test_split_around) ||
+           !CU_add_test(s, "a split contracted loop's partial sums", test_split_partial_sum)
                ? -1
                : 0;
 }
