@@ -1136,8 +1136,8 @@ static void emit_split_loop(emitter *e, const tc_node *n, int level)
     int first = 0;
     if (alg->partial) {
         indent(e, level + 1);
-        fprintf(out, "%s *tcgen_C = tcgen_part == 0 ? C : tcgen_partial + (size_t)(tcgen_part - 1) * ",
-                elem(e));
+        fprintf(out, "%s *tcgen_C = tcgen_part == 0 ? C : ", elem(e));
+        put(e, "tcgen_partial + (size_t)(tcgen_part - 1) * ");
         put_c_span(e);
         put(e, ";\n");
         kernel_beta(e, num, sizeof num, &first); /* does a call ask for the first iteration? */
@@ -1807,15 +1807,18 @@ static void emit_temporaries(const emitter *e)
         put_c_span(e);
         fprintf(out, " + 1, sizeof(%s));\n", elem(e));
     }
-    int allocated = alg->ntemps + (alg->partial > 0);
-    if (allocated == 1 && !e->nkept) {
-        fprintf(out, "    if (!%s)\n        return -1;\n",
-                alg->ntemps ? temp_name(e, 0) : "tcgen_partial");
-    } else if (allocated) {
+    const char *name[TC_MAX_TEMPS + 1];
+    int n = 0;
+    for (int t = 0; t < alg->ntemps; t++)
+        name[n++] = temp_name(e, t);
+    if (alg->partial)
+        name[n++] = "tcgen_partial";
+    if (n == 1 && !e->nkept) {
+        fprintf(out, "    if (!%s)\n        return -1;\n", name[0]);
+    } else if (n) {
         fputs("    if (", out);
-        for (int t = 0; t < alg->ntemps; t++)
-            fprintf(out, "%s!%s", t ? " || " : "", temp_name(e, t));
-        fprintf(out, "%s", alg->partial ? (alg->ntemps ? " || !tcgen_partial" : "!tcgen_partial") : "");
+        for (int k = 0; k < n; k++)
+            fprintf(out, "%s!%s", k ? " || " : "", name[k]);
         fputs(") {\n", out);
         emit_free(e, "        ");
         fputs("        return -1;\n    }\n", out);
