@@ -259,12 +259,17 @@ void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out)
     out->ld = out->stride[1];
 }
 
-int64_t tc_permutation_elements(const tc_permutation *p)
+int64_t tc_permute_elements(const tc_permute *v)
 {
     int64_t n = 1;
-    for (int k = 0; k < p->view.rank; k++)
-        n *= p->view.extent[k];
+    for (int k = 0; k < v->rank; k++)
+        n *= v->extent[k];
     return n;
+}
+
+int64_t tc_permutation_elements(const tc_permutation *p)
+{
+    return tc_permute_elements(&p->view);
 }
 
 void tc_permutation_operands(const tc_permutation *p, const tc_contraction *c,

@@ -281,7 +281,9 @@ int tc_alg_is_permuted_temp(const tc_algorithm *alg, int base);
  * extents, contiguous (column-major) in the temporary. */
 void tc_copy_temp_operand(const tc_copy *cp, tc_operand *out);
 
-/* The elements one execution of permutation p moves (its view's). */
+/* The elements of view v (the product of its extents), and those one
+ * execution of permutation p moves (its view's). */
+int64_t tc_permute_elements(const tc_permute *v);
 int64_t tc_permutation_elements(const tc_permutation *p);
 /* Permutation p's two sides as the flat runs the sampler and the analyser
  * see: rank 1, all its elements at stride 1, one dimension of the block's

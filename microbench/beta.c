@@ -98,14 +98,6 @@ static int64_t view_span(const tc_permute *v)
     return span;
 }
 
-static int64_t view_elements(const tc_permute *v)
-{
-    int64_t n = 1;
-    for (int k = 0; k < v->rank; k++)
-        n *= v->extent[k];
-    return n;
-}
-
 tc_status tc_mb_sample_partial_sum(tc_mb_sampler *s, const tc_contraction *c, int partials,
                                    double *seconds, tc_error *err)
 {
@@ -113,7 +105,7 @@ tc_status tc_mb_sample_partial_sum(tc_mb_sampler *s, const tc_contraction *c, in
         return tc_error_set(err, TC_EUSAGE, 0, 0, "tc_mb_sample_partial_sum: bad argument");
     *seconds = 0.0;
     tc_permute v = tc_rt_c_view(c);
-    int64_t all = view_elements(&v);
+    int64_t all = tc_permute_elements(&v);
     if (partials == 0 || all == 0)
         return TC_OK;
     /* C and a partial: both just written by their threads, in the level
@@ -127,12 +119,12 @@ tc_status tc_mb_sample_partial_sum(tc_mb_sampler *s, const tc_contraction *c, in
             v.extent[k] = (v.extent[k] + 1) / 2;
         else
             k--;
-    double scale = (double)all / (double)view_elements(&v);
+    double scale = (double)all / (double)tc_permute_elements(&v);
     int64_t words = tc_type_words(c->type, view_span(&v));
     char key[160];
     snprintf(key, sizeof key, "partial-sum w%lld e%lld t%d L%d x%.17g round%d",
-             (long long)words, (long long)view_elements(&v), s->o.blas->threads, level, scale,
-             s->round);
+             (long long)words, (long long)tc_permute_elements(&v), s->o.blas->threads, level,
+             scale, s->round);
     if (tc_mb_memo_find(s->memo, key, seconds)) {
         *seconds *= partials;
         s->reused++;

@@ -331,10 +331,7 @@ tc_permute tc_rt_c_view(const tc_contraction *c)
 void tc_rt_add_partial(const tc_permute *v, tc_type type, const void *partial, void *C,
                        int threads)
 {
-    int64_t elements = 1;
-    for (int k = 0; k < v->rank; k++)
-        elements *= v->extent[k];
-    tc_rt_permute(v, type, partial, C, 1.0, elements, threads);
+    tc_rt_permute(v, type, partial, C, 1.0, tc_permute_elements(v), threads);
 }
 
 static void exec_node(run *r, const tc_node *n);
