@@ -1638,8 +1638,13 @@ static void test_rank_keep_and_rounds(void)
     CU_ASSERT_EQUAL(all->count, set->count);
     CU_ASSERT(best->pruned > 0);
     CU_ASSERT_EQUAL(best->count + best->pruned + best->skipped + best->no_memory, set->count);
-    for (int i = 0; i < keep && i < best->count; i++)
+    for (int i = 0; i < keep && i < best->count; i++) {
         CU_ASSERT_STRING_EQUAL(best->entry[i].alg->name, all->entry[i].alg->name);
+        if (strcmp(best->entry[i].alg->name, all->entry[i].alg->name))
+            fprintf(stderr, "\n  best %d: %s %.3g s pruned, %s %.3g s ranked all", i + 1,
+                    best->entry[i].alg->name, best->entry[i].seconds, all->entry[i].alg->name,
+                    all->entry[i].seconds);
+    }
 
     int64_t timed = tc_mb_sampler_timed(su.sampler);
     tc_ranking *rounds = rank_with(&su, &c, set, 0, TC_RANK_ROUNDS);
