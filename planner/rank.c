@@ -277,8 +277,51 @@ static int structurally_before(const tc_algorithm *a, const tc_algorithm *b)
     return strcmp(a->name, b->name) < 0;
 }
 
+/* 1 when y makes x's kernel calls (the same kernel, shapes and
+ * transposes, under the same loops, split alike) on operands no farther
+ * apart (leading dimensions) and its copies and permutations move fewer
+ * elements: x only adds data movement, such as A^k-dgemm of C[i,j,k] =
+ * A[i,l,k] * B[l,j] (A permuted so that a fused (ik) could be one dgemm,
+ * then looped over k anyway, its slices 144 x 144 at a leading
+ * dimension of 18432) against k-dgemm (A's slices in place, at 144). */
+static int dominates(const tc_algorithm *y, const tc_algorithm *x)
+{
+    const tc_call *ky = y->kernel_node->call, *kx = x->kernel_node->call;
+    if (y->kernel != x->kernel || y->split != x->split || y->nloops != x->nloops ||
+        ky->trans_a != kx->trans_a || ky->trans_b != kx->trans_b || ky->m != kx->m ||
+        ky->n != kx->n || ky->k != kx->k)
+        return 0;
+    for (int a = 0; a < 3; a++)
+        if (ky->arg[a].rank != kx->arg[a].rank || ky->arg[a].ld > kx->arg[a].ld)
+            return 0;
+    for (int i = 0; i < y->nloops; i++)
+        if (y->loop[i] != x->loop[i] ||
+            tc_alg_loop_extent(y, y->loop_node[i]) != tc_alg_loop_extent(x, x->loop_node[i]))
+            return 0;
+    return moved_of(y) < moved_of(x);
+}
+
+/* The best-predicted entry within TC_RANK_DOMINATED_MAX of e[0] that
+ * dominates it, or 0. */
+static int dominating(const tc_rank_entry *e, int n)
+{
+    for (int i = 1; i < n && e[i].seconds <= (1.0 + TC_RANK_DOMINATED_MAX) * e[0].seconds; i++)
+        if (dominates(e[i].alg, e[0].alg))
+            return i;
+    return 0;
+}
+
+static void move_to_front(tc_rank_entry *e, int i)
+{
+    tc_rank_entry chosen = e[i];
+    memmove(e + 1, e, (size_t)i * sizeof *e);
+    e[0] = chosen;
+}
+
 void tc_rank_break_ties(tc_rank_entry *e, int n)
 {
+    for (int d; (d = dominating(e, n)) > 0;)
+        move_to_front(e, d);
     int best = 0;
     for (int i = 1; i < n && e[0].spread > 0.0; i++) {
         if (e[i].seconds - e[0].seconds > e[0].spread + e[i].spread ||
@@ -287,11 +330,8 @@ void tc_rank_break_ties(tc_rank_entry *e, int n)
         if (structurally_before(e[i].alg, e[best].alg))
             best = i;
     }
-    if (best == 0)
-        return;
-    tc_rank_entry chosen = e[best];
-    memmove(e + 1, e, (size_t)best * sizeof *e);
-    e[0] = chosen;
+    if (best > 0)
+        move_to_front(e, best);
 }
 
 /* The first prediction of alg (algs[i]) into *slot, with its cost. */

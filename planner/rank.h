@@ -70,7 +70,11 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
 
 /*
  * Near-ties broken by structure, not by the host's phase (tc_plan_rank's
- * last step; e[0..n) sorted by seconds): of the entries whose predictions
+ * last step; e[0..n) sorted by seconds). First, while an entry within
+ * TC_RANK_DOMINATED_MAX of the first makes the same kernel calls under
+ * the same loops, on operands no farther apart, and moves fewer elements,
+ * it goes first. Then, of the
+ * entries whose predictions
  * lie within their spreads of the first's (its spread and theirs
  * together; only refined entries have one) and within TC_RANK_TIE_MAX of
  * it, the one whose threads make
@@ -88,6 +92,15 @@ void tc_rank_break_ties(tc_rank_entry *e, int n);
  * A^ikcb-dgemm of TCCG's abcijk-ikma-mjbc, predicted 4-15 % apart in five
  * rankings); issue 37 counts choices within 3 % as one. */
 #define TC_RANK_TIE_MAX 0.03
+
+/* An algorithm that only adds copies to another's calls is predicted
+ * faster by noise alone, which reached 15 % on a case of 200 us: the
+ * steady dgemm case of k-dgemm of C[i,j,k] = A[i,l,k] * B[l,j] (144, 128,
+ * 128, 144) was timed 187-245 us in three rankings, 190 us per call
+ * measured in the loop, and A^k-dgemm, the same calls after a
+ * permutation of A, was chosen at 1 and 2 threads in two suite runs,
+ * 6-10 % slower (docs/benchmarks.md). */
+#define TC_RANK_DOMINATED_MAX 0.15
 
 /* NULL is a no-op. */
 void tc_ranking_free(tc_ranking *r);

@@ -1520,6 +1520,56 @@ static void test_break_ties(void)
     tc_alg_set_free(set);
 }
 
+/* An algorithm that only adds data movement to another's calls
+ * (tc_rank_break_ties): A^k-dgemm of C[i,j,k] = A[i,l,k] * B[l,j]
+ * permutes A and then makes k-dgemm's calls on slices farther apart; up
+ * to TC_RANK_DOMINATED_MAX ahead it yields to k-dgemm, beyond that the
+ * prediction stands. A^C^-dgemm (one call) and i'-dgemm (other calls) are
+ * not its doubles; split ones only dominate split ones. */
+static void test_dominated(void)
+{
+    tc_contraction c;
+    CU_ASSERT_FATAL(tc_test_parse_cm("C[i,j,k] = A[i,l,k] * B[l,j]", "i=l=12,j=k=10", &c) == 0);
+    tc_algorithm_set *set = NULL;
+    tc_error err;
+    CU_ASSERT_FATAL(tc_gen_enumerate_families(&c, 1u << TC_KERNEL_DGEMM, TC_FAMILY_MASK_ALL,
+                                              &set, &err) == TC_OK);
+    const tc_algorithm *ak = tc_alg_set_find(set, "A^k-dgemm"), *k = tc_alg_set_find(set, "k-dgemm");
+    const tc_algorithm *one = tc_alg_set_find(set, "A^C^-dgemm"), *ip = tc_alg_set_find(set, "i'-dgemm");
+    CU_ASSERT_FATAL(ak && k && one && ip);
+    const double near = 1.0 + TC_RANK_DOMINATED_MAX / 2, far = 1.0 + 2 * TC_RANK_DOMINATED_MAX;
+    tc_rank_entry e[3] = {{ak, 1.0, 0, 0, 1}, {one, 1.01, 0, 0, 1}, {k, near, 0, 0, 1}};
+    tc_rank_break_ties(e, 3);
+    CU_ASSERT_PTR_EQUAL(e[0].alg, k);
+    CU_ASSERT_PTR_EQUAL(e[1].alg, ak);
+    CU_ASSERT_PTR_EQUAL(e[2].alg, one);
+    tc_rank_entry apart[2] = {{ak, 1.0, 0, 0, 1}, {k, far, 0, 0, 1}};
+    tc_rank_break_ties(apart, 2);
+    CU_ASSERT_PTR_EQUAL(apart[0].alg, ak);
+    tc_rank_entry others[2] = {{ak, 1.0, 0, 0, 1}, {ip, near, 0, 0, 1}};
+    tc_rank_break_ties(others, 2);
+    CU_ASSERT_PTR_EQUAL(others[0].alg, ak);
+    tc_rank_entry reverse[2] = {{k, 1.0, 0, 0, 1}, {ak, 1.01, 0, 0, 1}};
+    tc_rank_break_ties(reverse, 2);
+    CU_ASSERT_PTR_EQUAL(reverse[0].alg, k);
+    /* k-dgemm with A's slices farther apart than A^k-dgemm's: no double */
+    tc_algorithm wide = *k;
+    tc_node node = *k->kernel_node;
+    tc_call call = *node.call;
+    call.arg[1].ld = ak->kernel_node->call->arg[1].ld + 1;
+    node.call = &call;
+    wide.kernel_node = &node;
+    tc_rank_entry spaced[2] = {{ak, 1.0, 0, 0, 1}, {&wide, near, 0, 0, 1}};
+    tc_rank_break_ties(spaced, 2);
+    CU_ASSERT_PTR_EQUAL(spaced[0].alg, ak);
+    const tc_algorithm *ak2 = tc_alg_split(set, ak, &c, 2), *k2 = tc_alg_split(set, k, &c, 2);
+    CU_ASSERT_FATAL(ak2 && k2);
+    tc_rank_entry split[3] = {{ak2, 1.0, 0, 0, 1}, {k, near, 0, 0, 1}, {k2, near, 0, 0, 1}};
+    tc_rank_break_ties(split, 3);
+    CU_ASSERT_PTR_EQUAL(split[0].alg, k2);
+    tc_alg_set_free(set);
+}
+
 static void test_null_err(void)
 {
     const char *text = "C[a,b] = A[a,i] * B[i,b]", *sizes = "a=b=i=4";
@@ -2090,6 +2140,8 @@ int tc_suite_plan(void)
         !CU_add_test(s, "threads: a remembered split of a renamed contraction, built alone",
                      test_threaded_from_wisdom) ||
         !CU_add_test(s, "near-ties broken by calls, C's order, then name", test_break_ties) ||
+        !CU_add_test(s, "an algorithm that only adds copies yields to its double",
+                     test_dominated) ||
         !CU_add_test(s, "err == NULL: a prediction fails in the ranking",
                      test_rank_failure_null_err) ||
         !CU_add_test(s, "rank: the best few only (a floor prunes), the closest in rounds",
