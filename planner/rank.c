@@ -381,7 +381,9 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
                             n);
     }
     /* with keep: the fewest-calls algorithms first, and none predicted
-     * whose call floor alone exceeds the keep-th best time so far */
+     * whose call floor alone exceeds the keep-th best time so far, by
+     * more than an algorithm that dominates the best may lie behind it
+     * (tc_rank_break_ties) */
     for (int i = 0; i < n; i++)
         order[i] = (keyed){keep > 0 && s ? call_bound(s, algs[i]) : 0.0, i, {0}, 0.0};
     if (keep > 0 && s)
@@ -391,7 +393,8 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
     for (int j = 0; j < n && st == TC_OK; j++) {
         int i = order[j].order;
         const tc_algorithm *alg = algs[i];
-        if (keep > 0 && kept == keep && order[j].key > best[keep - 1]) {
+        if (keep > 0 && kept == keep &&
+            order[j].key > (1.0 + TC_RANK_DOMINATED_MAX) * best[keep - 1]) {
             r->pruned += n - j;
             break;
         }
