@@ -301,11 +301,11 @@ static int dominates(const tc_algorithm *y, const tc_algorithm *x)
     return moved_of(y) < moved_of(x);
 }
 
-/* The best-predicted entry within TC_RANK_DOMINATED_MAX of e[0] that
- * dominates it, or 0. */
-static int dominating(const tc_rank_entry *e, int n)
+/* The best-predicted entry of e[1..n) within `limit` seconds that
+ * dominates e[0], or 0. */
+static int dominating(const tc_rank_entry *e, int n, double limit)
 {
-    for (int i = 1; i < n && e[i].seconds <= (1.0 + TC_RANK_DOMINATED_MAX) * e[0].seconds; i++)
+    for (int i = 1; i < n && e[i].seconds <= limit; i++)
         if (dominates(e[i].alg, e[0].alg))
             return i;
     return 0;
@@ -320,7 +320,10 @@ static void move_to_front(tc_rank_entry *e, int i)
 
 void tc_rank_break_ties(tc_rank_entry *e, int n)
 {
-    for (int d; (d = dominating(e, n)) > 0;)
+    /* the window stays the best prediction's: a chain of doubles must
+     * not walk it up (each step moves fewer elements, so it ends) */
+    double limit = n > 0 ? (1.0 + TC_RANK_DOMINATED_MAX) * e[0].seconds : 0.0;
+    for (int d; (d = dominating(e, n, limit)) > 0;)
         move_to_front(e, d);
     int best = 0;
     for (int i = 1; i < n && e[0].spread > 0.0; i++) {

@@ -71,18 +71,17 @@ tc_status tc_plan_rank(tc_mb_sampler *s, const tc_contraction *c,
 /*
  * Near-ties broken by structure, not by the host's phase (tc_plan_rank's
  * last step; e[0..n) sorted by seconds). First, while an entry within
- * TC_RANK_DOMINATED_MAX of the first makes the same kernel calls under
- * the same loops, on operands no farther apart, and moves fewer elements,
- * it goes first. Then, of the
- * entries whose predictions
+ * TC_RANK_DOMINATED_MAX of the best prediction makes the first's kernel
+ * calls under the same loops, on operands no farther apart, and moves
+ * fewer elements, it goes first. Then, of the entries whose predictions
  * lie within their spreads of the first's (its spread and theirs
  * together; only refined entries have one) and within TC_RANK_TIE_MAX of
- * it, the one whose threads make
- * the fewest kernel calls, then whose copies and permutations move the
- * fewest elements, then whose loops write the kernel's output most nearly
- * front to back (fewest loop pairs whose inner loop moves it further than
- * the outer), then whose name comes first, is moved to the front. Two
- * rankings whose noise swaps close candidates then choose alike.
+ * it, the one whose threads make the fewest kernel calls, then whose
+ * copies and permutations move the fewest elements, then whose loops
+ * write the kernel's output most nearly front to back (fewest loop pairs
+ * whose inner loop moves it further than the outer), then whose name
+ * comes first, is moved to the front. Two rankings whose noise swaps
+ * close candidates then choose alike.
  */
 void tc_rank_break_ties(tc_rank_entry *e, int n);
 
