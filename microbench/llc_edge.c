@@ -9,7 +9,6 @@
 #include "runtime/timer.h"
 
 #define SWEEPS 7      /* per point: the first two bring it to a steady state */
-#define PASSES 3      /* the curve's median of three */
 #define MIN_STEP 1.25 /* memory's time per line over the LLC's, at least */
 #define SNAP 0.1      /* shares within this of 0 or 1 are taken as 0 or 1:
                          the sampler times a case on the edge twice */
@@ -88,6 +87,49 @@ int tc_mb_edge_from_chase(const tc_xray *x, int64_t llc_bytes, double share[TC_E
     return 1;
 }
 
+/* One kind of sweep's share at each point, the median of its passes
+ * (t: seconds per line, per pass and point). Sweeps that never reach
+ * memory's time (the last point not MIN_STEP slower than the first, in
+ * most passes) keep the LLC's speed over the whole range: share 1. A VM
+ * whose chase measured 2.75-4.3 MiB of a 32 MiB L3 swept 9 MiB at the
+ * speed of 1.4 MiB in three profiles of four, and taking that for "not
+ * measured" put every operand reused past 2.75 MiB in memory: the dgemm
+ * loop of cA^d(ab)-dgemm of TCCG's abjcd-dkbac-jk, 64 % slow. */
+static void sweep_share(double t[TC_EDGE_PASSES][TC_EDGE_POINTS], double share[TC_EDGE_POINTS])
+{
+    double kept[TC_EDGE_POINTS][TC_EDGE_PASSES];
+    int flat = 0;
+    for (int pass = 0; pass < TC_EDGE_PASSES; pass++) {
+        double first = t[pass][0], out = t[pass][TC_EDGE_POINTS - 1];
+        flat += !(out > MIN_STEP * first);
+        for (int k = 0; k < TC_EDGE_POINTS; k++)
+            kept[k][pass] = out > first ? (out - t[pass][k]) / (out - first) : 0.0;
+    }
+    for (int k = 0; k < TC_EDGE_POINTS; k++) {
+        double lo, median, hi;
+        tc_mb_spread(kept[k], TC_EDGE_PASSES, &lo, &median, &hi);
+        share[k] = 2 * flat > TC_EDGE_PASSES ? 1.0 : median; /* one slow pass does not decide */
+    }
+}
+
+void tc_mb_edge_curve(double sweeps[2][TC_EDGE_PASSES][TC_EDGE_POINTS],
+                      const double chase[TC_EDGE_POINTS], double share[TC_EDGE_POINTS])
+{
+    double kind[2][TC_EDGE_POINTS];
+    for (int update = 0; update < 2; update++)
+        sweep_share(sweeps[update], kind[update]);
+    double prev = 1.0;
+    for (int k = 0; k < TC_EDGE_POINTS; k++) {
+        /* half each: reads, updates */
+        double v = SWEEP_WEIGHT * (kind[0][k] + kind[1][k]) / 2 + (1.0 - SWEEP_WEIGHT) * chase[k];
+        v = v < SNAP ? 0.0 : v > 1.0 - SNAP ? 1.0 : v;
+        v = v > prev ? prev : v; /* non-increasing */
+        v = round(v * 1000.0) / 1000.0; /* as the profile's text keeps it */
+        share[k] = k == 0 ? 1.0 : k == TC_EDGE_POINTS - 1 ? 0.0 : v;
+        prev = share[k];
+    }
+}
+
 tc_status tc_mb_edge_measure(int64_t llc_bytes, int line_bytes, int64_t max_bytes,
                              const tc_xray *x, double share[TC_EDGE_POINTS], tc_error *err)
 {
@@ -104,38 +146,14 @@ tc_status tc_mb_edge_measure(int64_t llc_bytes, int line_bytes, int64_t max_byte
         return TC_ERESOURCE;
     for (int64_t i = 0; i < n; i++)
         p[i] = 0.0;
-    double kept[2][PASSES][TC_EDGE_POINTS];
-    int flat[2] = {0, 0}; /* passes without a step to memory, per kind */
-    for (int pass = 0; pass < PASSES; pass++)
-        for (int update = 0; update < 2; update++) {
-            double t[TC_EDGE_POINTS];
+    double sweeps[2][TC_EDGE_PASSES][TC_EDGE_POINTS];
+    for (int pass = 0; pass < TC_EDGE_PASSES; pass++)
+        for (int update = 0; update < 2; update++)
             for (int k = 0; k < TC_EDGE_POINTS; k++)
-                t[k] = per_line(p, (int64_t)point_bytes(llc_bytes, k) / 8, line, update);
-            double out = t[TC_EDGE_POINTS - 1];
-            flat[update] += !(out > MIN_STEP * t[0]);
-            for (int k = 0; k < TC_EDGE_POINTS; k++)
-                kept[update][pass][k] = out > t[0] ? (out - t[k]) / (out - t[0]) : 0.0;
-        }
+                sweeps[update][pass][k] =
+                    per_line(p, (int64_t)point_bytes(llc_bytes, k) / 8, line, update);
     tc_rt_free(p);
-    if (2 * flat[0] > PASSES || 2 * flat[1] > PASSES) /* one slow pass does not decide */
-        return TC_OK;
-    double prev = 1.0;
-    for (int k = 0; k < TC_EDGE_POINTS; k++) {
-        double v = 0.0;
-        for (int update = 0; update < 2; update++) {
-            double m[PASSES], lo, median, hi;
-            for (int pass = 0; pass < PASSES; pass++)
-                m[pass] = kept[update][pass][k];
-            tc_mb_spread(m, PASSES, &lo, &median, &hi);
-            v += 0.5 * SWEEP_WEIGHT * median; /* half each: reads, updates */
-        }
-        v += (1.0 - SWEEP_WEIGHT) * chase[k];
-        v = v < SNAP ? 0.0 : v > 1.0 - SNAP ? 1.0 : v;
-        v = v > prev ? prev : v; /* non-increasing */
-        v = round(v * 1000.0) / 1000.0; /* as the profile's text keeps it */
-        share[k] = k == 0 ? 1.0 : k == TC_EDGE_POINTS - 1 ? 0.0 : v;
-        prev = share[k];
-    }
+    tc_mb_edge_curve(sweeps, chase, share);
     return TC_OK;
 }
 

@@ -27,6 +27,7 @@
 #define TC_EDGE_POINTS 11
 #define TC_EDGE_FIRST 0.5
 #define TC_EDGE_STEP 0.25
+#define TC_EDGE_PASSES 3 /* the sweeps' passes: the curve takes their median */
 
 /*
  * Measures the curve for an LLC of llc_bytes. Two ways of using data
@@ -42,13 +43,20 @@
  * (the last point's) to the LLC's (the first point's) that data reused
  * after that many bytes keeps (1: the LLC's speed, 0: memory's); for the
  * sweeps the median of three passes, the mean of sweeps that read and
- * sweeps that update each line. Non-increasing, 1 at the first point and
- * 0 at the last. Leaves share all 0 (not measured) when the sweeps'
- * buffer would exceed max_bytes or memory is not markedly slower than
- * the LLC either way. TC_ERESOURCE when the buffer cannot be had.
+ * sweeps that update each line (tc_mb_edge_curve). Leaves share all 0
+ * (not measured) when the sweeps' buffer would exceed max_bytes or the
+ * chase has no step to memory. TC_ERESOURCE when the buffer cannot be had.
  */
 tc_status tc_mb_edge_measure(int64_t llc_bytes, int line_bytes, int64_t max_bytes,
                              const tc_xray *x, double share[TC_EDGE_POINTS], tc_error *err);
+
+/* The curve from the sweeps' seconds per line (reads, then updates; per
+ * pass and point) and the chase's shares: non-increasing, 1 at the first
+ * point and 0 at the last. Sweeps whose last point is not markedly
+ * slower than their first in most passes kept the LLC's speed over the
+ * whole range: their share is 1 at every point but the last. */
+void tc_mb_edge_curve(double sweeps[2][TC_EDGE_PASSES][TC_EDGE_POINTS],
+                      const double chase[TC_EDGE_POINTS], double share[TC_EDGE_POINTS]);
 
 /* The chase's share at each point from X-Ray's latency curve (the last
  * point's latency for working sets beyond the curve); 0 when the curve

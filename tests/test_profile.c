@@ -636,6 +636,43 @@ static void test_llc_edge(void)
     CU_ASSERT(!tc_mb_edge_from_chase(&x, llc, chase));
 }
 
+/* The edge curve from sweeps: sweeps that step to memory give their
+ * normalised share, half the curve beside the chase's; sweeps that stay
+ * at the LLC's speed over the whole range (in two passes of three) keep
+ * share 1, not an unknown curve (which would put everything past the
+ * LLC in memory); one flat pass of three does not decide. */
+static void test_llc_edge_curve(void)
+{
+    double chase[TC_EDGE_POINTS], sweeps[2][TC_EDGE_PASSES][TC_EDGE_POINTS], share[TC_EDGE_POINTS];
+    for (int k = 0; k < TC_EDGE_POINTS; k++) /* the chase: 1 to 1x, then 0.4 to 2.5x, then 0 */
+        chase[k] = k <= 2 ? 1.0 : k < TC_EDGE_POINTS - 1 ? 0.4 : 0.0;
+    for (int u = 0; u < 2; u++) /* sweeps: 1 ns per line to 2x, then 5 ns (memory) */
+        for (int pass = 0; pass < TC_EDGE_PASSES; pass++)
+            for (int k = 0; k < TC_EDGE_POINTS; k++)
+                sweeps[u][pass][k] = k <= 6 ? 1e-9 : 5e-9;
+    tc_mb_edge_curve(sweeps, chase, share);
+    CU_ASSERT(tc_mb_edge_known(share));
+    CU_ASSERT_DOUBLE_EQUAL(share[0], 1.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(share[4], 0.7, 1e-12); /* 1.5x: the sweeps' 1, the chase's 0.4 */
+    CU_ASSERT_DOUBLE_EQUAL(share[8], 0.2, 1e-12); /* 2.5x: the sweeps' 0, the chase's 0.4 */
+    CU_ASSERT_DOUBLE_EQUAL(share[TC_EDGE_POINTS - 1], 0.0, 1e-12);
+
+    for (int u = 0; u < 2; u++) /* flat in two passes of three: the LLC keeps the sweeps */
+        for (int pass = 0; pass < 2; pass++)
+            for (int k = 0; k < TC_EDGE_POINTS; k++)
+                sweeps[u][pass][k] = 1e-9;
+    tc_mb_edge_curve(sweeps, chase, share);
+    CU_ASSERT(tc_mb_edge_known(share));
+    CU_ASSERT_DOUBLE_EQUAL(share[4], 0.7, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(share[8], 0.7, 1e-12); /* 2.5x: the sweeps' 1 */
+    CU_ASSERT_DOUBLE_EQUAL(share[TC_EDGE_POINTS - 1], 0.0, 1e-12);
+
+    for (int k = 0; k < TC_EDGE_POINTS; k++) /* one flat pass only: the steps decide */
+        sweeps[0][1][k] = sweeps[1][1][k] = k <= 6 ? 1e-9 : 5e-9;
+    tc_mb_edge_curve(sweeps, chase, share);
+    CU_ASSERT_DOUBLE_EQUAL(share[8], 0.2, 1e-12);
+}
+
 int tc_suite_profile(void)
 {
     static const struct {
@@ -650,6 +687,7 @@ int tc_suite_profile(void)
         {"choose: measured beyond 2x", test_choose},
         {"llc: at the cliff to memory", test_llc_from_curve},
         {"llc: its edge", test_llc_edge},
+        {"llc: the edge from sweeps, flat ones kept", test_llc_edge_curve},
         {"kernels: a better set named, near-equal not", test_better_kernels},
         {"path: XDG, HOME, names", test_path},
         {"get: load, refuse, measure", test_get_load_and_remeasure},
