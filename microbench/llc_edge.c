@@ -91,10 +91,10 @@ int tc_mb_edge_from_chase(const tc_xray *x, int64_t llc_bytes, double share[TC_E
  * (t: seconds per line, per pass and point). Sweeps that never reach
  * memory's time (the last point not MIN_STEP slower than the first, in
  * most passes) keep the LLC's speed over the whole range: share 1. A VM
- * whose chase measured 2.75-4.3 MiB of a 32 MiB L3 swept 9 MiB at the
- * speed of 1.4 MiB in three profiles of four, and taking that for "not
- * measured" put every operand reused past 2.75 MiB in memory: the dgemm
- * loop of cA^d(ab)-dgemm of TCCG's abjcd-dkbac-jk, 64 % slow. */
+ * whose chase measured 1.3-4.3 MiB of a 32 MiB L3 swept 9 MiB at the
+ * speed of 1.4 MiB in three profiles of four; taking that for "not
+ * measured" left no curve, a step to memory at the chase's LLC, which
+ * is what the sweeps had shown not to happen. */
 static void sweep_share(double t[TC_EDGE_PASSES][TC_EDGE_POINTS], double share[TC_EDGE_POINTS])
 {
     double kept[TC_EDGE_POINTS][TC_EDGE_PASSES];
