@@ -97,18 +97,18 @@ int tc_mb_edge_from_chase(const tc_xray *x, int64_t llc_bytes, double share[TC_E
  * is what the sweeps had shown not to happen. */
 static void sweep_share(double t[TC_EDGE_PASSES][TC_EDGE_POINTS], double share[TC_EDGE_POINTS])
 {
-    double kept[TC_EDGE_POINTS][TC_EDGE_PASSES];
     int flat = 0;
-    for (int pass = 0; pass < TC_EDGE_PASSES; pass++) {
-        double first = t[pass][0], out = t[pass][TC_EDGE_POINTS - 1];
-        flat += !(out > MIN_STEP * first);
-        for (int k = 0; k < TC_EDGE_POINTS; k++)
-            kept[k][pass] = out > first ? (out - t[pass][k]) / (out - first) : 0.0;
-    }
+    for (int pass = 0; pass < TC_EDGE_PASSES; pass++)
+        flat += !(t[pass][TC_EDGE_POINTS - 1] > MIN_STEP * t[pass][0]);
     for (int k = 0; k < TC_EDGE_POINTS; k++) {
-        double lo, median, hi;
-        tc_mb_spread(kept[k], TC_EDGE_PASSES, &lo, &median, &hi);
-        share[k] = 2 * flat > TC_EDGE_PASSES ? 1.0 : median; /* one slow pass does not decide */
+        double kept[TC_EDGE_PASSES], lo, median, hi;
+        for (int pass = 0; pass < TC_EDGE_PASSES; pass++) {
+            double first = t[pass][0], out = t[pass][TC_EDGE_POINTS - 1];
+            kept[pass] = out > first ? (out - t[pass][k]) / (out - first) : 0.0;
+        }
+        tc_mb_spread(kept, TC_EDGE_PASSES, &lo, &median, &hi);
+        /* most passes decide: one slow pass does not */
+        share[k] = 2 * flat > TC_EDGE_PASSES ? 1.0 : median;
     }
 }
 
